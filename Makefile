@@ -1,0 +1,29 @@
+# Everything a fresh machine needs is done by these targets; `make test` and `make run` set up on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test lint bench run clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: install
+	$(BIN)/pytest -q
+
+lint: install
+	$(BIN)/ruff check judge tests bench
+	$(BIN)/ruff format --check judge tests bench
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,292 @@
+"""Reading a map file: parse the TOML, check every rule in docs/map-format.md, build the Board.
+
+All problems are collected rather than stopping at the first, so a GM fixing a map sees them all at once.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from judge.board.model import Board, Power, Province, StartingUnit, Terrain, normalise_name, province_of
+
+
+class MapError(Exception):
+    """A map file that cannot be used; `problems` lists every problem found."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__(f"{source}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+
+
+def maps_dir() -> Path:
+    """The repository's `maps/` folder (maps are data files beside the package)."""
+    return Path(__file__).resolve().parents[2] / "maps"
+
+
+def map_names() -> list[str]:
+    return sorted(p.stem for p in maps_dir().glob("*.toml"))
+
+
+@cache
+def load_map(name: str) -> Board:
+    """The map called `name` from `maps/`, loaded once per process."""
+    path = maps_dir() / f"{name}.toml"
+    if not path.is_file():
+        raise MapError(name, [f"no map called {name!r} (known: {', '.join(map_names())})"])
+    return load_map_file(path)
+
+
+def load_map_file(path: Path) -> Board:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise MapError(str(path), [str(exc)]) from exc
+    board, problems = build_board(data)
+    if problems or board is None:
+        raise MapError(str(path), problems)
+    return board
+
+
+def check_map_file(path: Path) -> list[str]:
+    """Every problem in the map file (empty when it is sound)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return [str(exc)]
+    return build_board(data)[1]
+
+
+def _strings(value: Any, where: str, problems: list[str]) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(f"{where}: expected a list of strings")
+        return []
+    return list(value)
+
+
+class _Builder:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.problems: list[str] = []
+        self.provinces: dict[str, Province] = {}
+        self.army: dict[str, set[str]] = {}
+        self.fleet: dict[str, set[str]] = {}
+        self.names: dict[str, str] = {}
+        self.power_names: dict[str, str] = {}
+
+    def fail(self, text: str) -> None:
+        self.problems.append(text)
+
+    def add_name(self, name: str, target: str, where: str) -> None:
+        key = normalise_name(name)
+        if not key:
+            self.fail(f"{where}: empty name")
+            return
+        known = self.names.get(key)
+        if known is not None and known != target:
+            self.fail(f"{where}: name {name!r} is already used by {known}")
+            return
+        self.names[key] = target
+
+    def read_provinces(self) -> None:
+        raw = self.data.get("provinces")
+        if not isinstance(raw, dict) or not raw:
+            self.fail("no [provinces] table")
+            return
+        for pid, spec in raw.items():
+            where = f"province {pid}"
+            if pid != pid.lower() or "/" in pid or ":" in pid:
+                self.fail(f"{where}: ids are lower case without '/' or ':'")
+            if not isinstance(spec, dict):
+                self.fail(f"{where}: expected a table")
+                continue
+            try:
+                terrain = Terrain(spec.get("terrain", ""))
+            except ValueError:
+                self.fail(f"{where}: terrain must be one of land, coast, sea, impassable")
+                continue
+            coasts_raw = spec.get("coasts", {})
+            if not isinstance(coasts_raw, dict):
+                self.fail(f"{where}: coasts must be a table of coast tables")
+                coasts_raw = {}
+            if coasts_raw and terrain is not Terrain.COAST:
+                self.fail(f"{where}: only coast provinces have coasts")
+            kind = spec.get("centre_kind", "city")
+            if kind not in ("city", "town"):
+                self.fail(f"{where}: centre_kind must be city or town")
+            aliases = _strings(spec.get("aliases"), where, self.problems)
+            self.provinces[pid] = Province(
+                id=pid,
+                name=str(spec.get("name", pid)),
+                terrain=terrain,
+                supply_centre=bool(spec.get("supply_centre", False)),
+                centre_kind=str(kind),
+                coasts=tuple(coasts_raw),
+                aliases=tuple(aliases),
+            )
+            self.add_name(pid, pid, where)
+            self.add_name(str(spec.get("name", pid)), pid, where)
+            for alias in aliases:
+                self.add_name(alias, pid, where)
+            for coast, cspec in coasts_raw.items():
+                loc = f"{pid}/{coast}"
+                if not isinstance(cspec, dict):
+                    self.fail(f"{where}: coast {coast} must be a table")
+                    continue
+                self.fleet[loc] = set(_strings(cspec.get("fleet"), f"{where} coast {coast}", self.problems))
+                self.names[normalise_name(loc)] = loc
+            army = _strings(spec.get("army"), where, self.problems)
+            fleet = _strings(spec.get("fleet"), where, self.problems)
+            if terrain is Terrain.SEA and army:
+                self.fail(f"{where}: a sea has no army adjacency")
+            if terrain is Terrain.LAND and fleet:
+                self.fail(f"{where}: an inland province has no fleet adjacency")
+            if coasts_raw and fleet:
+                self.fail(f"{where}: fleet adjacency goes on its coasts, not on the province")
+            if terrain is Terrain.COAST and not coasts_raw and not fleet:
+                self.fail(f"{where}: a coast province needs fleet adjacency")
+            if terrain in (Terrain.LAND, Terrain.COAST) and not army:
+                self.fail(f"{where}: no army adjacency")
+            if army:
+                self.army[pid] = set(army)
+            if fleet:
+                self.fleet[pid] = set(fleet)
+
+    def check_adjacency(self) -> None:
+        for pid, targets in self.army.items():
+            for t in sorted(targets):
+                tp = self.provinces.get(t)
+                if tp is None:
+                    self.fail(f"province {pid}: army adjacency names unknown province {t!r}")
+                elif tp.is_sea:
+                    self.fail(f"province {pid}: army adjacency names sea {t}")
+                elif pid not in self.army.get(t, ()):
+                    self.fail(f"province {pid}: army adjacency to {t} is not listed back by {t}")
+        for loc, targets in self.fleet.items():
+            for t in sorted(targets):
+                tprov = province_of(t)
+                tp = self.provinces.get(tprov)
+                if tp is None:
+                    self.fail(f"location {loc}: fleet adjacency names unknown province {t!r}")
+                    continue
+                if tp.coasts and t == tprov:
+                    self.fail(
+                        f"location {loc}: fleet adjacency to {t} must name a coast ({'/'.join(tp.coasts)})"
+                    )
+                    continue
+                if t not in self.fleet:
+                    self.fail(f"location {loc}: fleet adjacency names {t}, which has no fleet adjacency")
+                    continue
+                if tp.terrain is Terrain.LAND:
+                    self.fail(f"location {loc}: fleet adjacency names inland {t}")
+                if loc not in self.fleet[t]:
+                    self.fail(f"location {loc}: fleet adjacency to {t} is not listed back by {t}")
+
+    def read_powers(self) -> dict[str, Power]:
+        powers: dict[str, Power] = {}
+        raw = self.data.get("powers")
+        if not isinstance(raw, dict) or not raw:
+            self.fail("no [powers] table")
+            return powers
+        power_names: dict[str, str] = {}
+        started: dict[str, str] = {}
+        for name, spec in raw.items():
+            where = f"power {name}"
+            if not isinstance(spec, dict):
+                self.fail(f"{where}: expected a table")
+                continue
+            home = _strings(spec.get("home"), where, self.problems)
+            for h in home:
+                hp = self.provinces.get(h)
+                if hp is None:
+                    self.fail(f"{where}: home centre {h!r} is not a province")
+                elif not hp.supply_centre:
+                    self.fail(f"{where}: home centre {h} is not a supply centre")
+            units: list[StartingUnit] = []
+            for text in _strings(spec.get("units"), where, self.problems):
+                parts = text.split()
+                if len(parts) != 2 or parts[0] not in ("A", "F"):
+                    self.fail(f"{where}: starting unit {text!r} should read like 'A par' or 'F stp/sc'")
+                    continue
+                kind, loc = parts
+                prov = self.provinces.get(province_of(loc))
+                if prov is None or (loc != prov.id and province_of(loc) == prov.id and "/" not in loc):
+                    self.fail(f"{where}: starting unit {text!r} stands on an unknown location")
+                    continue
+                coast = loc.partition("/")[2]
+                if kind == "A" and (not prov.holds_armies or coast):
+                    self.fail(f"{where}: an army cannot start at {loc}")
+                if kind == "F" and (not prov.holds_fleets or (prov.coasts and coast not in prov.coasts)):
+                    self.fail(f"{where}: a fleet cannot start at {loc}")
+                if prov.id in started:
+                    self.fail(f"{where}: {prov.id} already holds a unit of {started[prov.id]}")
+                started[prov.id] = name
+                units.append(StartingUnit(kind, loc))
+            aliases = _strings(spec.get("aliases"), where, self.problems)
+            for alias in (name, *aliases):
+                key = normalise_name(alias)
+                if key in power_names and power_names[key] != name:
+                    self.fail(f"{where}: name {alias!r} is already used by {power_names[key]}")
+                power_names[key] = name
+            powers[name] = Power(
+                name=name,
+                adjective=str(spec.get("adjective", name)),
+                initial=str(spec.get("initial", name[:1])),
+                aliases=tuple(aliases),
+                home=tuple(home),
+                units=tuple(units),
+            )
+        self.power_names = power_names
+        return powers
+
+    def build(self) -> Board | None:
+        meta = self.data.get("map", {})
+        if not isinstance(meta, dict):
+            self.fail("[map] must be a table")
+            meta = {}
+        self.read_provinces()
+        self.check_adjacency()
+        powers = self.read_powers()
+        centres = sum(1 for p in self.provinces.values() if p.supply_centre)
+        victory = meta.get("victory_centres", centres // 2 + 1)
+        if not isinstance(victory, int) or victory > centres:
+            self.fail(f"[map] victory_centres ({victory}) must be a number up to the {centres} centres")
+            victory = centres // 2 + 1
+        start = meta.get("start", {})
+        if self.problems:
+            return None
+        passable = {pid for pid, p in self.provinces.items() if p.terrain is not Terrain.IMPASSABLE}
+        army = {
+            pid: frozenset(t for t in targets if t in passable)
+            for pid, targets in self.army.items()
+            if pid in passable
+        }
+        fleet = {
+            loc: frozenset(t for t in targets if province_of(t) in passable)
+            for loc, targets in self.fleet.items()
+            if province_of(loc) in passable
+        }
+        return Board(
+            id=str(meta.get("id", "map")),
+            name=str(meta.get("name", meta.get("id", "map"))),
+            victory_centres=victory,
+            start_season=str(start.get("season", "Spring")),
+            start_year=int(start.get("year", 1901)),
+            provinces=self.provinces,
+            powers=powers,
+            army_adjacency=army,
+            fleet_adjacency=fleet,
+            names=self.names,
+            power_names=self.power_names,
+        )
+
+
+def build_board(data: dict[str, Any]) -> tuple[Board | None, list[str]]:
+    builder = _Builder(data)
+    board = builder.build()
+    return board, builder.problems

@@ -1,0 +1,178 @@
+"""The board as the engine sees it: immutable, with adjacency precomputed for fast look-ups.
+
+A *location* is where a unit stands: a province id (`par`) or, on a split-coast province, a coast
+(`stp/nc`). Armies always stand on the province; fleets on a split-coast province stand on a coast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Terrain(StrEnum):
+    LAND = "land"
+    COAST = "coast"
+    SEA = "sea"
+    IMPASSABLE = "impassable"
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    id: str
+    name: str
+    terrain: Terrain
+    supply_centre: bool = False
+    centre_kind: str = "city"
+    coasts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_sea(self) -> bool:
+        return self.terrain is Terrain.SEA
+
+    @property
+    def holds_armies(self) -> bool:
+        return self.terrain in (Terrain.LAND, Terrain.COAST)
+
+    @property
+    def holds_fleets(self) -> bool:
+        return self.terrain in (Terrain.SEA, Terrain.COAST)
+
+
+@dataclass(frozen=True, slots=True)
+class StartingUnit:
+    kind: str  # "A" or "F"
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    name: str
+    adjective: str
+    initial: str
+    aliases: tuple[str, ...]
+    home: tuple[str, ...]
+    units: tuple[StartingUnit, ...]
+
+
+_NAME_NOISE = re.compile(r"[^a-z0-9/]+")
+
+
+def normalise_name(text: str) -> str:
+    """The key under which a typed name is looked up: case, spaces and punctuation do not matter."""
+    return _NAME_NOISE.sub("", text.lower())
+
+
+def province_of(location: str) -> str:
+    """`stp/nc` -> `stp`; `par` -> `par`."""
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A loaded map. Adjacency never includes impassable provinces."""
+
+    id: str
+    name: str
+    victory_centres: int
+    start_season: str
+    start_year: int
+    provinces: dict[str, Province]
+    powers: dict[str, Power]
+    army_adjacency: dict[str, frozenset[str]]
+    """province -> provinces an army can move to"""
+    fleet_adjacency: dict[str, frozenset[str]]
+    """location -> locations a fleet can move to (coasts included)"""
+    names: dict[str, str]
+    """normalised name, id or alias -> province id, or location id for a coast name"""
+    power_names: dict[str, str]
+    """normalised power name or alias -> power name"""
+    _fleet_provinces: dict[str, frozenset[str]] = field(default_factory=dict)
+    _distances: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        reach: dict[str, frozenset[str]] = {
+            loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adjacency.items()
+        }
+        object.__setattr__(self, "_fleet_provinces", reach)
+
+    # --- look-ups --------------------------------------------------------------------------------------
+
+    def province(self, location: str) -> Province:
+        return self.provinces[province_of(location)]
+
+    def lookup(self, text: str) -> str | None:
+        """The province id (or coast location) a typed name means, or None."""
+        return self.names.get(normalise_name(text))
+
+    def lookup_power(self, text: str) -> str | None:
+        return self.power_names.get(normalise_name(text))
+
+    def locations(self, province: str) -> tuple[str, ...]:
+        """Where a fleet can stand in a province: the coasts of a split-coast province, else itself."""
+        coasts = self.provinces[province].coasts
+        return tuple(f"{province}/{c}" for c in coasts) if coasts else (province,)
+
+    def is_location(self, location: str) -> bool:
+        prov, _, coast = location.partition("/")
+        p = self.provinces.get(prov)
+        if p is None:
+            return False
+        return not coast or coast in p.coasts
+
+    # --- adjacency -------------------------------------------------------------------------------------
+
+    def army_can_move(self, origin: str, destination: str) -> bool:
+        return province_of(destination) in self.army_adjacency.get(province_of(origin), frozenset())
+
+    def fleet_can_move(self, origin: str, destination: str) -> bool:
+        """Fleet adjacency at location level (`destination` must name the coast where there are coasts)."""
+        return destination in self.fleet_adjacency.get(origin, frozenset())
+
+    def fleet_reaches_province(self, origin: str, province: str) -> bool:
+        return province in self._fleet_provinces.get(origin, frozenset())
+
+    def fleet_coasts_reachable(self, origin: str, province: str) -> list[str]:
+        """The locations of `province` a fleet at `origin` can move to."""
+        targets = self.fleet_adjacency.get(origin, frozenset())
+        return [loc for loc in self.locations(province) if loc in targets]
+
+    def adjacent_provinces(self, province: str) -> frozenset[str]:
+        """Neighbours regardless of unit type (used for civil-disorder distances)."""
+        result = set(self.army_adjacency.get(province, ()))
+        for loc in self.locations(province) if self.provinces[province].coasts else (province,):
+            result.update(province_of(t) for t in self.fleet_adjacency.get(loc, ()))
+        result.discard(province)
+        return frozenset(result)
+
+    def distances_from(self, province: str) -> dict[str, int]:
+        """Breadth-first distance from `province` to every province, counting any adjacency."""
+        cached = self._distances.get(province)
+        if cached is not None:
+            return cached
+        dist = {province: 0}
+        queue = deque([province])
+        while queue:
+            here = queue.popleft()
+            for nxt in self.adjacent_provinces(here):
+                if nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        self._distances[province] = dist
+        return dist
+
+    # --- facts -----------------------------------------------------------------------------------------
+
+    @property
+    def supply_centres(self) -> list[str]:
+        return [p.id for p in self.provinces.values() if p.supply_centre]
+
+    def home_owner(self, province: str) -> str | None:
+        for power in self.powers.values():
+            if province in power.home:
+                return power.name
+        return None

@@ -1,0 +1,92 @@
+"""The `judge` command line (argparse, stdlib): one subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from judge.board.loader import check_map_file
+from judge.contract import CaseError, run_case
+from judge.variants import VARIANTS, get_variant
+
+
+def _adjudicate(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                out = run_case(json.loads(line), args.variant)
+            except (json.JSONDecodeError, CaseError) as exc:
+                out = {"error": str(exc)}
+            sys.stdout.write(json.dumps(out) + "\n")
+        return 0
+    try:
+        case = json.load(sys.stdin)
+        out = run_case(case, args.variant)
+    except (json.JSONDecodeError, CaseError) as exc:
+        print(f"judge adjudicate: {exc}", file=sys.stderr)
+        return 2
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _map_check(args: argparse.Namespace) -> int:
+    failed = 0
+    for name in args.files:
+        problems = check_map_file(Path(name))
+        if problems:
+            failed += 1
+            for problem in problems:
+                print(f"{name}: {problem}")
+        else:
+            print(f"{name}: ok")
+    return 1 if failed else 0
+
+
+def _variants(args: argparse.Namespace) -> int:
+    if args.options:
+        variant = get_variant(args.options)
+        for name, text in variant.options.items():
+            print(f"{name}: {text}")
+        return 0
+    for variant in VARIANTS.values():
+        print(f"{variant.name}: {variant.title}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    adj = sub.add_parser("adjudicate", help="adjudicate one phase given as JSON on standard input")
+    adj.add_argument("--variant", help="override the case's variant")
+    adj.add_argument(
+        "--jsonl", action="store_true", help="one case per input line, one outcome per output line"
+    )
+    adj.set_defaults(run=_adjudicate)
+
+    maps = sub.add_parser("map", help="map files")
+    map_sub = maps.add_subparsers(dest="map_command", required=True)
+    check = map_sub.add_parser("check", help="check map files and print every problem")
+    check.add_argument("files", nargs="+")
+    check.set_defaults(run=_map_check)
+
+    var = sub.add_parser("variants", help="list the variants, or one variant's options")
+    var.add_argument("--options", metavar="NAME", help="list the options of this variant")
+    var.set_defaults(run=_variants)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

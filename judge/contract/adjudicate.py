@@ -1,0 +1,225 @@
+"""Reading a case (JSON object) into engine values and writing the outcome back as JSON.
+
+A case that cannot be read (unknown variant, unknown province in `units`, a unit the rules do not allow where
+it stands) raises `CaseError`; orders that cannot be read are not case errors, they are reported inside the
+outcome as a judge would.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from judge.board.model import Board, province_of
+from judge.engine import (
+    Composition,
+    Dislodged,
+    Force,
+    Outcome,
+    Phase,
+    Position,
+    RuleOptionError,
+    Rules,
+    Submitted,
+    adjudicate,
+)
+from judge.engine.phase import PhaseType
+from judge.notation import OrderSyntaxError, parse_order
+from judge.variants import UnknownVariant, get_variant
+
+
+class CaseError(ValueError):
+    """The case itself is malformed (exit status 2)."""
+
+
+_SPELLED_COAST = re.compile(r"^(.*?)\s*[\s/(]\s*([nsew]c)\s*\)?$", re.IGNORECASE)
+
+
+def read_location(board: Board, text: str) -> str:
+    """A location id from any common spelling: `stp/nc`, `stp(nc)`, `stp nc`, `St. Petersburg (nc)`."""
+    if not isinstance(text, str) or not text.strip():
+        raise CaseError(f"bad location {text!r}")
+    raw = text.strip()
+    found = board.lookup(raw)
+    if found is not None:
+        return found
+    match = _SPELLED_COAST.match(raw)
+    if match:
+        province = board.lookup(match.group(1))
+        coast = match.group(2).lower()
+        if province is not None and "/" not in province:
+            if coast in board.provinces[province].coasts:
+                return f"{province}/{coast}"
+            return province
+    raise CaseError(f"unknown location {text!r} on the {board.name} map")
+
+
+def _power(board: Board, text: Any, where: str) -> str:
+    power = board.lookup_power(str(text)) if isinstance(text, str) else None
+    if power is None:
+        raise CaseError(f"{where}: unknown power {text!r}")
+    return power
+
+
+def _force(board: Board, entry: Any, where: str) -> Force:
+    if not isinstance(entry, dict):
+        raise CaseError(f"{where}: expected an object with power, unit and at")
+    power = _power(board, entry.get("power"), where)
+    try:
+        composition = Composition.parse(str(entry.get("unit", "")))
+    except ValueError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+    location = read_location(board, entry.get("at", ""))
+    province = board.provinces[province_of(location)]
+    if not composition.is_single:
+        raise CaseError(f"{where}: {composition} is not a unit of this variant")
+    if composition.is_army:
+        if not province.holds_armies:
+            raise CaseError(f"{where}: an army cannot stand in {province.id}")
+        location = province.id
+    else:
+        if not province.holds_fleets:
+            raise CaseError(f"{where}: a fleet cannot stand in {province.id}")
+        if province.coasts and "/" not in location:
+            raise CaseError(f"{where}: a fleet in {province.id} must name its coast")
+    return Force(power, composition, location)
+
+
+def read_position(board: Board, case: dict[str, Any], phase: Phase) -> Position:
+    units: list[Force] = []
+    seen: dict[str, Force] = {}
+    for n, entry in enumerate(case.get("units") or []):
+        force = _force(board, entry, f"units[{n}]")
+        if force.province in seen:
+            raise CaseError(f"units[{n}]: {force.province} already holds {seen[force.province].describe()}")
+        seen[force.province] = force
+        units.append(force)
+    dislodged: list[Dislodged] = []
+    for n, entry in enumerate(case.get("dislodged") or []):
+        force = _force(board, entry, f"dislodged[{n}]")
+        attacker = entry.get("attacker_from")
+        attacker_from = province_of(read_location(board, attacker)) if attacker else None
+        retreats = entry.get("retreats")
+        dislodged.append(
+            Dislodged(
+                force,
+                attacker_from,
+                bool(entry.get("by_convoy", False)),
+                tuple(read_location(board, r) for r in retreats) if retreats is not None else None,
+            )
+        )
+    standoffs = frozenset(province_of(read_location(board, s)) for s in case.get("standoffs") or [])
+    raw_centres = case.get("supply_centers")
+    centres: dict[str, str] = {}
+    if raw_centres is None:
+        for starting in board.powers.values():
+            for home in starting.home:
+                centres[home] = starting.name
+    elif isinstance(raw_centres, dict):
+        for key, provinces in raw_centres.items():
+            power = _power(board, key, "supply_centers")
+            for text in provinces or []:
+                province = province_of(read_location(board, text))
+                if not board.provinces[province].supply_centre:
+                    raise CaseError(f"supply_centers: {province} is not a supply centre")
+                centres[province] = power
+    else:
+        raise CaseError("supply_centers must map powers to lists of centres")
+    if phase.type is not PhaseType.RETREAT and dislodged:
+        raise CaseError("dislodged units are only given in a retreat phase")
+    return Position(phase, tuple(units), centres, tuple(dislodged), standoffs)
+
+
+def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
+    raw = case.get("orders") or {}
+    if not isinstance(raw, dict):
+        raise CaseError("orders must map powers to lists of order lines")
+    submitted: list[Submitted] = []
+    for key, lines in raw.items():
+        power = _power(board, key, "orders")
+        if isinstance(lines, str):
+            lines = [lines]
+        if not isinstance(lines, list):
+            raise CaseError(f"orders for {power} must be a list of lines")
+        for line in lines:
+            text = str(line)
+            try:
+                submitted.append(Submitted(power, text, parse_order(board, text)))
+            except OrderSyntaxError as exc:
+                submitted.append(Submitted(power, text, None, exc.why))
+    return submitted
+
+
+def _phase_json(phase: Phase) -> dict[str, Any]:
+    return {"season": phase.season, "year": phase.year, "type": phase.type.value}
+
+
+def _unit_json(force: Force) -> dict[str, Any]:
+    return {"power": force.power, "unit": str(force.composition), "at": force.at}
+
+
+def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
+    centres: dict[str, list[str]] = {}
+    for province, power in outcome.centres.items():
+        centres.setdefault(power, []).append(province)
+    return {
+        "variant": variant,
+        "phase": _phase_json(outcome.phase),
+        "orders": [
+            {
+                "power": r.power,
+                "input": r.input,
+                "order": r.order,
+                "result": r.result.value,
+                "reason": r.reason,
+            }
+            for r in outcome.results
+        ],
+        "units": [_unit_json(f) for f in outcome.units],
+        "dislodged": [
+            {
+                **_unit_json(d.force),
+                "attacker_from": d.attacker_from,
+                **({"by_convoy": True} if d.by_convoy else {}),
+                "retreats": list(d.retreats or ()),
+            }
+            for d in outcome.dislodged
+        ],
+        "standoffs": sorted(outcome.standoffs),
+        "supply_centers": {p: sorted(c) for p, c in sorted(centres.items())},
+        "next_phase": _phase_json(outcome.next_phase),
+        "events": outcome.events,
+        "winner": outcome.winner,
+    }
+
+
+def run_case(case: Any, variant_override: str | None = None) -> dict[str, Any]:
+    """Adjudicate one case (a decoded JSON object) and return the outcome as a JSON-ready dict."""
+    if not isinstance(case, dict):
+        raise CaseError("a case is a JSON object")
+    name = variant_override or str(case.get("variant", "standard"))
+    try:
+        variant = get_variant(name)
+        options = case.get("options") or {}
+        if not isinstance(options, dict):
+            raise CaseError("options must be an object")
+        rules: Rules = variant.rules(options)
+    except (UnknownVariant, RuleOptionError) as exc:
+        raise CaseError(str(exc).strip("'\"")) from None
+    board = rules.board
+    raw_phase = case.get("phase") or {}
+    try:
+        phase = Phase.parse(
+            str(raw_phase.get("season", board.start_season)),
+            int(raw_phase.get("year", board.start_year)),
+            str(raw_phase.get("type", "Movement")),
+        )
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise CaseError(f"phase: {exc}") from None
+    position = read_position(board, case, phase)
+    submitted = read_orders(board, case)
+    seed = case.get("seed", 0)
+    if not isinstance(seed, int):
+        raise CaseError("seed must be an integer")
+    outcome = adjudicate(rules, position, submitted, seed)
+    return outcome_json(variant.name, outcome)

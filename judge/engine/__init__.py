@@ -1,0 +1,51 @@
+"""The adjudication engine. Pure: (rules with their board, position, orders, seed) in, outcome out.
+
+No I/O, no clock, no global random: the same input always gives the same outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judge.engine.adjustment import adjudicate_adjustment
+from judge.engine.movement import adjudicate_movement
+from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.phase import Phase, PhaseType
+from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result
+from judge.engine.retreat import adjudicate_retreat
+from judge.engine.rules import EDITIONS, Edition, RuleOptionError, Rules
+from judge.engine.units import ARMY, FLEET, Composition, Force
+
+
+def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted], seed: int = 0) -> Outcome:
+    """Adjudicate one phase. `seed` feeds any die roll a variant's rules call for (standard needs none)."""
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        return adjudicate_movement(rules, position, submitted)
+    if kind is PhaseType.RETREAT:
+        return adjudicate_retreat(rules, position, submitted)
+    return adjudicate_adjustment(rules, position, submitted)
+
+
+__all__ = [
+    "ARMY",
+    "EDITIONS",
+    "FLEET",
+    "Composition",
+    "Dislodged",
+    "Edition",
+    "Force",
+    "Order",
+    "OrderKind",
+    "OrderResult",
+    "Outcome",
+    "Phase",
+    "PhaseType",
+    "Position",
+    "Result",
+    "RuleOptionError",
+    "Rules",
+    "Submitted",
+    "UnitRef",
+    "adjudicate",
+]

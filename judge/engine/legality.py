@@ -1,0 +1,249 @@
+"""Is an order legal? Checked against the board and the position only, never against other orders.
+
+A legal order is one that, not knowing any other orders, could be valid (DATC 4.E.1). Illegal orders are
+reported with a reason a player understands and the unit holds. Coasts are normalised here: a fleet move
+to a split-coast province without a coast goes to the only coast it can reach (DATC 4.B.2), an impossible
+coast is illegal (4.B.3), and a wrong or irrelevant coast on the ordered unit is ignored (4.B.5, 4.B.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+
+from judge.board.model import Board, province_of
+from judge.engine.orders import Order, OrderKind, UnitRef
+from judge.engine.rules import Rules
+from judge.engine.units import Force
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    order: Order
+    ok: bool
+    reason: str = ""
+
+
+def _bad(order: Order, reason: str) -> Legal:
+    return Legal(order, False, reason)
+
+
+@cache
+def _sea_component(board: Board, province: str) -> frozenset[str]:
+    """Seas a fleet route can use from a coastal province: all seas connected to the seas next to it."""
+    start = {province_of(t) for loc in board.locations(province) for t in board.fleet_adjacency.get(loc, ())}
+    frontier = [s for s in start if board.provinces[s].is_sea]
+    seen = set(frontier)
+    while frontier:
+        here = frontier.pop()
+        for t in board.fleet_adjacency.get(here, ()):
+            tp = province_of(t)
+            if tp not in seen and board.provinces[tp].is_sea:
+                seen.add(tp)
+                frontier.append(tp)
+    return frozenset(seen)
+
+
+def _sea_neighbours(board: Board, province: str) -> frozenset[str]:
+    return frozenset(
+        province_of(t)
+        for loc in board.locations(province)
+        for t in board.fleet_adjacency.get(loc, ())
+        if board.provinces[province_of(t)].is_sea
+    )
+
+
+def convoy_possible(board: Board, origin: str, destination: str, through: str | None = None) -> bool:
+    """Could an army go from origin to destination by a chain of seas (one that uses the sea `through`)?"""
+    o, d = board.provinces[origin], board.provinces[destination]
+    if o.terrain.value != "coast" or d.terrain.value != "coast" or origin == destination:
+        return False
+    if through is None:
+        return bool(_sea_component(board, origin) & _sea_neighbours(board, destination))
+    return through in convoy_route_seas(board, origin, destination)
+
+
+@cache
+def convoy_route_seas(board: Board, origin: str, destination: str) -> frozenset[str]:
+    """Seas that lie on some convoy route from origin to destination in which every sea is necessary.
+
+    A route is a chain of seas with no short cut: no sea touches a later one except its successor, only
+    the first touches the origin and only the last touches the destination (DATC 6.G.19: a fleet that no
+    such route needs is not part of any convoy, and its convoy order is illegal).
+    """
+    starts = _sea_neighbours(board, origin)
+    ends = _sea_neighbours(board, destination)
+    neighbours = {s: _sea_neighbours(board, s) for s in _sea_component(board, origin)}
+    found: set[str] = set()
+
+    def extend(path: list[str]) -> None:
+        last = path[-1]
+        if last in ends:
+            found.update(path)
+            return
+        for nxt in neighbours.get(last, frozenset()):
+            if nxt in path or nxt in starts:
+                continue
+            if any(nxt in neighbours[earlier] for earlier in path[:-1]):
+                continue  # a short cut: this route would not need every sea
+            path.append(nxt)
+            extend(path)
+            path.pop()
+
+    for first in starts:
+        extend([first])
+    return frozenset(found)
+
+
+def _reaches(board: Board, force: Force, province: str) -> bool:
+    if force.composition.is_army:
+        return board.army_can_move(force.at, province)
+    return board.fleet_reaches_province(force.at, province)
+
+
+def fleet_chain_exists(board: Board, forces: list[Force], origin: str, destination: str) -> bool:
+    """Is there a chain of fleets at sea (any power's) that could carry an army from origin to destination?"""
+    if not convoy_possible(board, origin, destination):
+        return False
+    fleets_at_sea = {
+        f.province for f in forces if f.composition.is_fleet and board.provinces[f.province].is_sea
+    }
+    frontier = [s for s in _sea_neighbours(board, origin) if s in fleets_at_sea]
+    seen = set(frontier)
+    ends = _sea_neighbours(board, destination)
+    while frontier:
+        here = frontier.pop()
+        if here in ends:
+            return True
+        for t in board.fleet_adjacency.get(here, ()):
+            if t in fleets_at_sea and t not in seen:
+                seen.add(t)
+                frontier.append(t)
+    return False
+
+
+def _unit_can_move(board: Board, force: Force, destination: str, forces: list[Force]) -> bool:
+    """Could this unit, by itself or by convoy, move to destination (a location or province)?"""
+    province = province_of(destination)
+    if province == force.province:
+        return False
+    if force.composition.is_army:
+        if board.provinces[province].is_sea:
+            return False
+        return board.army_can_move(force.at, province) or fleet_chain_exists(
+            board, forces, force.province, province
+        )
+    reachable = board.fleet_coasts_reachable(force.at, province)
+    if "/" in destination:
+        return destination in reachable
+    return bool(reachable)
+
+
+def check_movement_order(
+    rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order
+) -> Legal:
+    board = rules.board
+    assert order.unit is not None
+    unit = UnitRef(force.composition, force.at, order.unit.count, None)
+    order = replace(order, unit=unit)
+    kind = order.kind
+    if kind is OrderKind.HOLD:
+        return Legal(order, True)
+    if kind is OrderKind.MOVE:
+        return _check_move(board, forces, force, order)
+    if kind is OrderKind.SUPPORT:
+        return _check_support(board, forces, index, force, order)
+    return _check_convoy(board, forces, index, force, order)
+
+
+def _check_move(board: Board, forces: list[Force], force: Force, order: Order) -> Legal:
+    assert order.destination is not None
+    dest = order.destination
+    province = province_of(dest)
+    target = board.provinces[province]
+    if province == force.province:
+        return _bad(order, "a unit cannot move to the province it stands in")
+    if force.composition.is_army:
+        order = replace(order, destination=province)
+        if target.is_sea:
+            return _bad(order, f"an army cannot move to the sea {province}")
+        if board.army_can_move(force.at, province) and not order.via_convoy:
+            return Legal(order, True)
+        if fleet_chain_exists(board, forces, force.province, province):
+            return Legal(order, True)
+        if order.via_convoy:
+            return _bad(order, f"no fleets at sea could convoy an army from {force.province} to {province}")
+        return _bad(
+            order, f"{province} is not next to {force.province}, and no fleets at sea could convoy it there"
+        )
+    if order.via_convoy:
+        return _bad(order, "only armies can be convoyed")
+    if not target.holds_fleets:
+        return _bad(order, f"a fleet cannot move inland to {province}")
+    reachable = board.fleet_coasts_reachable(force.at, province)
+    if "/" in dest:
+        if dest in reachable:
+            return Legal(order, True)
+        if reachable:
+            return _bad(order, f"a fleet in {force.at} cannot reach {dest}")
+        return _bad(order, f"{province} is not next to {force.at} for a fleet")
+    if len(reachable) == 1:
+        return Legal(replace(order, destination=reachable[0]), True)
+    if len(reachable) > 1:
+        return _bad(order, f"say which coast of {province}: {' or '.join(reachable)}")
+    return _bad(order, f"{province} is not next to {force.at} for a fleet")
+
+
+def _check_support(
+    board: Board, forces: list[Force], index: dict[str, int], force: Force, order: Order
+) -> Legal:
+    assert order.target is not None
+    target_province = province_of(order.target.location)
+    t = index.get(target_province)
+    if t is None:
+        return _bad(order, f"there is no unit in {target_province} to support")
+    target = forces[t]
+    order = replace(order, target=UnitRef(target.composition, target.at, order.target.count, None))
+    if order.destination is None:
+        if target_province == force.province:
+            return _bad(order, "a unit cannot support itself")
+        if not _reaches(board, force, target_province):
+            return _bad(
+                order, f"{force.describe()} cannot reach {target_province}, so it cannot support there"
+            )
+        return Legal(order, True)
+    province = province_of(order.destination)
+    if target.composition.is_army or not board.provinces[province].coasts:
+        order = replace(order, destination=province)  # a coast matters only for a fleet's move
+    if province == force.province:
+        return _bad(order, "a unit cannot support a move into its own province")
+    if target_province == force.province:
+        return _bad(order, "a unit cannot support its own move")
+    if not _reaches(board, force, province):
+        return _bad(order, f"{force.describe()} cannot reach {province}, so it cannot support a move there")
+    if not _unit_can_move(board, target, order.destination or province, forces):
+        return _bad(order, f"{target.describe()} cannot move to {order.destination}")
+    return Legal(order, True)
+
+
+def _check_convoy(
+    board: Board, forces: list[Force], index: dict[str, int], force: Force, order: Order
+) -> Legal:
+    assert order.target is not None and order.destination is not None
+    if not force.composition.is_fleet:
+        return _bad(order, "only fleets convoy")
+    if not board.provinces[force.province].is_sea:
+        return _bad(order, "only a fleet at sea can convoy")
+    target_province = province_of(order.target.location)
+    province = province_of(order.destination)
+    order = replace(order, destination=province)
+    t = index.get(target_province)
+    if t is None:
+        return _bad(order, f"there is no army in {target_province} to convoy")
+    army = forces[t]
+    order = replace(order, target=UnitRef(army.composition, army.at))
+    if not army.composition.is_army:
+        return _bad(order, "only armies can be convoyed")
+    if not convoy_possible(board, target_province, province, through=force.province):
+        return _bad(order, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
+    return Legal(order, True)

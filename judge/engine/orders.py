@@ -1,0 +1,62 @@
+"""Orders as data: what a player asked for, already read from text (see `judge.notation`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from judge.engine.units import Composition
+
+
+class OrderKind(StrEnum):
+    HOLD = "hold"
+    MOVE = "move"
+    SUPPORT = "support"
+    CONVOY = "convoy"
+    RETREAT = "retreat"
+    DISBAND = "disband"
+    BUILD = "build"
+    REMOVE = "remove"
+    WAIVE = "waive"
+
+
+MOVEMENT_KINDS = frozenset({OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY})
+RETREAT_KINDS = frozenset({OrderKind.RETREAT, OrderKind.DISBAND})
+ADJUSTMENT_KINDS = frozenset({OrderKind.BUILD, OrderKind.REMOVE, OrderKind.WAIVE})
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    """How an order names a unit: its type (if given), where it stands, and (Multiplomacy) how many."""
+
+    composition: Composition | None
+    location: str
+    count: int | None = None
+    power: str | None = None
+
+    def describe(self) -> str:
+        head = f"{self.count} " if self.count else ""
+        kind = f"{self.composition} " if self.composition else ""
+        return f"{head}{kind}{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One order. `destination` is the move's, retreat's, or supported/convoyed move's destination;
+    a support with no destination is a support to hold."""
+
+    kind: OrderKind
+    unit: UnitRef | None
+    target: UnitRef | None = None
+    destination: str | None = None
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """An order line as a power sent it, read or not."""
+
+    power: str
+    text: str
+    order: Order | None
+    error: str = ""

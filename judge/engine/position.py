@@ -1,0 +1,60 @@
+"""The position the engine reads and the outcome it returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from judge.engine.phase import Phase
+from judge.engine.units import Force
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    force: Force
+    attacker_from: str | None
+    by_convoy: bool = False
+    retreats: tuple[str, ...] | None = None
+    """Where it may retreat; None until the engine works it out."""
+
+
+@dataclass(frozen=True)
+class Position:
+    phase: Phase
+    units: tuple[Force, ...]
+    centres: dict[str, str]
+    """supply centre province -> owning power (unowned centres are absent)"""
+    dislodged: tuple[Dislodged, ...] = ()
+    standoffs: frozenset[str] = frozenset()
+
+
+class Result(StrEnum):
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    ILLEGAL = "illegal"
+
+
+@dataclass(slots=True)
+class OrderResult:
+    power: str
+    input: str
+    order: str
+    """canonical text ("" when the line could not be read)"""
+    result: Result
+    reason: str = ""
+    added: bool = False
+    """True for the holds (or civil-disorder removals) the judge added for unordered units"""
+
+
+@dataclass
+class Outcome:
+    phase: Phase
+    results: list[OrderResult]
+    units: tuple[Force, ...]
+    dislodged: tuple[Dislodged, ...]
+    standoffs: frozenset[str]
+    centres: dict[str, str]
+    next_phase: Phase
+    events: list[dict[str, Any]] = field(default_factory=list)
+    winner: list[str] | None = None

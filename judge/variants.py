@@ -1,0 +1,52 @@
+"""The variants the judge knows: each is a map plus a rule module, selected by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from judge.board import Board, load_map
+from judge.engine.rules import DEFAULT_EDITION, EDITIONS, Rules
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    map_name: str
+    make_rules: Callable[[Board, dict[str, Any]], Rules]
+    options: dict[str, str]
+    """option name -> what it does and its values (for `judge variants --options`)"""
+
+    def rules(self, options: dict[str, Any] | None = None) -> Rules:
+        return self.make_rules(load_map(self.map_name), dict(options or {}))
+
+
+def _standard_rules(board: Board, options: dict[str, Any]) -> Rules:
+    return Rules.build(board, options, "standard")
+
+
+VARIANTS: dict[str, Variant] = {
+    "standard": Variant(
+        name="standard",
+        title="Standard Diplomacy (1971 rules as clarified by the DATC)",
+        map_name="standard",
+        make_rules=_standard_rules,
+        options={
+            "edition": f"rulebook for the points where editions differ: {', '.join(EDITIONS)} "
+            f"(default {DEFAULT_EDITION}, the DATC v3 preferences)",
+        },
+    ),
+}
+
+
+class UnknownVariant(KeyError):
+    pass
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name.strip().lower()]
+    except KeyError:
+        raise UnknownVariant(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})") from None
