@@ -65,9 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     adj = sub.add_parser("adjudicate", help="adjudicate one phase given as JSON on standard input")
     adj.add_argument("--variant", help="override the case's variant")
-    adj.add_argument(
-        "--jsonl", action="store_true", help="one case per input line, one outcome per output line"
-    )
+    adj.add_argument("--jsonl", action="store_true", help="one case per input line, one outcome per output line")
     adj.set_defaults(run=_adjudicate)
 
     maps = sub.add_parser("map", help="map files")

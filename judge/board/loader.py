@@ -175,9 +175,7 @@ class _Builder:
                     self.fail(f"location {loc}: fleet adjacency names unknown province {t!r}")
                     continue
                 if tp.coasts and t == tprov:
-                    self.fail(
-                        f"location {loc}: fleet adjacency to {t} must name a coast ({'/'.join(tp.coasts)})"
-                    )
+                    self.fail(f"location {loc}: fleet adjacency to {t} must name a coast ({'/'.join(tp.coasts)})")
                     continue
                 if t not in self.fleet:
                     self.fail(f"location {loc}: fleet adjacency names {t}, which has no fleet adjacency")
@@ -262,9 +260,7 @@ class _Builder:
             return None
         passable = {pid for pid, p in self.provinces.items() if p.terrain is not Terrain.IMPASSABLE}
         army = {
-            pid: frozenset(t for t in targets if t in passable)
-            for pid, targets in self.army.items()
-            if pid in passable
+            pid: frozenset(t for t in targets if t in passable) for pid, targets in self.army.items() if pid in passable
         }
         fleet = {
             loc: frozenset(t for t in targets if province_of(t) in passable)

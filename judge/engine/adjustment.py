@@ -14,7 +14,6 @@ from judge.engine.position import OrderResult, Outcome, Position, Result
 from judge.engine.rules import Rules
 from judge.engine.supply import centre_counts, unit_counts
 from judge.engine.units import ARMY, FLEET, Force
-from judge.notation.render import render_order
 
 
 def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
@@ -30,7 +29,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     events: list[dict[str, Any]] = []
 
     for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, "", Result.ILLEGAL)
+        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
         results.append(entry)
         order = sub.order
         if order is None:
@@ -38,7 +37,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             continue
         if order.kind is OrderKind.DISBAND:
             order = replace(order, kind=OrderKind.REMOVE)
-        entry.order = render_order(order)
+        entry.canonical = order
         power = sub.power
         due = balance.get(power, 0)
         if order.kind in (OrderKind.BUILD, OrderKind.WAIVE):
@@ -56,7 +55,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if built is None:
                 entry.reason = reason
                 continue
-            entry.order = render_order(Order(OrderKind.BUILD, UnitRef(built.composition, built.at)))
+            entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
             builds_done[power] += 1
             built_at.add(built.province)
             units.append(built)
@@ -78,7 +77,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if len(removed_by(removed, units, power, position)) >= -due:
                 entry.reason = f"{power} has only {-due} removal(s)"
                 continue
-            entry.order = render_order(Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at)))
+            entry.canonical = Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at))
             removed.add(province)
             entry.result = Result.SUCCEEDS
             continue
@@ -97,7 +96,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 OrderResult(
                     power,
                     "",
-                    render_order(Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at))),
+                    Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at)),
                     Result.SUCCEEDS,
                     "civil disorder: too few removals were ordered",
                     added=True,
@@ -170,9 +169,7 @@ def _check_build(
     return Force(power, composition, province), ""
 
 
-def civil_disorder_order(
-    rules: Rules, power: str, units: list[Force], centres: dict[str, str]
-) -> list[Force]:
+def civil_disorder_order(rules: Rules, power: str, units: list[Force], centres: dict[str, str]) -> list[Force]:
     """The units of a power in civil disorder, in the order they are removed."""
     board = rules.board
     if rules.edition.civil_disorder == "owned_centres":

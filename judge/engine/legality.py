@@ -8,8 +8,9 @@ coast is illegal (4.B.3), and a wrong or irrelevant coast on the ordered unit is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
+from typing import NamedTuple
 
 from judge.board.model import Board, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef
@@ -17,8 +18,7 @@ from judge.engine.rules import Rules
 from judge.engine.units import Force
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     order: Order
     ok: bool
     reason: str = ""
@@ -105,9 +105,7 @@ def fleet_chain_exists(board: Board, forces: list[Force], origin: str, destinati
     """Is there a chain of fleets at sea (any power's) that could carry an army from origin to destination?"""
     if not convoy_possible(board, origin, destination):
         return False
-    fleets_at_sea = {
-        f.province for f in forces if f.composition.is_fleet and board.provinces[f.province].is_sea
-    }
+    fleets_at_sea = {f.province for f in forces if f.composition.is_fleet and board.provinces[f.province].is_sea}
     frontier = [s for s in _sea_neighbours(board, origin) if s in fleets_at_sea]
     seen = set(frontier)
     ends = _sea_neighbours(board, destination)
@@ -130,120 +128,130 @@ def _unit_can_move(board: Board, force: Force, destination: str, forces: list[Fo
     if force.composition.is_army:
         if board.provinces[province].is_sea:
             return False
-        return board.army_can_move(force.at, province) or fleet_chain_exists(
-            board, forces, force.province, province
-        )
+        return board.army_can_move(force.at, province) or fleet_chain_exists(board, forces, force.province, province)
     reachable = board.fleet_coasts_reachable(force.at, province)
     if "/" in destination:
         return destination in reachable
     return bool(reachable)
 
 
-def check_movement_order(
-    rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order
-) -> Legal:
+def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order) -> Legal:
+    """Check one order for the unit `force`; the returned order is in canonical form (real unit types and
+    coasts filled in) whether or not it is legal, so that results print what the judge understood."""
     board = rules.board
-    assert order.unit is not None
-    unit = UnitRef(force.composition, force.at, order.unit.count, None)
-    order = replace(order, unit=unit)
+    given = order.unit
+    assert given is not None
+    if given.composition is force.composition and given.location == force.at and given.power is None:
+        unit = given  # already canonical: the common case, spared an allocation
+    else:
+        unit = UnitRef(force.composition, force.at, given.count)
     kind = order.kind
     if kind is OrderKind.HOLD:
-        return Legal(order, True)
+        return Legal(order if unit is given else Order(kind, unit), True)
     if kind is OrderKind.MOVE:
-        return _check_move(board, forces, force, order)
+        return _check_move(board, forces, force, unit, order)
     if kind is OrderKind.SUPPORT:
-        return _check_support(board, forces, index, force, order)
-    return _check_convoy(board, forces, index, force, order)
+        return _check_support(board, forces, index, force, unit, order)
+    return _check_convoy(board, forces, index, force, unit, order)
 
 
-def _check_move(board: Board, forces: list[Force], force: Force, order: Order) -> Legal:
+def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, order: Order) -> Legal:
     assert order.destination is not None
     dest = order.destination
     province = province_of(dest)
+    via = order.via_convoy
     target = board.provinces[province]
-    if province == force.province:
-        return _bad(order, "a unit cannot move to the province it stands in")
     if force.composition.is_army:
-        order = replace(order, destination=province)
+        if unit is order.unit and dest == province:
+            canonical = order
+        else:
+            canonical = Order(OrderKind.MOVE, unit, destination=province, via_convoy=via)
+        if province == force.province:
+            return _bad(canonical, "a unit cannot move to the province it stands in")
         if target.is_sea:
-            return _bad(order, f"an army cannot move to the sea {province}")
-        if board.army_can_move(force.at, province) and not order.via_convoy:
-            return Legal(order, True)
+            return _bad(canonical, f"an army cannot move to the sea {province}")
+        if not via and board.army_can_move(force.at, province):
+            return Legal(canonical, True)
         if fleet_chain_exists(board, forces, force.province, province):
-            return Legal(order, True)
-        if order.via_convoy:
-            return _bad(order, f"no fleets at sea could convoy an army from {force.province} to {province}")
+            return Legal(canonical, True)
+        if via:
+            return _bad(canonical, f"no fleets at sea could convoy an army from {force.province} to {province}")
         return _bad(
-            order, f"{province} is not next to {force.province}, and no fleets at sea could convoy it there"
+            canonical,
+            f"{province} is not next to {force.province}, and no fleets at sea could convoy it there",
         )
-    if order.via_convoy:
-        return _bad(order, "only armies can be convoyed")
+    if province == force.province:
+        return _bad(Order(OrderKind.MOVE, unit, destination=dest), "a unit cannot move to the province it stands in")
+    if via:
+        return _bad(Order(OrderKind.MOVE, unit, destination=dest, via_convoy=via), "only armies can be convoyed")
     if not target.holds_fleets:
-        return _bad(order, f"a fleet cannot move inland to {province}")
+        return _bad(Order(OrderKind.MOVE, unit, destination=province), f"a fleet cannot move inland to {province}")
+    if board.fleet_can_move(force.at, dest):
+        return Legal(order if unit is order.unit else Order(OrderKind.MOVE, unit, destination=dest), True)
     reachable = board.fleet_coasts_reachable(force.at, province)
     if "/" in dest:
-        if dest in reachable:
-            return Legal(order, True)
+        canonical = Order(OrderKind.MOVE, unit, destination=dest)
         if reachable:
-            return _bad(order, f"a fleet in {force.at} cannot reach {dest}")
-        return _bad(order, f"{province} is not next to {force.at} for a fleet")
+            return _bad(canonical, f"a fleet in {force.at} cannot reach {dest}")
+        return _bad(canonical, f"{province} is not next to {force.at} for a fleet")
     if len(reachable) == 1:
-        return Legal(replace(order, destination=reachable[0]), True)
+        return Legal(Order(OrderKind.MOVE, unit, destination=reachable[0]), True)
+    canonical = Order(OrderKind.MOVE, unit, destination=province)
     if len(reachable) > 1:
-        return _bad(order, f"say which coast of {province}: {' or '.join(reachable)}")
-    return _bad(order, f"{province} is not next to {force.at} for a fleet")
+        return _bad(canonical, f"say which coast of {province}: {' or '.join(reachable)}")
+    return _bad(canonical, f"{province} is not next to {force.at} for a fleet")
 
 
 def _check_support(
-    board: Board, forces: list[Force], index: dict[str, int], force: Force, order: Order
+    board: Board, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
 ) -> Legal:
     assert order.target is not None
     target_province = province_of(order.target.location)
     t = index.get(target_province)
     if t is None:
-        return _bad(order, f"there is no unit in {target_province} to support")
+        return _bad(replace(order, unit=unit), f"there is no unit in {target_province} to support")
     target = forces[t]
-    order = replace(order, target=UnitRef(target.composition, target.at, order.target.count, None))
+    target_ref = UnitRef(target.composition, target.at, order.target.count)
     if order.destination is None:
+        canonical = Order(OrderKind.SUPPORT, unit, target=target_ref)
         if target_province == force.province:
-            return _bad(order, "a unit cannot support itself")
+            return _bad(canonical, "a unit cannot support itself")
         if not _reaches(board, force, target_province):
-            return _bad(
-                order, f"{force.describe()} cannot reach {target_province}, so it cannot support there"
-            )
-        return Legal(order, True)
+            return _bad(canonical, f"{force.describe()} cannot reach {target_province}, so it cannot support there")
+        return Legal(canonical, True)
     province = province_of(order.destination)
+    destination = order.destination
     if target.composition.is_army or not board.provinces[province].coasts:
-        order = replace(order, destination=province)  # a coast matters only for a fleet's move
+        destination = province  # a coast matters only for a fleet's move
+    canonical = Order(OrderKind.SUPPORT, unit, target=target_ref, destination=destination)
     if province == force.province:
-        return _bad(order, "a unit cannot support a move into its own province")
+        return _bad(canonical, "a unit cannot support a move into its own province")
     if target_province == force.province:
-        return _bad(order, "a unit cannot support its own move")
+        return _bad(canonical, "a unit cannot support its own move")
     if not _reaches(board, force, province):
-        return _bad(order, f"{force.describe()} cannot reach {province}, so it cannot support a move there")
-    if not _unit_can_move(board, target, order.destination or province, forces):
-        return _bad(order, f"{target.describe()} cannot move to {order.destination}")
-    return Legal(order, True)
+        return _bad(canonical, f"{force.describe()} cannot reach {province}, so it cannot support a move there")
+    if not _unit_can_move(board, target, destination, forces):
+        return _bad(canonical, f"{target.describe()} cannot move to {destination}")
+    return Legal(canonical, True)
 
 
 def _check_convoy(
-    board: Board, forces: list[Force], index: dict[str, int], force: Force, order: Order
+    board: Board, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
 ) -> Legal:
     assert order.target is not None and order.destination is not None
-    if not force.composition.is_fleet:
-        return _bad(order, "only fleets convoy")
-    if not board.provinces[force.province].is_sea:
-        return _bad(order, "only a fleet at sea can convoy")
     target_province = province_of(order.target.location)
     province = province_of(order.destination)
-    order = replace(order, destination=province)
     t = index.get(target_province)
+    target_ref = order.target if t is None else UnitRef(forces[t].composition, forces[t].at)
+    canonical = Order(OrderKind.CONVOY, unit, target=target_ref, destination=province)
+    if not force.composition.is_fleet:
+        return _bad(canonical, "only fleets convoy")
+    if not board.provinces[force.province].is_sea:
+        return _bad(canonical, "only a fleet at sea can convoy")
     if t is None:
-        return _bad(order, f"there is no army in {target_province} to convoy")
-    army = forces[t]
-    order = replace(order, target=UnitRef(army.composition, army.at))
-    if not army.composition.is_army:
-        return _bad(order, "only armies can be convoyed")
+        return _bad(canonical, f"there is no army in {target_province} to convoy")
+    if not forces[t].composition.is_army:
+        return _bad(canonical, "only armies can be convoyed")
     if not convoy_possible(board, target_province, province, through=force.province):
-        return _bad(order, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
-    return Legal(order, True)
+        return _bad(canonical, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
+    return Legal(canonical, True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from judge.board.model import Board, province_of
-from judge.engine.legality import Legal, check_movement_order
-from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.legality import check_movement_order
+from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import next_phase
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result
 from judge.engine.resolver import Resolver
@@ -20,7 +20,6 @@ from judge.engine.retreat import retreat_options
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
-from judge.notation.render import render_order
 
 HOLD, MOVE, SUPPORT, CONVOY = OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY
 
@@ -105,28 +104,26 @@ class _Movement(Resolver):
         for i in range(n):
             if self.kind[i] is MOVE and not self.convoyed[i]:
                 j = self.at.get(self.dest[i])
-                if (
-                    j is not None
-                    and self.kind[j] is MOVE
-                    and self.dest[j] == self.origin[i]
-                    and not self.convoyed[j]
-                ):
+                if j is not None and self.kind[j] is MOVE and self.dest[j] == self.origin[i] and not self.convoyed[j]:
                     self.head_to_head[i] = j
 
-        # strength of each unit where it acts (standard: one per unit; variants weigh compositions)
-        strength = rules.force_strength
-        provinces = self.board.provinces
-        self.own_strength = [strength(f.composition, provinces[f.province].terrain) for f in forces]
-        self.attack_weight = [
-            strength(forces[i].composition, provinces[self.dest[i]].terrain) if self.kind[i] is MOVE else 0
-            for i in range(n)
-        ]
-        self.support_weight = [
-            strength(forces[i].composition, provinces[self.dest[i] or self.target[i]].terrain)
-            if self.kind[i] is SUPPORT
-            else 0
-            for i in range(n)
-        ]
+        # strength of each unit where it acts (standard: one per unit; variants weigh compositions by terrain)
+        if rules.weighs_compositions:
+            strength = rules.force_strength
+            provinces = self.board.provinces
+            self.own_strength = [strength(f.composition, provinces[f.province].terrain) for f in forces]
+            self.attack_weight = [
+                strength(forces[i].composition, provinces[self.dest[i]].terrain) if self.kind[i] is MOVE else 0
+                for i in range(n)
+            ]
+            self.support_weight = [
+                strength(forces[i].composition, provinces[self.dest[i] or self.target[i]].terrain)
+                if self.kind[i] is SUPPORT
+                else 0
+                for i in range(n)
+            ]
+        else:
+            self.own_strength = self.attack_weight = self.support_weight = [f.composition.size for f in forces]
 
     # --- set-up helpers ---------------------------------------------------------------------------------
 
@@ -152,11 +149,7 @@ class _Movement(Resolver):
         starts = [c for c in fleets if board.fleet_reaches_province(self.forces[c].at, self.origin[i])]
         ends = [c for c in fleets if board.fleet_reaches_province(self.forces[c].at, self.dest[i])]
         links = {
-            c: [
-                d
-                for d in fleets
-                if d != c and board.fleet_reaches_province(self.forces[c].at, self.origin[d])
-            ]
+            c: [d for d in fleets if d != c and board.fleet_reaches_province(self.forces[c].at, self.origin[d])]
             for c in fleets
         }
         return starts, ends, links
@@ -211,9 +204,7 @@ class _Movement(Resolver):
             return self.attack_weight[i] + self._supports(self.move_supports[i], high)
         if self.power[j] == self.power[i]:
             return 0
-        return self.attack_weight[i] + self._supports(
-            self.move_supports[i], high, exclude_power=self.power[j]
-        )
+        return self.attack_weight[i] + self._supports(self.move_supports[i], high, exclude_power=self.power[j])
 
     def hold_strength(self, province: str, high: bool) -> int:
         j = self.at.get(province)
@@ -336,29 +327,34 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     index = {f.province: i for i, f in enumerate(forces)}
     results: list[OrderResult] = []
     chosen: list[list[tuple[int, Order]]] = [[] for _ in forces]
+    about: list[list[int]] = [[] for _ in forces]
+    """result lines that name each unit, legal or not"""
 
     for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, "", Result.ILLEGAL)
+        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
         results.append(entry)
         order = sub.order
         if order is None:
             entry.reason = sub.error or "could not read this order"
             continue
-        entry.order = render_order(order)
-        if order.unit is None or order.kind not in (HOLD, MOVE, SUPPORT, CONVOY):
+        if order.unit is None or order.kind not in MOVEMENT_KINDS:
+            entry.canonical = order
             entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
             continue
         i = index.get(province_of(order.unit.location))
         if i is None:
+            entry.canonical = order
             entry.reason = f"there is no unit in {province_of(order.unit.location)}"
             continue
         force = forces[i]
         if force.power != sub.power:
+            entry.canonical = order
             entry.reason = f"the unit in {force.province} belongs to {force.power}"
             continue
         checked = check_movement_order(rules, forces, index, force, order)
-        entry.order = render_order(checked.order)
-        if isinstance(checked, Legal) and checked.ok:
+        entry.canonical = checked.order
+        about[i].append(len(results) - 1)
+        if checked.ok:
             chosen[i].append((len(results) - 1, checked.order))
             entry.result = Result.FAILS  # until resolved
         else:
@@ -368,8 +364,7 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     entries_for: list[list[int]] = []
     for i, force in enumerate(forces):
         candidates = chosen[i]
-        distinct = {o for _, o in candidates}
-        if len(distinct) > 1:
+        if len(candidates) > 1 and len({o for _, o in candidates}) > 1:
             for r, _ in candidates:
                 results[r].result = Result.ILLEGAL
                 results[r].reason = "the unit was given different orders; it holds (DATC 4.D.3)"
@@ -377,16 +372,14 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
         if candidates:
             final_orders.append(candidates[0][1])
             entries_for.append([r for r, _ in candidates])
+            continue
+        hold = _hold(force)
+        final_orders.append(hold)
+        if not about[i]:
+            results.append(OrderResult(force.power, "", hold, Result.SUCCEEDS, added=True))
+            entries_for.append([len(results) - 1])
         else:
-            final_orders.append(_hold(force))
-            entries_for.append([])
-            if not chosen[i] and not any(_is_for(entry, force, board) for entry in results):
-                results.append(
-                    OrderResult(force.power, "", render_order(final_orders[-1]), Result.SUCCEEDS, added=True)
-                )
-                entries_for[-1].append(len(results) - 1)
-            else:
-                entries_for[-1].extend(r for r in range(len(results)) if _is_for(results[r], force, board))
+            entries_for.append(about[i])
 
     overland: frozenset[int] = frozenset()
     while True:
@@ -415,14 +408,6 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
 
 def _hold(force: Force) -> Order:
     return Order(HOLD, UnitRef(force.composition, force.at))
-
-
-def _is_for(entry: OrderResult, force: Force, board: Board) -> bool:
-    """Is this (illegal) result line about this unit? Used to attach the unit's fate to the line."""
-    if entry.added or entry.power != force.power or not entry.order:
-        return False
-    head = entry.order.split(" ")
-    return len(head) > 1 and province_of(head[1]) == force.province
 
 
 def _outcome(
@@ -478,9 +463,7 @@ def _outcome(
     finished = tuple(Dislodged(d.force, d.attacker_from, d.by_convoy, None) for d in dislodged)
 
     with_options = tuple(
-        Dislodged(
-            d.force, d.attacker_from, d.by_convoy, retreat_options(rules, d, new_units, frozenset(standoffs))
-        )
+        Dislodged(d.force, d.attacker_from, d.by_convoy, retreat_options(rules, d, new_units, frozenset(standoffs)))
         for d in finished
     )
     centres = dict(position.centres)
@@ -491,7 +474,7 @@ def _outcome(
     following = next_phase(
         phase,
         retreats_needed=retreats,
-        adjustments_needed=adjustments_needed(rules, centres, new_units),
+        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, new_units),
     )
     won = winners(rules, centres) if phase.season == "Fall" and not retreats else None
     outcome = Outcome(
@@ -512,9 +495,7 @@ def _unit_name(mv: _Movement, j: int) -> str:
     return f"{f.power} {f.composition} {f.at}"
 
 
-def _explain(
-    mv: _Movement, i: int, succeeded: list[bool], dislodged_at: dict[str, Dislodged]
-) -> tuple[str, bool]:
+def _explain(mv: _Movement, i: int, succeeded: list[bool], dislodged_at: dict[str, Dislodged]) -> tuple[str, bool]:
     kind = mv.kind[i]
     here = mv.origin[i]
     fate = ""
@@ -531,11 +512,7 @@ def _explain(
     if kind is SUPPORT:
         if not mv.matched[i]:
             t = mv.at.get(mv.target[i])
-            what = (
-                f"{mv.target[i]} did not move to {mv.dest[i]}"
-                if mv.dest[i]
-                else f"{mv.target[i]} did not hold"
-            )
+            what = f"{mv.target[i]} did not move to {mv.dest[i]}" if mv.dest[i] else f"{mv.target[i]} did not hold"
             if t is None:
                 what = f"no unit in {mv.target[i]}"
             return (f"void: {what}" + (f"; {fate}" if fate else ""), False)

@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from judge.engine.orders import Order
 from judge.engine.phase import Phase
 from judge.engine.units import Force
+from judge.notation.render import render_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +41,17 @@ class Result(StrEnum):
 class OrderResult:
     power: str
     input: str
-    order: str
-    """canonical text ("" when the line could not be read)"""
+    canonical: Order | None
+    """the order as the judge understood it (None when the line could not be read)"""
     result: Result
     reason: str = ""
     added: bool = False
     """True for the holds (or civil-disorder removals) the judge added for unordered units"""
+
+    @property
+    def order(self) -> str:
+        """The canonical text, rendered on demand: the engine's callers decide when text is needed."""
+        return render_order(self.canonical) if self.canonical is not None else ""
 
 
 @dataclass

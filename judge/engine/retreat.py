@@ -13,7 +13,6 @@ from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Res
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
-from judge.notation.render import render_order
 
 
 def retreat_options(
@@ -47,9 +46,7 @@ def _events_for_disband(force: Force, why: str) -> dict[str, Any]:
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     units = list(position.units)
     pending = [
-        d
-        if d.retreats is not None
-        else replace(d, retreats=retreat_options(rules, d, units, position.standoffs))
+        d if d.retreats is not None else replace(d, retreats=retreat_options(rules, d, units, position.standoffs))
         for d in position.dislodged
     ]
     by_province = {d.force.province: k for k, d in enumerate(pending)}
@@ -57,13 +54,13 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     chosen: list[list[tuple[int, Order]]] = [[] for _ in pending]
 
     for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, "", Result.ILLEGAL)
+        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
         results.append(entry)
         order = sub.order
         if order is None:
             entry.reason = sub.error or "could not read this order"
             continue
-        entry.order = render_order(order)
+        entry.canonical = order
         if order.unit is None:
             entry.reason = "only dislodged units are ordered in a retreat phase"
             continue
@@ -78,24 +75,20 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         if order.kind is OrderKind.MOVE:
             order = replace(order, kind=OrderKind.RETREAT, via_convoy=False)
         order = replace(order, unit=UnitRef(d.force.composition, d.force.at))
-        entry.order = render_order(order)
+        entry.canonical = order
         if order.kind is OrderKind.DISBAND:
             chosen[k].append((len(results) - 1, order))
             continue
         if order.kind is not OrderKind.RETREAT:
-            entry.reason = (
-                f"a {order.kind.value} order is not possible in a retreat phase; the unit is disbanded"
-            )
+            entry.reason = f"a {order.kind.value} order is not possible in a retreat phase; the unit is disbanded"
             continue
         assert order.destination is not None and d.retreats is not None
         where = _retreat_location(rules, d, order.destination)
         if where is None:
-            entry.reason = (
-                f"{d.force.describe()} cannot retreat to {order.destination}; the unit is disbanded"
-            )
+            entry.reason = f"{d.force.describe()} cannot retreat to {order.destination}; the unit is disbanded"
             continue
         order = replace(order, destination=where)
-        entry.order = render_order(order)
+        entry.canonical = order
         chosen[k].append((len(results) - 1, order))
 
     final: list[Order | None] = []
@@ -130,11 +123,8 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
                 results[r].result = Result.SUCCEEDS
                 results[r].reason = ""
             if not entries and not _has_line(results, d.force):
-                results.append(
-                    OrderResult(
-                        d.force.power, "", f"{d.force.describe()} disband", Result.SUCCEEDS, why, added=True
-                    )
-                )
+                disband = Order(OrderKind.DISBAND, UnitRef(d.force.composition, d.force.at))
+                results.append(OrderResult(d.force.power, "", disband, Result.SUCCEEDS, why, added=True))
             continue
         assert order.destination is not None
         rivals = [j for j in arrivals[province_of(order.destination)] if j != k]
@@ -154,9 +144,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     phase = position.phase
     if phase.season == "Fall":
         centres = update_ownership(rules.board, centres, after)
-    following = next_phase(
-        phase, retreats_needed=False, adjustments_needed=adjustments_needed(rules, centres, after)
-    )
+    following = next_phase(phase, retreats_needed=False, adjustments_needed=adjustments_needed(rules, centres, after))
     return Outcome(
         phase=phase,
         results=results,
@@ -171,10 +159,13 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
 
 
 def _has_line(results: list[OrderResult], force: Force) -> bool:
+    """Did the power write any line (even an illegal one) for this unit?"""
     return any(
-        r.power == force.power and r.order and province_of(r.order.split(" ")[1]) == force.province
+        r.power == force.power
+        and r.canonical is not None
+        and r.canonical.unit is not None
+        and province_of(r.canonical.unit.location) == force.province
         for r in results
-        if len(r.order.split(" ")) > 1
     )
 
 

@@ -51,6 +51,8 @@ class Rules:
     board: Board
     edition: Edition
     variant: str = "standard"
+    weighs_compositions: bool = False
+    """True where a force's strength depends on its composition and terrain (the multi-unit variants)."""
 
     @classmethod
     def build(cls, board: Board, options: dict[str, Any] | None = None, variant: str = "standard") -> Rules:

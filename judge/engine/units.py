@@ -9,16 +9,35 @@ one location.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _COMPONENT = re.compile(r"(\d*)([AFG])")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, order=True)
 class Composition:
     armies: int = 0
     fleets: int = 0
     garrisons: int = 0
+
+    def __post_init__(self) -> None:
+        # precomputed: the resolver asks these questions in its hot loops
+        text = "/".join(
+            letter if n == 1 else f"{n}{letter}"
+            for letter, n in (("A", self.armies), ("F", self.fleets), ("G", self.garrisons))
+            if n
+        )
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "size", self.armies + self.fleets + self.garrisons)
+        object.__setattr__(self, "is_army", self.fleets == 0)
+        object.__setattr__(self, "is_fleet", self.armies == 0 and self.garrisons == 0)
+
+    size: int = field(init=False, compare=False, repr=False)
+    is_army: bool = field(init=False, compare=False, repr=False)
+    """All army (armies or garrisons only): may stand inland, may be convoyed."""
+    is_fleet: bool = field(init=False, compare=False, repr=False)
+    """All fleet: may not stand inland."""
+    _text: str = field(init=False, compare=False, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> Composition:
@@ -37,25 +56,20 @@ class Composition:
             if n < 1 or counts[kind]:
                 raise ValueError(f"{text!r} is not a unit")
             counts[kind] = n
-        return cls(counts["A"], counts["F"], counts["G"])
+        return cls.of(counts["A"], counts["F"], counts["G"])
 
-    @property
-    def size(self) -> int:
-        return self.armies + self.fleets + self.garrisons
+    @classmethod
+    def of(cls, armies: int = 0, fleets: int = 0, garrisons: int = 0) -> Composition:
+        """The shared instance for these numbers (compositions are values; sharing makes `is` checks cheap)."""
+        key = (armies, fleets, garrisons)
+        known = _INTERNED.get(key)
+        if known is None:
+            known = _INTERNED[key] = cls(armies, fleets, garrisons)
+        return known
 
     @property
     def is_single(self) -> bool:
         return self.size == 1
-
-    @property
-    def is_army(self) -> bool:
-        """All army (armies or garrisons only): may stand inland, may be convoyed."""
-        return self.fleets == 0
-
-    @property
-    def is_fleet(self) -> bool:
-        """All fleet: may not stand inland."""
-        return self.armies == 0 and self.garrisons == 0
 
     @property
     def kind(self) -> str:
@@ -64,27 +78,24 @@ class Composition:
         return kinds[0] if len(kinds) == 1 else "/".join(kinds)
 
     def __str__(self) -> str:
-        out = []
-        for letter, n in (("A", self.armies), ("F", self.fleets), ("G", self.garrisons)):
-            if n:
-                out.append(letter if n == 1 else f"{n}{letter}")
-        return "/".join(out)
+        return self._text
 
 
-ARMY = Composition(armies=1)
-FLEET = Composition(fleets=1)
+_INTERNED: dict[tuple[int, int, int], Composition] = {}
+ARMY = Composition.of(armies=1)
+FLEET = Composition.of(fleets=1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Force:
     power: str
     composition: Composition
     at: str  # location id: `par`, `stp/sc` (later `3:par`)
+    province: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def province(self) -> str:
+    def __post_init__(self) -> None:
         slash = self.at.find("/")
-        return self.at if slash < 0 else self.at[:slash]
+        object.__setattr__(self, "province", self.at if slash < 0 else self.at[:slash])
 
     def describe(self) -> str:
         return f"{self.composition} {self.at}"

@@ -10,7 +10,7 @@ and what was expected, which is what the player sees in the reply.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef
@@ -31,19 +31,28 @@ class OrderSyntaxError(ValueError):
 
 HOLD_WORDS = frozenset({"h", "hold", "holds", "hld", "stand", "stands", "st", "nothing"})
 SUPPORT_WORDS = frozenset({"s", "sup", "sups", "supp", "support", "supports", "sp", "sup."})
-CONVOY_WORDS = frozenset({"c", "convoy", "convoys", "cvy", "conv", "convoying", "cto"})
-MOVE_WORDS = frozenset({"-", "to", "m", "move", "moves", "r", "retreat", "retreats", "retreat-to"})
+CONVOY_WORDS = frozenset({"c", "convoy", "convoys", "cvy", "conv", "convoying", "convoyed", "cto"})
+RETREAT_WORDS = frozenset({"r", "retreat", "retreats"})
+MOVE_WORDS = frozenset({"-", "to", "m", "move", "moves"}) | RETREAT_WORDS
 DISBAND_WORDS = frozenset({"d", "disband", "disbands", "disbanded", "destroy"})
 REMOVE_WORDS = frozenset({"remove", "removes", "removal"})
 BUILD_WORDS = frozenset({"b", "build", "builds", "add"})
 WAIVE_WORDS = frozenset({"waive", "waives", "waived", "waiver", "w", "pass"})
 VIA_WORDS = frozenset({"via", "by"})
 FILLER_WORDS = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
+KEYWORDS = (HOLD_WORDS | SUPPORT_WORDS | CONVOY_WORDS | MOVE_WORDS | DISBAND_WORDS | REMOVE_WORDS | BUILD_WORDS) | (
+    WAIVE_WORDS | VIA_WORDS
+)
+ARTICLES = frozenset({"the", "a", "an"})
+# No many-word name ends with these, and joining them on would make another name: "Marseille S" is not
+# "Marseilles", "ruh R kie" is a retreat from Ruhr, "wme D" disbands the fleet in the Western Med.
+NOT_LAST = KEYWORDS | FILLER_WORDS | ARTICLES | {"-"}  # and unit words and single letters
 COAST_WORDS = {
     "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
     "north": "nc", "south": "sc", "east": "ec", "west": "wc",
     "n": "nc", "s": "sc", "e": "ec", "w": "wc",
 }  # fmt: skip
+FULL_UNIT_WORDS = frozenset({"army", "fleet", "garrison"})
 UNIT_WORDS = {
     "a": "A", "army": "A", "armies": "A", "aa": "A", "a's": "A",
     "f": "F", "fleet": "F", "fleets": "F", "ff": "F", "f's": "F",
@@ -51,11 +60,20 @@ UNIT_WORDS = {
 }  # fmt: skip
 
 _ARROWS = re.compile(r"\s*(?:->|=>|→|—|–|>)\s*")
-_COAST_PAREN = re.compile(
-    r"\s*[(/\\.]\s*([nsew]c?|north|south|east|west)(?![a-z])\s*(?:coast)?\s*\)?", re.IGNORECASE
+# A coast written with the place: "spa/nc", "spa(nc)", "Spain (north coast)", "stp/s", "bul.ec", "spa (n.c.)".
+# It becomes a token of its own ("/nc") that the place reader attaches to the name before it, so full names
+# work too ("St. Petersburg (sc)") and whatever follows stays a separate word ("F stp/nc build").
+_SHORT_COAST = r"[nsew](?:\.?c\b\.?)?(?![a-z])"
+_LONG_COAST = r"(?:north|south|east|west)(?![a-z])"
+_COAST_MARK = re.compile(
+    rf"\s*(?:\(\s*({_SHORT_COAST}|{_LONG_COAST})\s*(?:coast\s*)?\)"
+    rf"|/\s*({_SHORT_COAST}|{_LONG_COAST})(?:\s*coast\b)?"
+    rf"|\.(?=[nsew]\.?c\b)({_SHORT_COAST}))",
+    re.IGNORECASE,
 )
 _PARENS = re.compile(r"[()\[\]]")
-_COMPOSITION = re.compile(r"^(?:\d*[afg])(?:/\d*[afg])*$")
+_COMPOSITION = re.compile(r"^(?:[0-9]*[afg])(?:/[0-9]*[afg])*$")
+_COUNT = re.compile(r"^[0-9]+$")
 _TOKEN = re.compile(r"[^\s,;:]+")
 
 
@@ -78,9 +96,24 @@ class _Cursor:
         return self.pos >= len(self.tokens)
 
 
+def _coast_code(word: str) -> str:
+    """`nc`, `n`, `n.c.`, `north` -> `nc`."""
+    return COAST_WORDS[word.replace(".", "").lower()]
+
+
+def _name_word(token: str) -> bool:
+    """Whether a token can be part of a many-word place name: "-" (as in "mid-atlantic") or a real word,
+    not a coast ("/nc") nor punctuation, which the name key would silently drop ("par ! H")."""
+    return token == "-" or (not token.startswith("/") and bool(normalise_name(token)))
+
+
+def _can_end_name(token: str) -> bool:
+    return len(token) > 1 and token not in NOT_LAST and token not in UNIT_WORDS
+
+
 def _tokenise(line: str) -> list[str]:
     text = _ARROWS.sub(" - ", line.strip())
-    text = _COAST_PAREN.sub(lambda m: "/" + COAST_WORDS[m.group(1).lower()], text)
+    text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
     text = _PARENS.sub(" ", text)
     tokens: list[str] = []
     for raw in _TOKEN.findall(text.lower()):
@@ -105,7 +138,21 @@ class OrderReader:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.max_words = 1 + max(len(_tokenise(n)) for n in self._all_names())
+        names = self._all_names()
+        self.max_words = 1 + max(len(_tokenise(n)) for n in names)
+        # the first word of a many-word name and how many words such names take ("north" -> 3)
+        self.name_starts: dict[str, int] = {}
+        for name in names:
+            words = _tokenise(name)
+            if len(words) > 1:
+                self.name_starts[words[0]] = max(self.name_starts.get(words[0], 0), len(words))
+        # a power by name, alias or adjective: "Russia", "RUS", "Russian"
+        self.power_words: dict[str, str] = dict(board.power_names)
+        for power in board.powers.values():
+            self.power_words.setdefault(normalise_name(power.adjective), power.name)
+        self.initials: dict[str, str] = {
+            p.initial.lower(): p.name for p in board.powers.values() if len(p.initial) == 1
+        }
 
     def _all_names(self) -> list[str]:
         names = []
@@ -123,7 +170,7 @@ class OrderReader:
         best: tuple[int, str] | None = None
         for width in range(min(self.max_words, len(cur.tokens) - cur.pos), 0, -1):
             words = cur.tokens[cur.pos : cur.pos + width]
-            if width > 1 and (words[-1] == "-" or words[0] == "-"):
+            if width > 1 and (words[0] == "-" or not _can_end_name(words[-1]) or not all(map(_name_word, words))):
                 continue
             found = self.board.names.get(normalise_name(" ".join(words)))
             if found is not None:
@@ -133,17 +180,16 @@ class OrderReader:
             token = cur.peek() or ""
             if token == "-":
                 raise OrderSyntaxError(line, f"expected {what} before '-'")
-            raise OrderSyntaxError(line, f"{token!r} is not a place on the {self.board.name} map")
+            if token.startswith("/"):
+                raise OrderSyntaxError(line, f"expected {what} before the coast {token[1:]!r}")
+            unknown = self._unknown_name(cur)
+            raise OrderSyntaxError(line, f"{unknown!r} is not a place on the {self.board.name} map; expected {what}")
         cur.pos += best[0]
         location = best[1]
-        # a coast written as a separate word: "stp nc", "spa north coast"
-        nxt = cur.peek()
-        if "/" not in location and nxt in COAST_WORDS and len(nxt) > 1:
-            coast = COAST_WORDS[nxt]
-            cur.pos += 1
-            if cur.peek() == "coast":
-                cur.pos += 1
-            location = f"{location}/{coast}"
+        if "/" not in location:
+            coast = self._coast(cur)
+            if coast is not None:
+                location = f"{location}/{coast}"
         if "/" in location:
             prov, _, coast = location.partition("/")
             if coast not in self.board.provinces[prov].coasts:
@@ -151,54 +197,110 @@ class OrderReader:
                 location = prov
         return location
 
+    def _coast(self, cur: _Cursor) -> str | None:
+        """A coast after a place name: "/nc" from the tokeniser, or a word ("stp nc", "spa north coast")."""
+        nxt = cur.peek()
+        if nxt is None:
+            return None
+        if nxt.startswith("/") and nxt[1:] in COAST_WORDS:
+            cur.pos += 1
+            return COAST_WORDS[nxt[1:]]
+        key = nxt.replace(".", "")
+        if key in COAST_WORDS and len(key) > 1:  # "s" alone is "supports", not "south coast"
+            cur.pos += 1
+            if cur.peek() == "coast":
+                cur.pos += 1
+            return COAST_WORDS[key]
+        return None
+
+    def _unknown_name(self, cur: _Cursor) -> str:
+        """The words to quote for a name that is not on the map: one word, or as many as a name that
+        starts with that word would take ("North See")."""
+        words = [cur.tokens[cur.pos]]
+        for token in cur.tokens[cur.pos + 1 : cur.pos + self.name_starts.get(words[0], 1)]:
+            if token in KEYWORDS or token == "-" or token.startswith("/"):
+                break
+            words.append(token)
+        return " ".join(words)
+
     # --- units -----------------------------------------------------------------------------------------
 
-    def _unit(self, cur: _Cursor, line: str, what: str, *, optional_type: bool = True) -> UnitRef:
+    def _unit(self, cur: _Cursor, line: str, what: str) -> UnitRef:
         count: int | None = None
-        power: str | None = None
         token = cur.peek()
-        if token is not None and token.isdigit():
+        if token is not None and _COUNT.match(token):
             count = int(cur.take())
             if count < 1:
-                raise OrderSyntaxError(line, "a number of units must be at least 1")
-            token = cur.peek()
-        # a nationality before the unit ("French A bur", "FA bur" as in zines)
-        if token is not None and token not in UNIT_WORDS and not _COMPOSITION.match(token):
-            maybe_power = self.board.lookup_power(token)
-            if maybe_power is not None and self.board.lookup(token) is None:
-                power = maybe_power
-                cur.pos += 1
-                token = cur.peek()
-            elif (
-                token is not None
-                and len(token) == 2
-                and token[1] in "af"
-                and self._power_by_initial(token[0]) is not None
-                and self.board.lookup(token) is None
-            ):
-                power = self._power_by_initial(token[0])
-                cur.pos += 1
-                cur.tokens.insert(cur.pos, token[1])
-                token = cur.peek()
-        composition: Composition | None = None
-        if token is not None and (token in UNIT_WORDS or _COMPOSITION.match(token)):
-            # "a" could also be the start of a place name: only a type if a place follows
-            if token in UNIT_WORDS:
-                composition = Composition.parse(UNIT_WORDS[token])
-            else:
-                composition = Composition.parse(token)
-            cur.pos += 1
-        elif not optional_type:
-            raise OrderSyntaxError(line, f"expected {what} (A or F) here")
+                raise OrderSyntaxError(line, f"expected a number of units of at least 1 before {what}")
+        self._skip_article(cur)
+        # a nationality before the unit ("French A bur", "RUS A gal", "FA bur" as in zines)
+        power = self._power(cur)
+        if power is not None:
+            self._skip_article(cur)
+        composition = self._composition(cur, line)
         if cur.peek() in FILLER_WORDS:
             cur.pos += 1
         location = self._place(cur, line, what)
         return UnitRef(composition, location, count, power)
 
-    def _power_by_initial(self, letter: str) -> str | None:
-        for power in self.board.powers.values():
-            if power.initial.lower() == letter:
-                return power.name
+    def _skip_article(self, cur: _Cursor) -> None:
+        """Skip "the" ("the fleet in Trieste") and "a"/"an" before a spelled-out unit ("a fleet in stp/nc",
+        "a Russian army"); "A par" keeps its "A"."""
+        token, nxt = cur.peek(), cur.peek(1)
+        if token not in ARTICLES or nxt is None:
+            return
+        spelled_out = nxt in FULL_UNIT_WORDS or (self._power_word(nxt) is not None and cur.peek(2) in FULL_UNIT_WORDS)
+        if token == "the" or spelled_out:
+            cur.pos += 1
+
+    def _power_word(self, token: str) -> str | None:
+        word = token[:-2] if token.endswith("'s") else token
+        return self.power_words.get(normalise_name(word))
+
+    def _is_type(self, token: str | None) -> bool:
+        return token is not None and (token in UNIT_WORDS or _COMPOSITION.match(token) is not None)
+
+    def _power(self, cur: _Cursor, *, at_start: bool = False) -> str | None:
+        """A power named before a unit (or, at the start of a line, before the whole order)."""
+        token = cur.peek()
+        if token is None:
+            return None
+        nxt = cur.peek(1)
+        power = self._power_word(token)
+        if power is not None and nxt is not None:
+            # "ENG" is England and the English Channel: a power only when a unit (or an order) follows
+            is_place = self.board.lookup(token) is not None
+            heads = BUILD_WORDS | REMOVE_WORDS | DISBAND_WORDS
+            if not is_place or self._is_type(nxt) or (at_start and nxt in heads and cur.peek(2) is not None):
+                cur.pos += 1
+                return power
+        if (
+            len(token) == 2
+            and token[1] in "af"
+            and token[0] in self.initials
+            and self.board.lookup(token) is None
+            and nxt is not None
+        ):
+            cur.tokens[cur.pos] = token[1]
+            return self.initials[token[0]]
+        return None
+
+    def _composition(self, cur: _Cursor, line: str) -> Composition | None:
+        token = cur.peek()
+        if token is None:
+            return None
+        if token in UNIT_WORDS:
+            cur.pos += 1
+            return Composition.parse(UNIT_WORDS[token])
+        if _COMPOSITION.match(token):
+            try:
+                composition = Composition.parse(token)
+            except ValueError:
+                raise OrderSyntaxError(
+                    line, f"{token!r} is not a unit; expected A, F or a force like 2A or A/F"
+                ) from None
+            cur.pos += 1
+            return composition
         return None
 
     # --- orders ----------------------------------------------------------------------------------------
@@ -208,26 +310,29 @@ class OrderReader:
         if not tokens:
             raise OrderSyntaxError(line, f"empty order; expected an order like {EXAMPLES}")
         cur = _Cursor(tokens)
-        head = cur.peek()
-        if head in WAIVE_WORDS and (len(tokens) == 1 or tokens[1] in BUILD_WORDS | {"build"}):
+        power = self._power(cur, at_start=True)
+        order = self._order(cur, line)
+        if power is not None and order.unit is not None and order.unit.power is None:
+            order = replace(order, unit=replace(order.unit, power=power))
+        return order
+
+    def _order(self, cur: _Cursor, line: str) -> Order:
+        rest = cur.tokens[cur.pos :]
+        head = rest[0]
+        if head in WAIVE_WORDS and (len(rest) == 1 or (len(rest) == 2 and rest[1] in BUILD_WORDS)):
             return Order(OrderKind.WAIVE, None)
-        if head in BUILD_WORDS and len(tokens) > 1 and tokens[1] in WAIVE_WORDS:
+        if head in BUILD_WORDS and len(rest) == 2 and rest[1] in WAIVE_WORDS:
             return Order(OrderKind.WAIVE, None)
-        if head in BUILD_WORDS:
-            cur.pos += 1
-            unit = self._unit(cur, line, "the unit to build")
-            self._expect_end(cur, line)
-            return Order(OrderKind.BUILD, unit)
-        if head in REMOVE_WORDS:
-            cur.pos += 1
-            unit = self._unit(cur, line, "the unit to remove")
-            self._expect_end(cur, line)
-            return Order(OrderKind.REMOVE, unit)
-        if head in DISBAND_WORDS:
-            cur.pos += 1
-            unit = self._unit(cur, line, "the unit to disband")
-            self._expect_end(cur, line)
-            return Order(OrderKind.DISBAND, unit)
+        for words, kind, what in (
+            (BUILD_WORDS, OrderKind.BUILD, "the unit to build"),
+            (REMOVE_WORDS, OrderKind.REMOVE, "the unit to remove"),
+            (DISBAND_WORDS, OrderKind.DISBAND, "the unit to disband"),
+        ):
+            if head in words:
+                cur.pos += 1
+                unit = self._unit(cur, line, what)
+                self._expect_end(cur, line)
+                return Order(kind, unit)
         unit = self._unit(cur, line, "a unit")
         return self._after_unit(cur, line, unit)
 
@@ -235,47 +340,57 @@ class OrderReader:
         if cur.done:
             return Order(OrderKind.HOLD, unit)
         word = cur.take()
-        if word in HOLD_WORDS:
-            self._expect_end(cur, line)
-            return Order(OrderKind.HOLD, unit)
-        if word in BUILD_WORDS:
-            self._expect_end(cur, line)
-            return Order(OrderKind.BUILD, unit)
-        if word in REMOVE_WORDS:
-            self._expect_end(cur, line)
-            return Order(OrderKind.REMOVE, unit)
-        if word in DISBAND_WORDS:
-            self._expect_end(cur, line)
-            return Order(OrderKind.DISBAND, unit)
+        for words, kind in (
+            (HOLD_WORDS, OrderKind.HOLD),
+            (BUILD_WORDS, OrderKind.BUILD),
+            (REMOVE_WORDS, OrderKind.REMOVE),
+            (DISBAND_WORDS, OrderKind.DISBAND),
+        ):
+            if word in words:
+                self._expect_end(cur, line)
+                return Order(kind, unit)
         if word in MOVE_WORDS:
-            kind = OrderKind.RETREAT if word in ("r", "retreat", "retreats", "retreat-to") else OrderKind.MOVE
-            if cur.peek() in MOVE_WORDS:
-                cur.pos += 1
+            kind = OrderKind.RETREAT if word in RETREAT_WORDS else OrderKind.MOVE
+            self._skip_move_words(cur)  # "moves to", "retreats to"
             destination = self._place(cur, line, "where the unit goes")
-            via = self._via_convoy(cur, line)
+            path = False
+            # njudge's convoy route "A lon - nth - bel": the army goes to the last place, by convoy
+            while kind is OrderKind.MOVE and cur.peek() == "-":
+                cur.pos += 1
+                destination = self._place(cur, line, "where the convoyed army lands")
+                path = True
+            via = self._via_convoy(cur) or path
             self._expect_end(cur, line)
             return Order(kind, unit, destination=destination, via_convoy=via)
         if word in SUPPORT_WORDS:
             target = self._unit(cur, line, "the unit supported")
             supported_to: str | None = None
-            if not cur.done and cur.peek() in MOVE_WORDS:
-                cur.pos += 1
+            if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS:  # "S A ber to hold"
+                cur.pos += 2
+            elif cur.peek() in MOVE_WORDS:
+                self._skip_move_words(cur)
                 supported_to = self._place(cur, line, "where the supported unit goes")
-            elif not cur.done and cur.peek() in HOLD_WORDS:
+            elif cur.peek() in HOLD_WORDS:
                 cur.pos += 1
             self._expect_end(cur, line)
             return Order(OrderKind.SUPPORT, unit, target=target, destination=supported_to)
         if word in CONVOY_WORDS:
             target = self._unit(cur, line, "the army convoyed")
-            if cur.done or cur.peek() not in MOVE_WORDS:
-                raise OrderSyntaxError(line, 'a convoy says where the army goes, like "F nth C A lon - bel"')
-            cur.pos += 1
+            if cur.peek() not in MOVE_WORDS:
+                raise OrderSyntaxError(line, 'expected where the convoyed army goes, like "F nth C A lon - bel"')
+            self._skip_move_words(cur)
             destination = self._place(cur, line, "where the convoyed army goes")
             self._expect_end(cur, line)
             return Order(OrderKind.CONVOY, unit, target=target, destination=destination)
         raise OrderSyntaxError(line, f"did not understand {word!r}; expected an order like {EXAMPLES}")
 
-    def _via_convoy(self, cur: _Cursor, line: str) -> bool:
+    @staticmethod
+    def _skip_move_words(cur: _Cursor) -> None:
+        while cur.peek() in MOVE_WORDS:
+            cur.pos += 1
+
+    @staticmethod
+    def _via_convoy(cur: _Cursor) -> bool:
         if cur.peek() in VIA_WORDS and cur.peek(1) in CONVOY_WORDS:
             cur.pos += 2
             return True
@@ -284,10 +399,14 @@ class OrderReader:
             return True
         return False
 
-    def _expect_end(self, cur: _Cursor, line: str) -> None:
+    @staticmethod
+    def _expect_end(cur: _Cursor, line: str) -> None:
         if not cur.done:
             rest = " ".join(cur.tokens[cur.pos :])
-            raise OrderSyntaxError(line, f"did not understand {rest!r} at the end of the order")
+            read = " ".join(cur.tokens[: cur.pos])
+            raise OrderSyntaxError(
+                line, f"did not understand {rest!r} at the end of the order; expected nothing after {read!r}"
+            )
 
 
 _READERS: dict[int, OrderReader] = {}

@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`). Figures are reported with a reference measured in the same run."""

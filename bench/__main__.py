@@ -1,0 +1,119 @@
+"""`make bench`: engine speed on seeded random standard games.
+
+The games are generated first; only the engine's `adjudicate` calls are timed. Two figures: one process, and
+one worker process per core (a judge adjudicates many games at once, and these machines have two cores). The
+reference measured in the same run is a JSON round trip (`json.dumps` + `json.loads`) of each phase's
+`judge adjudicate` case, a stdlib cost of the same size as the input, so the ratio travels between machines
+better than the raw figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass
+
+from judge.board import load_map
+from judge.engine import Rules, adjudicate
+from judge.engine.phase import PhaseType
+from judge.testing.random_games import PlayedPhase, play
+
+
+@dataclass
+class Run:
+    phases: int
+    movement: int
+    orders: int
+    start: float
+    end: float
+    reference: float
+
+
+def _case_json(phase: PlayedPhase) -> dict[str, object]:
+    p = phase.position
+    return {
+        "variant": "standard",
+        "phase": {"season": p.phase.season, "year": p.phase.year, "type": p.phase.type.value},
+        "units": [{"power": f.power, "unit": str(f.composition), "at": f.at} for f in p.units],
+        "orders": [[s.power, repr(s.order)] for s in phase.orders],
+    }
+
+
+def _games(seeds: range, years: int) -> list[PlayedPhase]:
+    rules = Rules.build(load_map("standard"))
+    phases: list[PlayedPhase] = []
+    for seed in seeds:
+        phases.extend(played for played, _ in play(rules, seed, years))
+    return phases
+
+
+def _timed(seeds: range, years: int, rounds: int, barrier: object = None) -> Run:
+    phases = _games(seeds, years)
+    if barrier is not None:
+        barrier.wait()  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for p in phases:
+            adjudicate(p.rules, p.position, p.orders)
+    end = time.perf_counter()
+    cases = [_case_json(p) for p in phases]
+    ref_start = time.perf_counter()
+    for _ in range(rounds):
+        for case in cases:
+            json.loads(json.dumps(case))
+    reference = time.perf_counter() - ref_start
+    return Run(
+        phases=len(phases) * rounds,
+        movement=sum(1 for p in phases if p.position.phase.type is PhaseType.MOVEMENT) * rounds,
+        orders=sum(len(p.orders) for p in phases) * rounds,
+        start=start,
+        end=end,
+        reference=reference,
+    )
+
+
+def _worker(args: tuple[range, int, int, object]) -> Run:
+    seeds, years, rounds, barrier = args
+    return _timed(seeds, years, rounds, barrier)
+
+
+def engine_benchmark(games: int, years: int, rounds: int, workers: int) -> None:
+    single = _timed(range(games), years, rounds)
+    took = single.end - single.start
+    print(
+        f"engine: {games} random standard games of {years} years, {single.phases // rounds} phases "
+        f"({single.movement // rounds} movement), {single.orders // rounds} orders; {rounds} rounds"
+    )
+    print(f"  1 process:  {single.phases / took:8,.0f} phases/s  {single.orders / took:9,.0f} orders/s")
+    print(
+        f"  reference (JSON round trip of the same cases): {single.phases / single.reference:,.0f} phases/s; "
+        f"engine cost = {took / single.reference:.1f} x the reference"
+    )
+    if workers > 1:
+        manager = multiprocessing.Manager()
+        barrier = manager.Barrier(workers)
+        share = [range(w, games, workers) for w in range(workers)]
+        with multiprocessing.Pool(workers) as pool:
+            runs = pool.map(_worker, [(s, years, rounds, barrier) for s in share])
+        wall = max(r.end for r in runs) - min(r.start for r in runs)
+        phases = sum(r.phases for r in runs)
+        orders = sum(r.orders for r in runs)
+        print(f"  {workers} processes: {phases / wall:8,.0f} phases/s  {orders / wall:9,.0f} orders/s  "
+              f"({phases / wall / (single.phases / took):.2f} x one process)")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="make bench")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    engine_benchmark(args.games, args.years, args.rounds, args.workers)
+
+
+if __name__ == "__main__":
+    main()

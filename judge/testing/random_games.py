@@ -1,0 +1,216 @@
+"""Seeded random standard games, played through the engine: the workload of the engine benchmark.
+
+Orders are chosen the way a careless but not absurd player writes them: most units move or hold, and
+supports and convoys are given to what the other units were actually ordered to do, so that they match
+often enough to exercise the resolver.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from judge.board.model import Board, province_of
+from judge.engine import (
+    ARMY,
+    FLEET,
+    Force,
+    Order,
+    OrderKind,
+    Outcome,
+    Phase,
+    PhaseType,
+    Position,
+    Rules,
+    Submitted,
+    UnitRef,
+    adjudicate,
+)
+from judge.engine.supply import build_sites, centre_counts, unit_counts
+
+
+@dataclass
+class PlayedPhase:
+    rules: Rules
+    position: Position
+    orders: list[Submitted]
+
+
+def starting_position(board: Board) -> Position:
+    units = []
+    centres = {}
+    for power in board.powers.values():
+        for start in power.units:
+            units.append(Force(power.name, ARMY if start.kind == "A" else FLEET, start.location))
+        for home in power.home:
+            centres[home] = power.name
+    return Position(Phase(board.start_season, board.start_year, PhaseType.MOVEMENT), tuple(units), centres)
+
+
+def _ref(force: Force) -> UnitRef:
+    return UnitRef(force.composition, force.at)
+
+
+def _destinations(board: Board, force: Force) -> list[str]:
+    if force.composition.is_army:
+        return sorted(board.army_adjacency.get(force.province, ()))
+    return sorted(board.fleet_adjacency.get(force.at, ()))
+
+
+def movement_orders(board: Board, position: Position, rng: random.Random) -> list[Submitted]:
+    units = list(position.units)
+    rng.shuffle(units)
+    chosen: dict[str, Order] = {}
+    for force in units:
+        roll = rng.random()
+        options = _destinations(board, force)
+        if roll < 0.55 and options:
+            chosen[force.province] = Order(OrderKind.MOVE, _ref(force), destination=rng.choice(options))
+        elif roll < 0.65 and force.composition.is_fleet and board.provinces[force.province].is_sea:
+            armies = [
+                u
+                for u in units
+                if u.composition.is_army
+                and board.fleet_reaches_province(force.at, u.province)
+                and u.province not in chosen
+            ]
+            landings = [province_of(t) for t in options if board.provinces[province_of(t)].terrain.value == "coast"]
+            if armies and landings:
+                army = rng.choice(armies)
+                to = rng.choice([p for p in landings if p != army.province] or landings)
+                if to != army.province:
+                    chosen[army.province] = Order(OrderKind.MOVE, _ref(army), destination=to)
+                    chosen[force.province] = Order(OrderKind.CONVOY, _ref(force), target=_ref(army), destination=to)
+    by_province = {u.province: u for u in units}
+    for force in units:
+        if force.province in chosen:
+            continue
+        if rng.random() < 0.6:
+            reach = {province_of(t) for t in _destinations(board, force)}
+            friends = [by_province[p] for p in sorted(reach) if p in by_province]
+            if friends:
+                friend = rng.choice(friends)
+                theirs = chosen.get(friend.province)
+                if theirs is not None and theirs.kind is OrderKind.MOVE:
+                    assert theirs.destination is not None
+                    if province_of(theirs.destination) in reach:
+                        chosen[force.province] = Order(
+                            OrderKind.SUPPORT,
+                            _ref(force),
+                            target=_ref(friend),
+                            destination=theirs.destination,
+                        )
+                        continue
+                elif theirs is None or theirs.kind is not OrderKind.MOVE:
+                    chosen[force.province] = Order(OrderKind.SUPPORT, _ref(force), target=_ref(friend))
+                    continue
+        chosen[force.province] = Order(OrderKind.HOLD, _ref(force))
+    return [Submitted(u.power, "", chosen[u.province]) for u in position.units]
+
+
+def retreat_orders(position: Position, rng: random.Random) -> list[Submitted]:
+    orders = []
+    for d in position.dislodged:
+        unit = _ref(d.force)
+        if d.retreats and rng.random() < 0.8:
+            orders.append(
+                Submitted(d.force.power, "", Order(OrderKind.RETREAT, unit, destination=rng.choice(d.retreats)))
+            )
+        else:
+            orders.append(Submitted(d.force.power, "", Order(OrderKind.DISBAND, unit)))
+    return orders
+
+
+def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
+    board = rules.board
+    have = centre_counts(position.centres)
+    fielded = unit_counts(position.units)
+    orders = []
+    for power in board.powers:
+        diff = have[power] - fielded[power]
+        if diff > 0:
+            sites = build_sites(rules, power, position.centres, position.units)
+            rng.shuffle(sites)
+            for site in sites[:diff]:
+                coasts = board.provinces[site].coasts
+                if board.provinces[site].terrain.value == "coast" and rng.random() < 0.4:
+                    where = f"{site}/{rng.choice(coasts)}" if coasts else site
+                    unit = UnitRef(FLEET, where)
+                else:
+                    unit = UnitRef(ARMY, site)
+                orders.append(Submitted(power, "", Order(OrderKind.BUILD, unit)))
+        elif diff < 0:
+            mine = [u for u in position.units if u.power == power]
+            for victim in rng.sample(mine, min(-diff, len(mine))):
+                orders.append(Submitted(power, "", Order(OrderKind.REMOVE, _ref(victim))))
+    return orders
+
+
+def next_position(position: Position, outcome: Outcome) -> Position:
+    return Position(outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs)
+
+
+def play(rules: Rules, seed: int, years: int) -> Iterator[tuple[PlayedPhase, Outcome]]:
+    """Yield every phase of one random game with the outcome the engine gave it."""
+    rng = random.Random(seed)
+    position = starting_position(rules.board)
+    last_year = position.phase.year + years
+    while position.phase.year < last_year:
+        kind = position.phase.type
+        if kind is PhaseType.MOVEMENT:
+            orders = movement_orders(rules.board, position, rng)
+        elif kind is PhaseType.RETREAT:
+            orders = retreat_orders(position, rng)
+        else:
+            orders = adjustment_orders(rules, position, rng)
+        outcome = adjudicate(rules, position, orders, seed)
+        yield PlayedPhase(rules, position, orders), outcome
+        if outcome.winner:
+            return
+        position = next_position(position, outcome)
+
+
+def random_position(board: Board, rng: random.Random, units: int) -> Position:
+    """A random legal movement position: `units` units of random powers on random provinces."""
+    powers = sorted(board.powers)
+    provinces = sorted(p for p, prov in board.provinces.items() if prov.terrain.value != "impassable")
+    rng.shuffle(provinces)
+    forces = []
+    for province in provinces[:units]:
+        prov = board.provinces[province]
+        if prov.holds_armies and (not prov.holds_fleets or rng.random() < 0.5):
+            forces.append(Force(rng.choice(powers), ARMY, province))
+        else:
+            forces.append(Force(rng.choice(powers), FLEET, rng.choice(board.locations(province))))
+    centres = {c: rng.choice(powers) for c in board.supply_centres if rng.random() < 0.7}
+    season = rng.choice(["Spring", "Fall"])
+    return Position(Phase(season, 1901 + rng.randrange(10), PhaseType.MOVEMENT), tuple(forces), centres)
+
+
+def wild_orders(board: Board, position: Position, rng: random.Random) -> list[Submitted]:
+    """Orders as careless players write them: mostly sensible, some illegal, some for the wrong unit."""
+    orders = movement_orders(board, position, rng)
+    provinces = sorted(board.provinces)
+    extra = []
+    for sub in orders:
+        roll = rng.random()
+        if roll < 0.1:
+            assert sub.order is not None and sub.order.unit is not None
+            extra.append(
+                Submitted(sub.power, "", Order(OrderKind.MOVE, sub.order.unit, destination=rng.choice(provinces)))
+            )
+        elif roll < 0.15:
+            someone = rng.choice(sorted(board.powers))
+            extra.append(Submitted(someone, "", Order(OrderKind.HOLD, UnitRef(ARMY, rng.choice(provinces)))))
+        elif roll < 0.2:
+            assert sub.order is not None and sub.order.unit is not None
+            target = UnitRef(None, rng.choice(provinces))
+            extra.append(
+                Submitted(
+                    sub.power,
+                    "",
+                    Order(OrderKind.CONVOY, sub.order.unit, target=target, destination=rng.choice(provinces)),
+                )
+            )
+    return orders + extra

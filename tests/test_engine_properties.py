@@ -1,0 +1,65 @@
+"""Properties of the engine over random positions and orders (hypothesis drives the seeds)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judge.board import load_map
+from judge.board.model import province_of
+from judge.engine import Outcome, Result, Rules, adjudicate
+from judge.testing.random_games import play, random_position, wild_orders
+
+BOARD = load_map("standard")
+RULES = Rules.build(BOARD)
+EDITIONS = [Rules.build(BOARD, {"edition": e}) for e in ("2023", "2000", "1982", "1971")]
+
+
+def _summary(outcome: Outcome) -> tuple[object, ...]:
+    return (
+        sorted((f.power, str(f.composition), f.at) for f in outcome.units),
+        sorted((d.force.power, d.force.at, d.attacker_from, d.retreats) for d in outcome.dislodged),
+        sorted(outcome.standoffs),
+        Counter((r.power, r.order, r.result, r.reason) for r in outcome.results),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), units=st.integers(2, 40), edition=st.sampled_from(EDITIONS))
+def test_random_order_sets_never_crash_and_keep_every_unit(seed: int, units: int, edition: Rules) -> None:
+    rng = random.Random(seed)
+    position = random_position(BOARD, rng, units)
+    orders = wild_orders(BOARD, position, rng)
+    outcome = adjudicate(edition, position, orders)
+    assert len(outcome.units) + len(outcome.dislodged) == len(position.units)
+    provinces = [f.province for f in outcome.units]
+    assert len(provinces) == len(set(provinces)), "two units ended in one province"
+    assert all(r.result in Result for r in outcome.results)
+    assert len([r for r in outcome.results if not r.added]) == len(orders)
+    for d in outcome.dislodged:
+        assert d.retreats is not None
+        assert all(province_of(r) not in provinces for r in d.retreats)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), units=st.integers(2, 34), shuffle_seed=st.integers(0, 2**16))
+def test_outcome_does_not_depend_on_the_order_lines_are_written(seed: int, units: int, shuffle_seed: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(BOARD, rng, units)
+    orders = wild_orders(BOARD, position, rng)
+    shuffled = list(orders)
+    random.Random(shuffle_seed).shuffle(shuffled)
+    assert _summary(adjudicate(RULES, position, orders)) == _summary(adjudicate(RULES, position, shuffled))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_games_run_to_the_end_with_a_consistent_board(seed: int) -> None:
+    for played, outcome in play(RULES, seed, years=6):
+        provinces = [f.province for f in outcome.units]
+        assert len(provinces) == len(set(provinces))
+        assert set(outcome.centres) <= set(BOARD.supply_centres)
+        assert played.position.phase != outcome.next_phase
