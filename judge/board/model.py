@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -66,10 +67,19 @@ def normalise_name(text: str) -> str:
     return _NAME_NOISE.sub("", text.lower())
 
 
-def province_of(location: str) -> str:
-    """`stp/nc` -> `stp`; `par` -> `par`."""
-    slash = location.find("/")
-    return location if slash < 0 else location[:slash]
+class _ProvinceOfLocation(dict[str, str]):
+    """Memo of location -> province: the engine asks this in every loop, a dict answers fastest."""
+
+    def __missing__(self, location: str) -> str:
+        if len(self) > 100_000:  # only map ids ever reach here; the bound is a safety net
+            self.clear()
+        slash = location.find("/")
+        province = self[location] = location if slash < 0 else location[:slash]
+        return province
+
+
+province_of: Callable[[str], str] = _ProvinceOfLocation().__getitem__
+"""`stp/nc` -> `stp`; `par` -> `par`."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,6 +9,7 @@ remaining legal orders are resolved by the equations of DATC chapter 5 on top of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from judge.board.model import Board, province_of
 from judge.engine.legality import check_movement_order
@@ -38,73 +39,85 @@ class _Movement(Resolver):
         self.forces = forces
         self.orders = orders
         n = len(forces)
-        self.kind = [o.kind for o in orders]
-        self.power = [f.power for f in forces]
-        self.origin = [f.province for f in forces]
-        self.at: dict[str, int] = {p: i for i, p in enumerate(self.origin)}
-        self.dest = [province_of(o.destination) if o.destination else "" for o in orders]
-        self.target = [province_of(o.target.location) if o.target else "" for o in orders]
         self.paradox_rule = edition.paradox_rule
         self.any_route = edition.multi_route_disrupted_by_any
+        kind = self.kind = [o.kind for o in orders]
+        self.power = [f.power for f in forces]
+        origin = self.origin = [f.province for f in forces]
+        at = self.at = {p: i for i, p in enumerate(origin)}
+        dest = self.dest = [""] * n
+        target = self.target = [""] * n
+        moves: list[int] = []
+        supports: list[int] = []
+        convoys: list[int] = []
+        for i, o in enumerate(orders):
+            k = o.kind
+            if k is MOVE:
+                moves.append(i)
+            elif k is SUPPORT:
+                supports.append(i)
+            elif k is CONVOY:
+                convoys.append(i)
+            else:
+                continue
+            if o.destination:
+                dest[i] = province_of(o.destination)
+            if o.target is not None:
+                target[i] = province_of(o.target.location)
 
         # convoys first: whether a move goes by convoy decides whether it is valid at all
         self.convoys_for: list[list[int]] = [[] for _ in range(n)]
         self.matched = [True] * n
-        for i in range(n):
-            if self.kind[i] is CONVOY:
-                t = self.at.get(self.target[i])
-                if t is not None and self.kind[t] is MOVE and self.dest[t] == self.dest[i]:
-                    self.convoys_for[t].append(i)
-                else:
-                    self.matched[i] = False
+        for i in convoys:
+            t = at.get(target[i])
+            if t is not None and kind[t] is MOVE and dest[t] == dest[i]:
+                self.convoys_for[t].append(i)
+            else:
+                self.matched[i] = False
         self.convoyed = [False] * n
-        for i in range(n):
-            if self.kind[i] is MOVE and forces[i].composition.is_army:
-                self.convoyed[i] = self._is_convoyed(i)
-        for i in range(n):
-            if self.kind[i] is CONVOY and self.matched[i] and not self.convoyed[self.at[self.target[i]]]:
-                self.matched[i] = False  # the army goes over land: the convoy is not used
         self.routes: list[tuple[list[int], list[int], dict[int, list[int]]] | None] = [None] * n
-        for i in range(n):
-            if not self.convoyed[i]:
+        army_adjacency = self.board.army_adjacency
+        moves_to: dict[str, list[int]] = {}
+        self.moves_to = moves_to
+        for i in moves:
+            moves_to.setdefault(dest[i], []).append(i)
+            if forces[i].composition.is_army and (
+                orders[i].via_convoy or self.convoys_for[i] or dest[i] not in army_adjacency[origin[i]]
+            ):
+                self.convoyed[i] = self._is_convoyed(i)
+        for i in convoys:
+            if self.matched[i] and not self.convoyed[at[target[i]]]:
+                self.matched[i] = False  # the army goes over land: the convoy is not used
+        for i in moves:
+            if self.convoyed[i]:
+                self.convoys_for[i] = [c for c in self.convoys_for[i] if self.matched[c]]
+                self.routes[i] = self._static_route(i)
+            elif self.convoys_for[i]:
                 self.convoys_for[i] = []
-                continue
-            self.convoys_for[i] = [c for c in self.convoys_for[i] if self.matched[c]]
-            self.routes[i] = self._static_route(i)
-        self.moves_to: dict[str, list[int]] = {}
-        for i in range(n):
-            if self.kind[i] is MOVE:
-                self.moves_to.setdefault(self.dest[i], []).append(i)
 
         # which supports match an actual order (a coast named in a support must be the move's coast)
         self.move_supports: list[list[int]] = [[] for _ in range(n)]
         self.hold_supports: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
-            if self.kind[i] is not SUPPORT:
-                continue
-            t = self.at.get(self.target[i])
+        for i in supports:
+            t = at.get(target[i])
             if t is None:
                 self.matched[i] = False
-            elif self.dest[i]:
+            elif dest[i]:
                 wanted = orders[i].destination or ""
-                if (
-                    self.kind[t] is MOVE
-                    and self.dest[t] == self.dest[i]
-                    and ("/" not in wanted or wanted == orders[t].destination)
-                ):
+                if kind[t] is MOVE and dest[t] == dest[i] and ("/" not in wanted or wanted == orders[t].destination):
                     self.move_supports[t].append(i)
                 else:
                     self.matched[i] = False
-            elif self.kind[t] is not MOVE:
+            elif kind[t] is not MOVE:
                 self.hold_supports[t].append(i)
             else:
                 self.matched[i] = False
 
         self.head_to_head = [-1] * n
-        for i in range(n):
-            if self.kind[i] is MOVE and not self.convoyed[i]:
-                j = self.at.get(self.dest[i])
-                if j is not None and self.kind[j] is MOVE and self.dest[j] == self.origin[i] and not self.convoyed[j]:
+        for i in moves:
+            if not self.convoyed[i]:
+                j = at.get(dest[i])
+                if j is not None and kind[j] is MOVE and dest[j] == origin[i] and not self.convoyed[j]:
                     self.head_to_head[i] = j
 
         # strength of each unit where it acts (standard: one per unit; variants weigh compositions by terrain)
@@ -129,7 +142,7 @@ class _Movement(Resolver):
 
     def _is_convoyed(self, i: int) -> bool:
         order = self.orders[i]
-        if order.via_convoy or not self.board.army_can_move(self.origin[i], self.dest[i]):
+        if order.via_convoy or self.dest[i] not in self.board.army_adjacency[self.origin[i]]:
             return True
         if i in self.overland:
             return False
@@ -440,7 +453,7 @@ def _outcome(
         else:
             new_units.append(force)
 
-    occupied = {province_of(f.at) for f in new_units}
+    occupied = {f.province for f in new_units}
     standoffs = set()
     for province, movers in mv.moves_to.items():
         if province in occupied:
@@ -459,6 +472,8 @@ def _outcome(
                 continue
             entry.result = Result.SUCCEEDS if ok else Result.FAILS
             entry.reason = reason
+            if not ok and mv.kind[i] is MOVE:
+                entry.explain = partial(_why_move_failed, mv, i)
 
     finished = tuple(Dislodged(d.force, d.attacker_from, d.by_convoy, None) for d in dislodged)
 
@@ -508,7 +523,7 @@ def _explain(mv: _Movement, i: int, succeeded: list[bool], dislodged_at: dict[st
     if kind is MOVE:
         if succeeded[i]:
             return ("", True)
-        return (_why_move_failed(mv, i) + (f"; {fate}" if fate else ""), False)
+        return (fate, False)
     if kind is SUPPORT:
         if not mv.matched[i]:
             t = mv.at.get(mv.target[i])

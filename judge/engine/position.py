@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -44,9 +45,24 @@ class OrderResult:
     canonical: Order | None
     """the order as the judge understood it (None when the line could not be read)"""
     result: Result
-    reason: str = ""
+    note: str = ""
     added: bool = False
     """True for the holds (or civil-disorder removals) the judge added for unordered units"""
+    explain: Callable[[], str] | None = None
+    """works out the reason when it is first read (the text costs more than the adjudication)"""
+
+    @property
+    def reason(self) -> str:
+        """Why the order had its result, in a GM's words."""
+        if self.explain is not None:
+            self.note = self.explain() + (f"; {self.note}" if self.note else "")
+            self.explain = None
+        return self.note
+
+    @reason.setter
+    def reason(self, text: str) -> None:
+        self.note = text
+        self.explain = None
 
     @property
     def order(self) -> str:
