@@ -40,9 +40,10 @@ BUILD_WORDS = frozenset({"b", "build", "builds", "add"})
 WAIVE_WORDS = frozenset({"waive", "waives", "waived", "waiver", "w", "pass"})
 VIA_WORDS = frozenset({"via", "by"})
 FILLER_WORDS = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
-KEYWORDS = (HOLD_WORDS | SUPPORT_WORDS | CONVOY_WORDS | MOVE_WORDS | DISBAND_WORDS | REMOVE_WORDS | BUILD_WORDS) | (
-    WAIVE_WORDS | VIA_WORDS
-)
+KEYWORDS: frozenset[str] = frozenset().union(
+    HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS, MOVE_WORDS, DISBAND_WORDS, REMOVE_WORDS, BUILD_WORDS, WAIVE_WORDS,
+    VIA_WORDS,
+)  # fmt: skip
 ARTICLES = frozenset({"the", "a", "an"})
 # No many-word name ends with these, and joining them on would make another name: "Marseille S" is not
 # "Marseilles", "ruh R kie" is a retreat from Ruhr, "wme D" disbands the fleet in the Western Med.
