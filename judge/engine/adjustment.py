@@ -23,6 +23,8 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     fielded = unit_counts(units)
     balance = {p: have[p] - fielded[p] for p in set(have) | set(fielded) | set(board.powers)}
     builds_done: dict[str, int] = dict.fromkeys(balance, 0)
+    occupied = {f.province for f in units}
+    removals_done: dict[str, int] = dict.fromkeys(balance, 0)
     removed: set[str] = set()
     built_at: set[str] = set()
     results: list[OrderResult] = []
@@ -51,13 +53,14 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 builds_done[power] += 1
                 entry.result = Result.SUCCEEDS
                 continue
-            built, reason = _check_build(rules, power, order, position.centres, units, built_at)
+            built, reason = _check_build(rules, power, order, position.centres, occupied, built_at)
             if built is None:
                 entry.reason = reason
                 continue
             entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
             builds_done[power] += 1
             built_at.add(built.province)
+            occupied.add(built.province)
             units.append(built)
             entry.result = Result.SUCCEEDS
             continue
@@ -74,11 +77,12 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if victim is None:
                 entry.reason = f"{power} has no unit in {province}"
                 continue
-            if len(removed_by(removed, units, power, position)) >= -due:
+            if removals_done[power] >= -due:
                 entry.reason = f"{power} has only {-due} removal(s)"
                 continue
             entry.canonical = Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at))
             removed.add(province)
+            removals_done[power] += 1
             entry.result = Result.SUCCEEDS
             continue
         entry.reason = f"a {order.kind.value} order is not possible in an adjustment phase"
@@ -86,7 +90,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     for power, due in sorted(balance.items()):
         if due >= 0:
             continue
-        short = -due - len(removed_by(removed, units, power, position))
+        short = -due - removals_done[power]
         if short <= 0:
             continue
         candidates = [f for f in units if f.power == power and f.province not in removed]
@@ -120,16 +124,12 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     )
 
 
-def removed_by(removed: set[str], units: list[Force], power: str, position: Position) -> list[str]:
-    return [f.province for f in units if f.power == power and f.province in removed]
-
-
 def _check_build(
     rules: Rules,
     power: str,
     order: Order,
     centres: dict[str, str],
-    units: list[Force],
+    occupied: set[str],
     built_at: set[str],
 ) -> tuple[Force | None, str]:
     board = rules.board
@@ -143,7 +143,7 @@ def _check_build(
         return None, f"{power} does not own {province}"
     if province in built_at:
         return None, f"a unit was already built in {province}"
-    if any(f.province == province for f in units):
+    if province in occupied:
         return None, f"{province} is occupied"
     terrain = board.provinces[province].terrain
     composition = order.unit.composition
