@@ -18,8 +18,8 @@ test: install
 	$(BIN)/pytest -q
 
 lint: install
-	$(BIN)/ruff check judge tests bench
-	$(BIN)/ruff format --check judge tests bench
+	$(BIN)/ruff check judge tests bench migrations
+	$(BIN)/ruff format --check judge tests bench migrations
 	$(BIN)/mypy
 
 bench: install

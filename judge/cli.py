@@ -59,8 +59,20 @@ def _variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _db_upgrade(args: argparse.Namespace) -> int:
+    from judge.config import load_config
+    from judge.store.db import current_revision, open_database
+
+    url = args.url or load_config(args.config).database_url
+    db = open_database(url)
+    print(f"database at revision {current_revision(db.engine)}")
+    db.dispose()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    parser.add_argument("--config", help="settings file (default: judge.toml, or $JUDGE_CONFIG)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     adj = sub.add_parser("adjudicate", help="adjudicate one phase given as JSON on standard input")
@@ -73,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = map_sub.add_parser("check", help="check map files and print every problem")
     check.add_argument("files", nargs="+")
     check.set_defaults(run=_map_check)
+
+    db = sub.add_parser("db", help="the game database")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_sub.add_parser("upgrade", help="create or upgrade the database schema")
+    upgrade.add_argument("--url", help="database URL (default: from the settings)")
+    upgrade.set_defaults(run=_db_upgrade)
 
     var = sub.add_parser("variants", help="list the variants, or one variant's options")
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.board import Board, load_map
+from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
 from judge.engine.rules import DEFAULT_EDITION, EDITIONS, Rules
 
 
@@ -21,6 +22,19 @@ class Variant:
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         return self.make_rules(load_map(self.map_name), dict(options or {}))
+
+    def starting_position(self) -> Position:
+        """The position the first phase is played from: the map's starting units and home centres."""
+        board = load_map(self.map_name)
+        units = []
+        centres = {}
+        for power in board.powers.values():
+            for start in power.units:
+                units.append(Force(power.name, ARMY if start.kind == "A" else FLEET, start.location))
+            for home in power.home:
+                centres[home] = power.name
+        phase = Phase(board.start_season, board.start_year, PhaseType.MOVEMENT)
+        return Position(phase, tuple(units), centres)
 
 
 def _standard_rules(board: Board, options: dict[str, Any]) -> Rules:

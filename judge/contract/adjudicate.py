@@ -158,35 +158,52 @@ def _unit_json(force: Force) -> dict[str, Any]:
     return {"power": force.power, "unit": str(force.composition), "at": force.at}
 
 
+def _dislodged_json(d: Dislodged) -> dict[str, Any]:
+    return {
+        **_unit_json(d.force),
+        "attacker_from": d.attacker_from,
+        **({"by_convoy": True} if d.by_convoy else {}),
+        "retreats": list(d.retreats or ()),
+    }
+
+
+def _centres_json(centres: dict[str, str]) -> dict[str, list[str]]:
+    by_power: dict[str, list[str]] = {}
+    for province, power in centres.items():
+        by_power.setdefault(power, []).append(province)
+    return {p: sorted(c) for p, c in sorted(by_power.items())}
+
+
+def position_json(variant: str, position: Position) -> dict[str, Any]:
+    """A position as a contract case without orders: what the store keeps, and a valid input to adjudicate."""
+    return {
+        "variant": variant,
+        "phase": _phase_json(position.phase),
+        "units": [_unit_json(f) for f in position.units],
+        "dislodged": [_dislodged_json(d) for d in position.dislodged],
+        "standoffs": sorted(position.standoffs),
+        "supply_centers": _centres_json(position.centres),
+    }
+
+
+def position_from_json(board: Board, data: dict[str, Any]) -> Position:
+    raw = data.get("phase") or {}
+    phase = Phase.parse(str(raw["season"]), int(raw["year"]), str(raw["type"]))
+    return read_position(board, data, phase)
+
+
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
-    centres: dict[str, list[str]] = {}
-    for province, power in outcome.centres.items():
-        centres.setdefault(power, []).append(province)
     return {
         "variant": variant,
         "phase": _phase_json(outcome.phase),
         "orders": [
-            {
-                "power": r.power,
-                "input": r.input,
-                "order": r.order,
-                "result": r.result.value,
-                "reason": r.reason,
-            }
+            {"power": r.power, "input": r.input, "order": r.order, "result": r.result.value, "reason": r.reason}
             for r in outcome.results
         ],
         "units": [_unit_json(f) for f in outcome.units],
-        "dislodged": [
-            {
-                **_unit_json(d.force),
-                "attacker_from": d.attacker_from,
-                **({"by_convoy": True} if d.by_convoy else {}),
-                "retreats": list(d.retreats or ()),
-            }
-            for d in outcome.dislodged
-        ],
+        "dislodged": [_dislodged_json(d) for d in outcome.dislodged],
         "standoffs": sorted(outcome.standoffs),
-        "supply_centers": {p: sorted(c) for p, c in sorted(centres.items())},
+        "supply_centers": _centres_json(outcome.centres),
         "next_phase": _phase_json(outcome.next_phase),
         "events": outcome.events,
         "winner": outcome.winner,

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from judge.board.model import Board
+from judge.engine.phase import PhaseType
+from judge.engine.position import Position
 from judge.engine.rules import Rules
 from judge.engine.units import Force
 
@@ -55,3 +57,27 @@ def winners(rules: Rules, centres: dict[str, str]) -> list[str] | None:
     need = rules.victory_centres()
     won = sorted(p for p, n in centre_counts(centres).items() if n >= need)
     return won or None
+
+
+def powers_to_order(rules: Rules, position: Position) -> set[str]:
+    """The powers that have orders to give in this phase (the others are not waited for, nor marked late)."""
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        return {f.power for f in position.units}
+    if kind is PhaseType.RETREAT:
+        return {d.force.power for d in position.dislodged}
+    have = centre_counts(position.centres)
+    fielded = unit_counts(position.units)
+    due = set()
+    for power in set(have) | set(fielded):
+        diff = have[power] - fielded[power]
+        if diff < 0 or (diff > 0 and build_sites(rules, power, position.centres, position.units)):
+            due.add(power)
+    return due
+
+
+def surviving_powers(position: Position) -> set[str]:
+    """Powers still in the game: with a unit or a centre."""
+    return (
+        {f.power for f in position.units} | set(position.centres.values()) | {d.force.power for d in position.dislodged}
+    )

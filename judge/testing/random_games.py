@@ -28,6 +28,7 @@ from judge.engine import (
     adjudicate,
 )
 from judge.engine.supply import build_sites, centre_counts, unit_counts
+from judge.variants import get_variant
 
 
 @dataclass
@@ -35,17 +36,6 @@ class PlayedPhase:
     rules: Rules
     position: Position
     orders: list[Submitted]
-
-
-def starting_position(board: Board) -> Position:
-    units = []
-    centres = {}
-    for power in board.powers.values():
-        for start in power.units:
-            units.append(Force(power.name, ARMY if start.kind == "A" else FLEET, start.location))
-        for home in power.home:
-            centres[home] = power.name
-    return Position(Phase(board.start_season, board.start_year, PhaseType.MOVEMENT), tuple(units), centres)
 
 
 def _ref(force: Force) -> UnitRef:
@@ -154,7 +144,7 @@ def next_position(position: Position, outcome: Outcome) -> Position:
 def play(rules: Rules, seed: int, years: int) -> Iterator[tuple[PlayedPhase, Outcome]]:
     """Yield every phase of one random game with the outcome the engine gave it."""
     rng = random.Random(seed)
-    position = starting_position(rules.board)
+    position = get_variant(rules.variant).starting_position()
     last_year = position.phase.year + years
     while position.phase.year < last_year:
         kind = position.phase.type

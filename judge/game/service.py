@@ -1,0 +1,524 @@
+"""The game lifecycle, with no mail in it: create, join, start, order, process, roll back, end.
+
+Every method is one transaction. Methods that change a game take the game's row lock first (SELECT ... FOR
+UPDATE on PostgreSQL; SQLite serialises writers with BEGIN IMMEDIATE), so two judge processes never process the
+same phase twice, and an order submitted while a phase is being processed lands either in that phase or, after
+it, in the next one -- never nowhere. A unique key on (game, phase index) is the last line of defence.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from judge.clock import SYSTEM_CLOCK, Clock
+from judge.contract import outcome_json, position_from_json, position_json
+from judge.engine import Outcome, Position, Rules, adjudicate
+from judge.engine.supply import powers_to_order, surviving_powers
+from judge.game.checking import LineCheck, check_orders, read_lines
+from judge.passwords import hash_password, verify_password
+from judge.store import (
+    Database,
+    DrawVote,
+    Game,
+    GameStatus,
+    OrderSet,
+    PhaseRecord,
+    Player,
+    Seat,
+    SeatStatus,
+)
+from judge.variants import UnknownVariant, get_variant
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
+    "auto_start": True,  # start (and assign powers) when the last player joins
+}
+
+
+class ServiceError(Exception):
+    """A request that cannot be done; the message is what the player or GM is told."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    game: str
+    power: str
+    phase: str
+    checks: list[LineCheck]
+    replaced: bool
+
+    @property
+    def errors(self) -> list[LineCheck]:
+        return [c for c in self.checks if c.error]
+
+
+@dataclass(frozen=True)
+class Processed:
+    game: str
+    index: int
+    outcome: dict[str, Any]
+    """the contract outcome of the phase"""
+    next_phase: dict[str, Any] | None
+    """None when the game ended"""
+    late: list[str] = field(default_factory=list)
+    finished: str | None = None
+
+
+def phase_seed(game_seed: int, index: int) -> int:
+    """The seed for one phase's die rolls: fixed by the game's seed, so a replay rolls the same."""
+    return (game_seed * 1_000_003 + index) % 2**31
+
+
+def _phase_name(position: dict[str, Any]) -> str:
+    phase = position["phase"]
+    return f"{phase['season']} {phase['year']} {phase['type']}"
+
+
+class GameService:
+    def __init__(self, db: Database, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.db = db
+        self.clock = clock
+
+    # --- players -------------------------------------------------------------------------------------
+
+    def register(self, address: str, name: str, password: str) -> None:
+        address = address.strip().lower()
+        with self.db.transaction() as s:
+            if s.scalar(select(Player).where(Player.address == address)) is not None:
+                raise ServiceError(f"{address} is already registered")
+            s.add(
+                Player(address=address, name=name, password_hash=hash_password(password), created_at=self.clock.now())
+            )
+
+    def authenticate(self, s: Session, address: str, password: str) -> Player:
+        player = s.scalar(select(Player).where(Player.address == address.strip().lower()))
+        if player is None or not verify_password(password, player.password_hash):
+            raise ServiceError("unknown address or wrong password")
+        return player
+
+    def _player(self, s: Session, address: str) -> Player:
+        player = s.scalar(select(Player).where(Player.address == address.strip().lower()))
+        if player is None:
+            raise ServiceError(f"{address} is not registered")
+        return player
+
+    # --- games ---------------------------------------------------------------------------------------
+
+    def _lock(self, s: Session, name: str) -> Game:
+        game = s.scalar(select(Game).where(Game.name == name).with_for_update())
+        if game is None:
+            raise ServiceError(f"there is no game called {name}")
+        return game
+
+    def _rules(self, game: Game) -> Rules:
+        return get_variant(game.variant).rules(game.options)
+
+    def _position(self, game: Game) -> Position:
+        if game.position is None:
+            raise ServiceError(f"{game.name} has not started")
+        return position_from_json(self._rules(game).board, game.position)
+
+    def create_game(
+        self,
+        name: str,
+        variant: str,
+        gm_address: str,
+        password: str,
+        *,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        try:
+            chosen = get_variant(variant)
+            chosen.rules(options)  # rejects unknown options now, not at the first deadline
+        except (UnknownVariant, ValueError) as exc:
+            raise ServiceError(str(exc).strip("'\"")) from None
+        with self.db.transaction() as s:
+            gm = self._player(s, gm_address)
+            if s.scalar(select(Game.id).where(Game.name == name)) is not None:
+                raise ServiceError(f"a game called {name} already exists")
+            s.add(
+                Game(
+                    name=name,
+                    variant=chosen.name,
+                    options=dict(options or {}),
+                    settings={**DEFAULT_SETTINGS, **(settings or {})},
+                    status=GameStatus.FORMING,
+                    gm=gm,
+                    password_hash=hash_password(password),
+                    seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+                    created_at=self.clock.now(),
+                )
+            )
+
+    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> str | None:
+        """Join a forming game; returns the game's new status when the join filled it and it started."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise ServiceError(f"{name} is not taking new players")
+            if not verify_password(password, game.password_hash):
+                raise ServiceError(f"wrong password for {name}")
+            player = self._player(s, address)
+            if any(seat.player_id == player.id for seat in game.seats):
+                raise ServiceError(f"you have already joined {name}")
+            board = self._rules(game).board
+            wanted = []
+            for text in preferences:
+                power = board.lookup_power(text)
+                if power is None:
+                    raise ServiceError(f"{text!r} is not a power of {game.variant}")
+                wanted.append(power)
+            if len(game.seats) >= len(board.powers):
+                raise ServiceError(f"{name} is full")
+            game.seats.append(Seat(player=player, preferences=wanted, joined_at=self.clock.now()))
+            s.flush()
+            if len(game.seats) == len(board.powers) and game.settings.get("auto_start", True):
+                self._start(s, game)
+                return str(game.status)
+            return None
+
+    def start(self, name: str) -> None:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise ServiceError(f"{name} has already started")
+            self._start(s, game)
+
+    def _start(self, s: Session, game: Game) -> None:
+        variant = get_variant(game.variant)
+        powers = sorted(variant.rules(game.options).board.powers)
+        if len(game.seats) != len(powers):
+            raise ServiceError(f"{game.name} needs {len(powers)} players and has {len(game.seats)}")
+        self._assign_powers(game, powers)
+        position = variant.starting_position()
+        game.position = position_json(variant.name, position)
+        game.phase_index = 0
+        game.status = GameStatus.ACTIVE
+
+    @staticmethod
+    def _assign_powers(game: Game, powers: list[str]) -> None:
+        """By preference in order of joining; the rest at random from the game's seed."""
+        free = list(powers)
+        rng = random.Random(game.seed)
+        unplaced = []
+        for seat in game.seats:
+            choice = next((p for p in seat.preferences if p in free), None)
+            if choice is None:
+                unplaced.append(seat)
+                continue
+            free.remove(choice)
+            seat.power = choice
+            seat.status = SeatStatus.PLAYING
+        rng.shuffle(free)
+        for seat, power in zip(unplaced, free, strict=True):
+            seat.power = power
+            seat.status = SeatStatus.PLAYING
+
+    # --- orders --------------------------------------------------------------------------------------
+
+    def submit_orders(
+        self,
+        name: str,
+        power: str,
+        lines: Sequence[str],
+        *,
+        source_message_id: str | None = None,
+    ) -> Submission:
+        """File a power's orders for the current phase, replacing any earlier set, and say what is wrong."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise ServiceError(f"{name} is not running")
+            rules = self._rules(game)
+            seat = self._seat(game, power)
+            position = position_from_json(rules.board, game.position or {})
+            checks = check_orders(rules, position, seat.power or power, lines)
+            existing = s.scalar(
+                select(OrderSet).where(
+                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index, OrderSet.power == power
+                )
+            )
+            now = self.clock.now()
+            fields = {
+                "lines": list(lines),
+                "checked": [c.as_json() for c in checks],
+                "has_errors": any(c.error for c in checks),
+                "submitted_at": now,
+                "source_message_id": source_message_id,
+            }
+            if existing is None:
+                s.add(OrderSet(game_id=game.id, phase_index=game.phase_index, power=power, **fields))
+            else:
+                for key, value in fields.items():
+                    setattr(existing, key, value)
+            return Submission(name, power, _phase_name(game.position or {}), checks, existing is not None)
+
+    def orders_on_file(self, name: str, power: str) -> list[str]:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            found = s.scalar(
+                select(OrderSet).where(
+                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index, OrderSet.power == power
+                )
+            )
+            return list(found.lines) if found else []
+
+    @staticmethod
+    def _seat(game: Game, power: str) -> Seat:
+        for seat in game.seats:
+            if seat.power == power:
+                return seat
+        raise ServiceError(f"{power} is not a power in {game.name}")
+
+    # --- processing ----------------------------------------------------------------------------------
+
+    def process(self, name: str, *, expected_index: int | None = None) -> Processed | None:
+        """Adjudicate the current phase. With `expected_index`, do nothing if that phase is already done
+        (a deadline fired twice, or another judge process got there first)."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if expected_index is not None and game.phase_index != expected_index:
+                return None
+            if game.status != GameStatus.ACTIVE:
+                raise ServiceError(f"{name} is {game.status}, not active")
+            return self._process(s, game)
+
+    def predict(self, name: str) -> dict[str, Any]:
+        """What the current orders would give, without committing anything (the GM's PREDICT)."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            outcome, _ = self._adjudicate(s, game)  # reads only: nothing to undo
+            return outcome_json(game.variant, outcome)
+
+    def _adjudicate(self, s: Session, game: Game) -> tuple[Outcome, dict[str, list[str]]]:
+        rules = self._rules(game)
+        position = position_from_json(rules.board, game.position or {})
+        sets = s.scalars(
+            select(OrderSet)
+            .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
+            .order_by(OrderSet.power)
+        ).all()
+        lines = {o.power: list(o.lines) for o in sets}
+        submitted = [sub for power, text in lines.items() for sub in read_lines(rules, power, text)]
+        return adjudicate(rules, position, submitted, phase_seed(game.seed, game.phase_index)), lines
+
+    def _process(self, s: Session, game: Game) -> Processed:
+        rules = self._rules(game)
+        before = game.position or {}
+        position = position_from_json(rules.board, before)
+        outcome, lines = self._adjudicate(s, game)
+        out = outcome_json(game.variant, outcome)
+        after = Position(outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs)
+        after_json = position_json(game.variant, after)
+        now = self.clock.now()
+        s.add(
+            PhaseRecord(
+                game_id=game.id,
+                index=game.phase_index,
+                season=position.phase.season,
+                year=position.phase.year,
+                type=position.phase.type.value,
+                position_before=before,
+                orders=lines,
+                outcome=out,
+                position_after=after_json,
+                seed=phase_seed(game.seed, game.phase_index),
+                processed_at=now,
+            )
+        )
+        late = self._mark_attendance(game, powers_to_order(rules, position), set(lines))
+        alive = surviving_powers(after)
+        for seat in game.seats:
+            if seat.power and seat.power not in alive:
+                seat.status = SeatStatus.ELIMINATED
+        game.position = after_json
+        game.phase_index += 1
+        game.deadline = None
+        finished = None
+        if outcome.winner:
+            self._finish(game, "victory", outcome.winner)
+            finished = "victory"
+        s.flush()  # the unique (game, index) key stops a second process here
+        return Processed(
+            game.name, game.phase_index - 1, out, None if finished else after_json["phase"], late, finished
+        )
+
+    @staticmethod
+    def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
+        late = []
+        limit = int(game.settings.get("abandon_after", 3))
+        for seat in game.seats:
+            if seat.power is None or seat.power not in due:
+                continue
+            if seat.power in ordered:
+                seat.missed = 0
+                if seat.status in (SeatStatus.LATE, SeatStatus.ABANDONED):
+                    seat.status = SeatStatus.PLAYING
+                continue
+            seat.missed += 1
+            late.append(seat.power)
+            if seat.status != SeatStatus.VACANT:
+                seat.status = SeatStatus.ABANDONED if seat.missed >= limit else SeatStatus.LATE
+        return sorted(late)
+
+    def _finish(self, game: Game, result: str, winners: list[str]) -> None:
+        game.status = GameStatus.FINISHED
+        game.result = result
+        game.winners = sorted(winners)
+        game.finished_at = self.clock.now()
+
+    # --- the GM's tools -------------------------------------------------------------------------------
+
+    def rollback(self, name: str, to_index: int) -> None:
+        """Return to the start of phase `to_index`; the phases after it are forgotten, its orders restored."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == to_index))
+            if record is None:
+                raise ServiceError(f"{name} has no processed phase {to_index}")
+            s.execute(delete(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index >= to_index))
+            s.execute(delete(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index >= to_index))
+            s.execute(delete(DrawVote).where(DrawVote.game_id == game.id))
+            now = self.clock.now()
+            for power, text in sorted(record.orders.items()):
+                s.add(
+                    OrderSet(
+                        game_id=game.id,
+                        phase_index=to_index,
+                        power=power,
+                        lines=list(text),
+                        checked=[],
+                        has_errors=False,
+                        submitted_at=now,
+                    )
+                )
+            game.position = record.position_before
+            game.phase_index = to_index
+            game.deadline = None
+            if game.status == GameStatus.FINISHED:
+                game.status = GameStatus.ACTIVE
+                game.result = None
+                game.winners = None
+                game.finished_at = None
+            alive = surviving_powers(position_from_json(self._rules(game).board, record.position_before))
+            for seat in game.seats:
+                if seat.status == SeatStatus.ELIMINATED and seat.power in alive:
+                    seat.status = SeatStatus.PLAYING
+
+    def pause(self, name: str) -> None:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status != GameStatus.ACTIVE:
+                raise ServiceError(f"{name} is {game.status}; only an active game can be paused")
+            game.status = GameStatus.PAUSED
+
+    def resume(self, name: str) -> None:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status != GameStatus.PAUSED:
+                raise ServiceError(f"{name} is not paused")
+            game.status = GameStatus.ACTIVE
+
+    def eject(self, name: str, power: str) -> None:
+        """Remove the player of `power`; the power waits for a replacement (its units hold meanwhile)."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            seat = self._seat(game, power)
+            seat.player = None
+            seat.status = SeatStatus.VACANT
+
+    def replace(self, name: str, power: str, address: str) -> None:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            seat = self._seat(game, power)
+            seat.player = self._player(s, address)
+            seat.status = SeatStatus.PLAYING
+            seat.missed = 0
+
+    def vote_draw(self, name: str, power: str, accept: bool) -> bool:
+        """Record a draw vote; returns True when every surviving power has accepted and the game is drawn."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise ServiceError(f"{name} is not running")
+            self._seat(game, power)
+            vote = s.scalar(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.power == power))
+            if vote is None:
+                s.add(DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now()))
+            else:
+                vote.accept = accept
+                vote.updated_at = self.clock.now()
+            s.flush()
+            alive = surviving_powers(self._position(game))
+            accepted = set(
+                s.scalars(select(DrawVote.power).where(DrawVote.game_id == game.id, DrawVote.accept.is_(True)))
+            )
+            if alive <= accepted:
+                self._finish(game, "draw", sorted(alive))
+                return True
+            return False
+
+    def concede(self, name: str, power: str, to_power: str) -> bool:
+        """`power` concedes the game to `to_power`; when all other survivors have, `to_power` wins."""
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            self._seat(game, power)
+            self._seat(game, to_power)
+            concessions = dict(game.settings.get("concessions", {}))
+            concessions[power] = to_power
+            game.settings = {**game.settings, "concessions": concessions}
+            others = surviving_powers(self._position(game)) - {to_power}
+            if all(concessions.get(p) == to_power for p in others):
+                self._finish(game, "concession", [to_power])
+                return True
+            return False
+
+    def terminate(self, name: str) -> None:
+        with self.db.transaction() as s:
+            game = self._lock(s, name)
+            self._finish(game, "terminated", [])
+
+    # --- reading -------------------------------------------------------------------------------------
+
+    def view(self, name: str) -> dict[str, Any]:
+        with self.db.transaction() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            return {
+                "name": game.name,
+                "variant": game.variant,
+                "status": game.status,
+                "phase_index": game.phase_index,
+                "position": game.position,
+                "result": game.result,
+                "winners": game.winners,
+                "gm": game.gm.address,
+                "seats": [
+                    {
+                        "power": seat.power,
+                        "player": seat.player.address if seat.player else None,
+                        "status": seat.status,
+                        "missed": seat.missed,
+                    }
+                    for seat in game.seats
+                ],
+            }
+
+    def history(self, name: str, index: int) -> dict[str, Any]:
+        with self.db.transaction() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == index))
+            if record is None:
+                raise ServiceError(f"{name} has no processed phase {index}")
+            return dict(record.outcome)

@@ -1,0 +1,132 @@
+"""Connecting to the database, and bringing its schema up to date under a lock.
+
+SQLite is the embedded default: WAL journal, foreign keys on, and every transaction begins IMMEDIATE so that two
+writers queue instead of failing half-way. PostgreSQL is used through the same code; the schema upgrade there
+runs under an advisory lock so that several judge processes can start at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.orm import Session, sessionmaker
+
+from judge.store.models import Base
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+_UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrades on PostgreSQL
+
+
+@dataclass
+class Database:
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: commit on success, roll back on any error."""
+        with self.sessions.begin() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": 60})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver must not BEGIN by itself; we do
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url)
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@contextmanager
+def _upgrade_lock(engine: Engine) -> Iterator[None]:
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_advisory_lock({_UPGRADE_LOCK_KEY})")
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_UPGRADE_LOCK_KEY})")
+                conn.commit()
+        return
+    database = engine.url.database
+    if not database or database == ":memory:":
+        yield
+        return
+    lock_path = Path(database).with_suffix(Path(database).suffix + ".lock")
+    with lock_path.open("w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        revision: str | None = MigrationContext.configure(conn).get_current_revision()
+        return revision
+
+
+def upgrade(engine: Engine) -> None:
+    """Create a fresh database and stamp it, or upgrade an existing one to the newest revision."""
+    with _upgrade_lock(engine), engine.begin() as conn:
+        fresh = not inspect(conn).has_table("alembic_version") and not inspect(conn).has_table("games")
+        if fresh:
+            Base.metadata.create_all(conn)
+            command.stamp(alembic_config(conn), "head")
+        else:
+            command.upgrade(alembic_config(conn), "head")
+
+
+def open_database(url: str, *, migrate: bool = True) -> Database:
+    """Connect (creating the SQLite file's folder if needed) and, by default, bring the schema up to date."""
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(url)
+    if migrate:
+        upgrade(engine)
+    return Database(engine, sessionmaker(engine, expire_on_commit=False))

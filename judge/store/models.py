@@ -1,0 +1,251 @@
+"""The judge's long-lived record: SQLAlchemy 2 typed models.
+
+Positions, orders and outcomes are stored as the JSON of the `judge adjudicate` contract, so a stored phase can
+be replayed through `judge adjudicate` by hand, and the schema does not change when a variant adds unit kinds.
+Every table that two judge processes may write at once has a guard: unique keys where a row must exist once
+(one phase record per game and index, one order set per power and phase) and a version counter on games.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+Json = dict[str, Any]
+
+
+class Base(DeclarativeBase):
+    # named constraints, so that later migrations can alter them on SQLite (batch mode needs the names)
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+    type_annotation_map = {  # noqa: RUF012 - SQLAlchemy's documented class attribute
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: DateTime(timezone=True),
+    }
+
+
+class GameStatus(StrEnum):
+    FORMING = "forming"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+class SeatStatus(StrEnum):
+    WAITING = "waiting"  # joined, no power yet
+    PLAYING = "playing"
+    LATE = "late"  # missed the last deadline
+    ABANDONED = "abandoned"  # missed too many; waiting for a replacement
+    VACANT = "vacant"  # ejected or resigned, no player
+    ELIMINATED = "eliminated"
+
+
+class MailStatus(StrEnum):
+    RECEIVED = "received"
+    PROCESSED = "processed"
+    IGNORED = "ignored"  # bounces, auto-replies, our own mail: logged, never answered
+    SHUNTED = "shunted"
+
+
+class OutboundStatus(StrEnum):
+    QUEUED = "queued"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    """lower-cased mail address: how the judge recognises a player"""
+    name: Mapped[str] = mapped_column(String(120))
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime]
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    """rule options passed to the variant (`judge variants --options NAME`)"""
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    """press, timing and house rules (deadlines, NMR handling) as set by the GM"""
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
+    gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    password_hash: Mapped[str] = mapped_column(String(256))
+    """the game password players give to JOIN"""
+    seed: Mapped[int] = mapped_column(Integer)
+    phase_index: Mapped[int] = mapped_column(default=0)
+    """index of the current (unprocessed) phase; phase records 0..phase_index-1 exist"""
+    position: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    """the current position in contract form (None while forming)"""
+    deadline: Mapped[datetime | None] = mapped_column(default=None)
+    result: Mapped[str | None] = mapped_column(String(32), default=None)
+    """how it ended: victory, draw, concession, terminated"""
+    winners: Mapped[list[Any] | None] = mapped_column(default=None)
+    created_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    version: Mapped[int] = mapped_column(default=1)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+    gm: Mapped[Player] = relationship()
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - optimistic locking across processes
+
+
+class Seat(Base):
+    """A player's place in a game; one player may hold several (Hoplite Wars, CW Heptadiplomacy option B)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    power: Mapped[str | None] = mapped_column(String(32), default=None)
+    preferences: Mapped[list[Any]] = mapped_column(default=list)
+    status: Mapped[str] = mapped_column(String(16), default=SeatStatus.WAITING)
+    missed: Mapped[int] = mapped_column(default=0)
+    """consecutive phases with no orders"""
+    wait: Mapped[bool] = mapped_column(default=False)
+    """SET WAIT: do not process early on this power's account"""
+    joined_at: Mapped[datetime]
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player | None] = relationship()
+
+
+class PhaseRecord(Base):
+    """Every processed phase, kept for ever: the position before, the orders, the outcome and the position after."""
+
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    index: Mapped[int]
+    season: Mapped[str] = mapped_column(String(16))
+    year: Mapped[int]
+    type: Mapped[str] = mapped_column(String(16))
+    position_before: Mapped[dict[str, Any]]
+    orders: Mapped[dict[str, Any]]
+    """the order lines as submitted, by power (the canonical forms and results are in `outcome`)"""
+    outcome: Mapped[dict[str, Any]]
+    """the contract outcome: canonical orders with results and reasons, units, dislodged, centres, events"""
+    position_after: Mapped[dict[str, Any]]
+    seed: Mapped[int]
+    processed_at: Mapped[datetime]
+
+
+class OrderSet(Base):
+    """The orders on file for one power in one phase; a new set replaces the old one."""
+
+    __tablename__ = "order_sets"
+    __table_args__ = (UniqueConstraint("game_id", "phase_index", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_index: Mapped[int]
+    power: Mapped[str] = mapped_column(String(32))
+    lines: Mapped[list[Any]]
+    """the lines as the player wrote them"""
+    checked: Mapped[list[Any]]
+    """per line: {"input", "order", "error"} as the judge read it at submission"""
+    has_errors: Mapped[bool] = mapped_column(default=False)
+    submitted_at: Mapped[datetime]
+    source_message_id: Mapped[str | None] = mapped_column(String(998), default=None)
+
+
+class Press(Base):
+    __tablename__ = "press"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_index: Mapped[int]
+    sender: Mapped[str | None] = mapped_column(String(32))
+    """the sending power, or None for the GM"""
+    recipients: Mapped[list[Any]]
+    """powers, or ["*"] for a broadcast"""
+    body: Mapped[str] = mapped_column(Text)
+    with_results: Mapped[bool] = mapped_column(default=False)
+    """released with the next results instead of at once"""
+    released: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime]
+
+
+class DrawVote(Base):
+    __tablename__ = "draw_votes"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(32))
+    accept: Mapped[bool]
+    updated_at: Mapped[datetime]
+
+
+class InboundMail(Base):
+    """Every mail the judge received, stored raw before it is acknowledged: nothing is lost."""
+
+    __tablename__ = "inbound_mail"
+    __table_args__ = (Index("ix_inbound_status", "status", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str | None] = mapped_column(String(998), index=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    source: Mapped[str] = mapped_column(String(16))
+    """imap, smtp or lmtp"""
+    envelope_from: Mapped[str | None] = mapped_column(String(320))
+    status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
+    attempts: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    received_at: Mapped[datetime]
+    processed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class OutboundMail(Base):
+    """Every mail the judge sends is a row first; a sender delivers it with retries."""
+
+    __tablename__ = "outbound_mail"
+    __table_args__ = (Index("ix_outbound_due", "status", "next_try_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message: Mapped[bytes] = mapped_column(LargeBinary)
+    recipients: Mapped[list[Any]]
+    kind: Mapped[str] = mapped_column(String(16))
+    """reply, result, reminder, late, notice"""
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), default=None)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"), default=None, index=True)
+    status: Mapped[str] = mapped_column(String(16), default=OutboundStatus.QUEUED)
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_try_at: Mapped[datetime]
+    last_error: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -1,0 +1,103 @@
+"""Two judge processes on one database: no phase is processed twice, no order submitted meanwhile is lost.
+
+These run real separate processes (multiprocessing, spawn) against PostgreSQL, and against a SQLite file.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any
+
+from sqlalchemy import select
+
+from judge.game import GameService
+from judge.store import OrderSet, PhaseRecord, open_database
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+def _set_up(url: str) -> None:
+    db = open_database(url)
+    service = GameService(db)
+    service.register("gm@example.org", "GM", "pw")
+    for power in POWERS:
+        service.register(f"{power.lower()}@example.org", power, "pw")
+    service.create_game("race", "standard", "gm@example.org", "pw", seed=5)
+    for power in POWERS:
+        service.join("race", f"{power.lower()}@example.org", "pw", [power])
+    for power in POWERS:
+        service.submit_orders("race", power, [])
+    db.dispose()
+
+
+def _process_once(args: tuple[str, Any]) -> bool:
+    url, barrier = args
+    db = open_database(url, migrate=False)
+    service = GameService(db)
+    barrier.wait()
+    done = service.process("race", expected_index=0)
+    db.dispose()
+    return done is not None
+
+
+def _submit_many(args: tuple[str, Any, int]) -> list[tuple[str, list[str]]]:
+    url, barrier, count = args
+    db = open_database(url, migrate=False)
+    service = GameService(db)
+    barrier.wait()
+    filed = []
+    for n in range(count):
+        lines = ["A vie H", f"A bud - {'ser' if n % 2 else 'rum'}", "F tri H"]
+        submission = service.submit_orders("race", "Austria", lines)
+        filed.append((submission.phase, lines))
+    db.dispose()
+    return filed
+
+
+def _process_during(args: tuple[str, Any, int]) -> bool:
+    url, barrier, _ = args
+    db = open_database(url, migrate=False)
+    service = GameService(db)
+    barrier.wait()
+    done = service.process("race", expected_index=0)
+    db.dispose()
+    return done is not None
+
+
+def _run_both(url: str, first: Any, second: Any, *extra: Any) -> list[Any]:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        barrier = manager.Barrier(2)
+        with context.Pool(2) as pool:
+            a = pool.apply_async(first, ((url, barrier, *extra),))
+            b = pool.apply_async(second, ((url, barrier, *extra),))
+            return [a.get(timeout=120), b.get(timeout=120)]
+
+
+def test_two_processes_never_process_the_same_phase_twice(database_url: str) -> None:
+    _set_up(database_url)
+    results = _run_both(database_url, _process_once, _process_once)
+    assert sorted(results) == [False, True]
+    db = open_database(database_url, migrate=False)
+    with db.transaction() as s:
+        assert s.scalars(select(PhaseRecord.index)).all() == [0]
+    db.dispose()
+
+
+def test_orders_submitted_while_a_phase_is_processed_are_never_lost(database_url: str) -> None:
+    _set_up(database_url)
+    filed, processed = _run_both(database_url, _submit_many, _process_during, 60)
+    assert processed is True
+    db = open_database(database_url, migrate=False)
+    with db.transaction() as s:
+        record = s.scalars(select(PhaseRecord).where(PhaseRecord.index == 0)).one()
+        later = s.scalar(select(OrderSet).where(OrderSet.phase_index == 1, OrderSet.power == "Austria"))
+    db.dispose()
+    before = [lines for phase, lines in filed if phase == "Spring 1901 Movement"]
+    after = [lines for phase, lines in filed if phase != "Spring 1901 Movement"]
+    assert len(before) + len(after) == 60
+    # the phase used exactly the last set filed before it was processed (Austria may have filed nothing yet)
+    assert record.orders.get("Austria", []) == (before[-1] if before else [])
+    # every set filed afterwards went to the next phase; the last one is on file there
+    if after:
+        assert later is not None and later.lines == after[-1]

@@ -1,0 +1,215 @@
+"""The game lifecycle through the service layer alone, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from judge.board import load_map
+from judge.clock import FakeClock
+from judge.contract import position_from_json
+from judge.engine import Rules
+from judge.game import GameService, ServiceError
+from judge.store import Game, OrderSet, PhaseRecord, open_database
+from judge.testing.random_games import adjustment_orders, movement_orders, retreat_orders
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+BOARD = load_map("standard")
+RULES = Rules.build(BOARD)
+
+
+@pytest.fixture
+def service(database_url: str) -> Iterator[GameService]:
+    db = open_database(database_url)
+    yield GameService(db, FakeClock())
+    db.dispose()
+
+
+def _players(service: GameService) -> None:
+    service.register("gm@example.org", "The GM", "gm-pass")
+    for power in POWERS:
+        service.register(f"{power.lower()}@example.org", power, f"{power}-pass")
+
+
+def _started(service: GameService, name: str = "alpha") -> None:
+    _players(service)
+    service.create_game(name, "standard", "gm@example.org", "join-me", seed=7)
+    for power in POWERS:
+        service.join(name, f"{power.lower()}@example.org", "join-me", [power])
+
+
+def _scripted_orders(service: GameService, name: str, rng: random.Random) -> dict[str, list[str]]:
+    """Orders every power would write this phase (seeded), as text lines."""
+    view = service.view(name)
+    position = position_from_json(BOARD, view["position"])
+    kind = position.phase.type.value
+    if kind == "Movement":
+        submitted = movement_orders(BOARD, position, rng)
+    elif kind == "Retreat":
+        submitted = retreat_orders(position, rng)
+    else:
+        submitted = adjustment_orders(RULES, position, rng)
+    lines: dict[str, list[str]] = {}
+    for sub in submitted:
+        assert sub.order is not None
+        from judge.notation import render_order
+
+        lines.setdefault(sub.power, []).append(render_order(sub.order))
+    return lines
+
+
+def test_joining_assigns_preferred_powers_and_starts_when_full(service: GameService) -> None:
+    _started(service)
+    view = service.view("alpha")
+    assert view["status"] == "active"
+    assert {seat["power"]: seat["player"] for seat in view["seats"]} == {p: f"{p.lower()}@example.org" for p in POWERS}
+    assert view["position"]["phase"] == {"season": "Spring", "year": 1901, "type": "Movement"}
+
+
+def test_powers_without_preference_are_assigned_from_the_games_seed(service: GameService) -> None:
+    _players(service)
+    service.create_game("beta", "standard", "gm@example.org", "pw", seed=3)
+    for power in POWERS:
+        service.join("beta", f"{power.lower()}@example.org", "pw")
+    seats = service.view("beta")["seats"]
+    assert sorted(s["power"] for s in seats) == POWERS
+
+
+def test_wrong_game_password_and_unknown_powers_are_refused(service: GameService) -> None:
+    _players(service)
+    service.create_game("gamma", "standard", "gm@example.org", "pw")
+    with pytest.raises(ServiceError, match="wrong password"):
+        service.join("gamma", "england@example.org", "guess")
+    with pytest.raises(ServiceError, match="not a power"):
+        service.join("gamma", "england@example.org", "pw", ["Prussia"])
+    with pytest.raises(ServiceError, match="unknown option"):
+        service.create_game("delta", "standard", "gm@example.org", "pw", options={"fog": True})
+
+
+def test_orders_are_checked_on_arrival_and_a_new_set_replaces_the_old(service: GameService) -> None:
+    _started(service)
+    first = service.submit_orders("alpha", "England", ["F lon - nth", "F edi - nwy", "A lvp - yor"])
+    assert not first.replaced
+    assert [c.error for c in first.errors] and "nwy is not next to edi" in first.errors[0].error
+    second = service.submit_orders("alpha", "England", ["F lon - nth", "F edi - nwg", "A lvp - yor"])
+    assert second.replaced and not second.errors
+    assert service.orders_on_file("alpha", "England") == ["F lon - nth", "F edi - nwg", "A lvp - yor"]
+    third = service.submit_orders("alpha", "England", ["F lon - xyz"])
+    assert "'xyz' is not a place" in third.errors[0].error
+
+
+def test_a_power_without_orders_holds_and_is_marked_late_then_abandoned(service: GameService) -> None:
+    _started(service)
+    for _ in range(3):
+        for power in POWERS:
+            if power != "Italy":
+                service.submit_orders("alpha", power, [])
+        done = service.process("alpha")
+        assert done is not None and "Italy" in done.late
+        italy = next(s for s in service.view("alpha")["seats"] if s["power"] == "Italy")
+        if italy["missed"] >= 3:
+            break
+    assert italy["status"] == "abandoned"
+    units = service.view("alpha")["position"]["units"]
+    assert {"power": "Italy", "unit": "A", "at": "ven"} in units
+
+
+def test_processing_twice_for_the_same_phase_does_nothing_the_second_time(service: GameService) -> None:
+    _started(service)
+    assert service.process("alpha", expected_index=0) is not None
+    assert service.process("alpha", expected_index=0) is None
+    assert service.view("alpha")["phase_index"] == 1
+
+
+def test_paused_games_are_not_processed(service: GameService) -> None:
+    _started(service)
+    service.pause("alpha")
+    with pytest.raises(ServiceError, match="paused"):
+        service.process("alpha")
+    service.resume("alpha")
+    assert service.process("alpha") is not None
+
+
+def test_predict_shows_the_results_without_committing(service: GameService) -> None:
+    _started(service)
+    service.submit_orders("alpha", "France", ["A par - bur"])
+    predicted = service.predict("alpha")
+    assert {"power": "France", "unit": "A", "at": "bur"} in predicted["units"]
+    assert service.view("alpha")["phase_index"] == 0
+
+
+def test_draw_by_unanimous_vote_ends_the_game(service: GameService) -> None:
+    _started(service)
+    for power in POWERS[:-1]:
+        assert service.vote_draw("alpha", power, True) is False
+    service.vote_draw("alpha", "Turkey", False)
+    assert service.view("alpha")["status"] == "active"
+    assert service.vote_draw("alpha", "Turkey", True) is True
+    view = service.view("alpha")
+    assert view["status"] == "finished" and view["result"] == "draw" and view["winners"] == POWERS
+
+
+def test_concession_to_one_power_ends_the_game(service: GameService) -> None:
+    _started(service)
+    for power in POWERS:
+        if power != "France":
+            service.concede("alpha", power, "France")
+    view = service.view("alpha")
+    assert view["result"] == "concession" and view["winners"] == ["France"]
+
+
+def test_a_full_game_of_several_years_with_a_rollback_and_a_replacement(service: GameService) -> None:
+    _started(service)
+    rng = random.Random(11)
+    positions: dict[int, dict[str, object]] = {}
+    while service.view("alpha")["position"]["phase"]["year"] < 1906:
+        view = service.view("alpha")
+        positions[view["phase_index"]] = view["position"]
+        for power, lines in _scripted_orders(service, "alpha", rng).items():
+            service.submit_orders("alpha", power, lines)
+        done = service.process("alpha")
+        assert done is not None
+        if view["phase_index"] == 4:
+            service.eject("alpha", "Germany")
+            service.register("newcomer@example.org", "Newcomer", "pw")
+            service.replace("alpha", "Germany", "newcomer@example.org")
+    history = [service.history("alpha", i) for i in range(service.view("alpha")["phase_index"])]
+    kinds = {h["phase"]["type"] for h in history}
+    assert kinds == {"Movement", "Retreat", "Adjustment"} or kinds >= {"Movement", "Adjustment"}
+    assert history[0]["phase"] == {"season": "Spring", "year": 1901, "type": "Movement"}
+    germany = next(s for s in service.view("alpha")["seats"] if s["power"] == "Germany")
+    assert germany["player"] == "newcomer@example.org"
+
+    # roll back to phase 3 and replay it with the same orders: the same outcome comes out
+    replayed_from = history[3]
+    service.rollback("alpha", 3)
+    view = service.view("alpha")
+    assert view["phase_index"] == 3 and view["position"] == positions[3]
+    again = service.process("alpha")
+    assert again is not None
+    assert again.outcome["units"] == replayed_from["units"]
+    assert again.outcome["orders"] == replayed_from["orders"]
+
+
+def test_victory_ends_the_game(service: GameService) -> None:
+    _started(service)
+    db = service.db
+    with db.transaction() as s:
+        game = s.scalars(select(Game)).one()
+        position = dict(game.position or {})
+        centres = [c for c in BOARD.supply_centres if c not in ("ven", "rom", "nap", "tun", "mun")]
+        position["phase"] = {"season": "Fall", "year": 1910, "type": "Movement"}
+        position["units"] = [{"power": "France", "unit": "A", "at": "bur"}]
+        position["supply_centers"] = {"France": centres[:17]}
+        game.position = position
+    service.submit_orders("alpha", "France", ["A bur - mun"])
+    done = service.process("alpha")
+    assert done is not None and done.finished == "victory"
+    view = service.view("alpha")
+    assert view["status"] == "finished" and view["winners"] == ["France"]
+    with db.transaction() as s:
+        assert s.scalar(select(PhaseRecord.index)) == 0
+        assert s.scalars(select(OrderSet.power)).all() == ["France"]

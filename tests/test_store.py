@@ -1,0 +1,61 @@
+"""The database: migrations agree with the models, start-up creates or upgrades, secrets are hashed."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, select
+
+from judge.clock import SYSTEM_CLOCK
+from judge.passwords import hash_password, verify_password
+from judge.store import Base, Player, open_database
+from judge.store.db import alembic_config, current_revision, make_engine
+
+
+def test_migrations_build_exactly_the_schema_the_models_describe(database_url: str) -> None:
+    engine = make_engine(database_url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "head")
+    with engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_a_fresh_database_is_created_and_stamped_and_a_second_start_changes_nothing(database_url: str) -> None:
+    db = open_database(database_url)
+    assert current_revision(db.engine) is not None
+    tables = set(inspect(db.engine).get_table_names())
+    assert {"games", "players", "phases", "order_sets", "inbound_mail", "outbound_mail"} <= tables
+    db.dispose()
+    again = open_database(database_url)
+    assert current_revision(again.engine) == current_revision(db.engine)
+    again.dispose()
+
+
+def test_an_older_database_is_upgraded_on_start(sqlite_url: str) -> None:
+    engine = create_engine(sqlite_url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "head")
+        command.downgrade(alembic_config(conn), "base")
+    engine.dispose()
+    db = open_database(sqlite_url)
+    assert current_revision(db.engine) is not None
+    db.dispose()
+
+
+def test_passwords_are_stored_hashed(database_url: str) -> None:
+    db = open_database(database_url)
+    with db.transaction() as s:
+        s.add(
+            Player(
+                address="a@example.org", name="A", password_hash=hash_password("s3cret"), created_at=SYSTEM_CLOCK.now()
+            )
+        )
+    with db.transaction() as s:
+        stored = s.scalars(select(Player.password_hash)).one()
+    db.dispose()
+    assert "s3cret" not in stored
+    assert verify_password("s3cret", stored)
+    assert not verify_password("S3cret", stored)
