@@ -1,4 +1,5 @@
-"""Shared fixtures: real SQLite files and a real PostgreSQL database per test."""
+"""Shared fixtures: real SQLite files and a real PostgreSQL database per test, a real Dovecot (IMAP + LMTP)
+and a real SMTP relay."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
+
+from judge.testing.dovecot import DovecotServer, dovecot_available
+from judge.testing.smtp_relay import SmtpRelay
 
 POSTGRES_ADMIN_URL = os.environ.get("JUDGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
@@ -60,3 +64,30 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'judge.sqlite'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[DovecotServer]:
+    """One private Dovecot for the whole session (starting one takes ~0.1 s, but tests share it anyway);
+    user `judge`, password `secret`, folders INBOX, Processed and Shunted."""
+    problem = dovecot_available()
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(problem)  # CI must run the mail tests, never skip them
+        pytest.skip(problem)
+    with DovecotServer() as server:
+        yield server
+
+
+@pytest.fixture
+def mailbox(dovecot: DovecotServer) -> DovecotServer:
+    """The session's Dovecot with every folder of `judge` emptied, so each test starts from no mail."""
+    dovecot.expunge_all("judge")
+    return dovecot
+
+
+@pytest.fixture
+def smtp_relay() -> Iterator[SmtpRelay]:
+    """A fresh SMTP relay per test, recording what the judge sends."""
+    with SmtpRelay() as relay:
+        yield relay

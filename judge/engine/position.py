@@ -20,6 +20,8 @@ class Dislodged:
     by_convoy: bool = False
     retreats: tuple[str, ...] | None = None
     """Where it may retreat; None until the engine works it out."""
+    also_from: tuple[str, ...] = ()
+    """further provinces the dislodging attack came from (a merge, or Multiplomacy's attacks in unison)"""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ def retreat_options(
     occupied = {f.province for f in units}
     blocked = occupied | standoffs
     if dislodged.attacker_from and not (dislodged.by_convoy and rules.edition.retreat_to_convoy_origin):
-        blocked = blocked | {dislodged.attacker_from}
+        blocked = blocked | {dislodged.attacker_from, *dislodged.also_from}
     if force.composition.is_army:
         candidates: Iterable[str] = board.army_adjacency.get(force.province, ())
     else:

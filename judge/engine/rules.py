@@ -8,10 +8,13 @@ and the variant's own hooks; standard Diplomacy uses it as is.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from judge.board.model import Board, Terrain
-from judge.engine.units import Composition
+from judge.engine.units import Composition, Force
+
+if TYPE_CHECKING:
+    from judge.engine.resolution import Detachment, MovementResolver
 
 ParadoxRule = Literal["szykman", "1971", "1982", "2000"]
 AdjacentConvoy = Literal["via_or_own_fleet", "opposite_move"]
@@ -40,6 +43,8 @@ EDITIONS: dict[str, Edition] = {
     "1971": Edition("1971", "1971", "opposite_move", True, False, "home_centres"),
 }
 DEFAULT_EDITION = "2023"
+CUT_ALL = 1 << 30
+"""a cut amount that cuts every share of a support"""
 
 
 class RuleOptionError(ValueError):
@@ -66,6 +71,28 @@ class Rules:
 
     def victory_centres(self) -> int:
         return self.board.victory_centres
+
+    shares_provinces: bool = False
+    """True where one power's units may stand together in a province and swap places (Multiplomacy)."""
+
+    def attack_group_key(self, detachment: Detachment, index: int) -> object:
+        """Moves with the same key attack as one group. Standard: every move alone; a merge together."""
+        if detachment.merge is not None:
+            return ("merge", detachment.power, detachment.merge)
+        return index
+
+    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+        """The supports of one province in the order their shares are cut: the last written first."""
+        return sorted(supports, key=lambda s: -resolver.dets[s].written)
+
+    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+        """How many shares of a province's supports the attacks in `cutters` cut. Standard: any attack cuts all."""
+        return CUT_ALL if cutters else 0
+
+    def assemble(self, forces: list[Force]) -> list[Force]:
+        """The forces after a movement phase, from the detachments' new places. Standard: as they are;
+        variants with multiples merge a power's detachments that end on one location."""
+        return forces
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
         """How much a force counts where it stands or moves (its support weighs the same).

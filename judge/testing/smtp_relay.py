@@ -1,0 +1,159 @@
+"""A real SMTP server (aiosmtpd) on a loopback port that keeps what it receives: the judge's outgoing relay in
+tests.
+
+It speaks real SMTP over TCP, so the judge's own sending code (smtplib, retries, envelopes) is what gets tested;
+`fail_next` makes it refuse once, the way a real relay under load or greylisting does.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Literal
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from judge.testing.dovecot import free_port
+
+Stage = Literal["RCPT", "DATA"]
+_PORT_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class ReceivedMessage:
+    """One accepted message: the envelope as given in MAIL FROM / RCPT TO and the data as received."""
+
+    mail_from: str
+    rcpt_tos: tuple[str, ...]
+    data: bytes
+
+
+@dataclass(frozen=True)
+class _Failure:
+    stage: Stage
+    reply: str
+
+
+class _Handler:
+    """aiosmtpd handler: stores accepted messages, refuses once at the armed stage."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.received: list[ReceivedMessage] = []
+        self.failure: _Failure | None = None
+
+    def _take_failure(self, stage: Stage) -> str | None:
+        with self.condition:
+            if self.failure is not None and self.failure.stage == stage:
+                reply, self.failure = self.failure.reply, None
+                return reply
+        return None
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
+        refusal = self._take_failure("RCPT")
+        if refusal is not None:
+            return refusal
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        refusal = self._take_failure("DATA")
+        if refusal is not None:
+            return refusal
+        # original_content is the data before any decoding (dot-unstuffed, CRLF line endings as sent)
+        raw = envelope.original_content or b""
+        message = ReceivedMessage(envelope.mail_from or "", tuple(envelope.rcpt_tos), bytes(raw))
+        with self.condition:
+            self.received.append(message)
+            self.condition.notify_all()
+        return "250 Message accepted for delivery"
+
+
+class SmtpRelay:
+    """An SMTP server on 127.0.0.1 that records every message; `start()`/`stop()` or use it as a context
+    manager."""
+
+    host = "127.0.0.1"
+
+    def __init__(self) -> None:
+        self._handler = _Handler()
+        self._controller: Controller | None = None
+        self._port: int | None = None
+
+    def __enter__(self) -> SmtpRelay:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("the SMTP relay is not running")
+        return self._port
+
+    def start(self) -> None:
+        """Listen on a free port; retried on a new one if another process takes it first."""
+        if self._controller is not None:
+            raise RuntimeError("the SMTP relay is already running")
+        for attempt in range(_PORT_ATTEMPTS):
+            port = free_port()
+            # aiosmtpd's default host is ::1; the judge and the tests talk IPv4
+            controller = Controller(self._handler, hostname=self.host, port=port, ready_timeout=10.0)
+            try:
+                controller.start()
+            except OSError:
+                controller.stop(no_assert=True)
+                if not controller.loop.is_closed():
+                    controller.loop.close()
+                if attempt == _PORT_ATTEMPTS - 1:
+                    raise
+                continue
+            self._controller, self._port = controller, port
+            return
+
+    def stop(self) -> None:
+        controller, self._controller = self._controller, None
+        if controller is not None:
+            controller.stop()
+        self._port = None
+
+    @property
+    def messages(self) -> list[ReceivedMessage]:
+        """A snapshot of the messages received so far, in order of arrival."""
+        with self._handler.condition:
+            return list(self._handler.received)
+
+    def wait_for(self, count: int, timeout: float = 10) -> list[ReceivedMessage]:
+        """Block until at least `count` messages have arrived; all of them, or TimeoutError."""
+        deadline = time.monotonic() + timeout
+        with self._handler.condition:
+            while len(self._handler.received) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(
+                        f"expected {count} message(s) within {timeout} s, got {len(self._handler.received)}"
+                    )
+                self._handler.condition.wait(left)
+            return list(self._handler.received)
+
+    def clear(self) -> None:
+        """Forget the messages received so far, and any armed failure."""
+        with self._handler.condition:
+            self._handler.received.clear()
+            self._handler.failure = None
+
+    def fail_next(self, code: int = 451, text: str = "4.3.0 Try again later", *, at: Stage = "DATA") -> None:
+        """Refuse the next DATA (or RCPT TO, with at="RCPT") once with this reply; later ones are accepted."""
+        if not 400 <= code <= 599:
+            raise ValueError(f"a refusal needs a 4xx or 5xx code, not {code}")
+        with self._handler.condition:
+            self._handler.failure = _Failure(at, f"{code} {text}")
