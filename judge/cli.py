@@ -51,8 +51,9 @@ def _map_check(args: argparse.Namespace) -> int:
 def _variants(args: argparse.Namespace) -> int:
     if args.options:
         variant = get_variant(args.options)
-        for name, text in variant.options.items():
-            print(f"{name}: {text}")
+        for name, option in variant.options.items():
+            choices = ", ".join(str(c) for c in option.choices)
+            print(f"{name}: {option.description}; one of {choices} (default {option.default})")
         return 0
     for variant in VARIANTS.values():
         print(f"{variant.name}: {variant.title}")

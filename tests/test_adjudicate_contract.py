@@ -117,10 +117,10 @@ def test_unknown_keys_are_ignored() -> None:
         ({"units": [{"power": "England", "unit": "F", "at": "mun"}]}, "fleet cannot stand in mun"),
         ({"units": [{"power": "England", "unit": "A", "at": "nth"}]}, "army cannot stand in nth"),
         ({"units": [{"power": "Russia", "unit": "F", "at": "stp"}]}, "must name its coast"),
-        ({"units": [{"power": "England", "unit": "2A", "at": "lon"}]}, "not a unit of this variant"),
+        ({"units": [{"power": "England", "unit": "2A", "at": "lon"}]}, "is not a unit of standard"),
         ({"units": [{"power": "Prussia", "unit": "A", "at": "ber"}]}, "unknown power"),
         ({"options": {"paradox": "none"}}, "unknown option"),
-        ({"options": {"edition": "1066"}}, "unknown edition"),
+        ({"options": {"edition": "1066"}}, "edition must be one of"),
     ],
 )
 def test_malformed_cases_are_rejected(change: dict[str, Any], message: str) -> None:

@@ -44,7 +44,7 @@ def _started(service: GameService, name: str = "alpha") -> None:
 def _scripted_orders(service: GameService, name: str, rng: random.Random) -> dict[str, list[str]]:
     """Orders every power would write this phase (seeded), as text lines."""
     view = service.view(name)
-    position = position_from_json(BOARD, view["position"])
+    position = position_from_json(RULES, view["position"])
     kind = position.phase.type.value
     if kind == "Movement":
         submitted = movement_orders(BOARD, position, rng)

@@ -40,9 +40,40 @@ def load_map(name: str) -> Board:
     return load_map_file(path)
 
 
+def _deep_merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A variant map's tables amend its base map's: tables merge key by key, other values replace."""
+    merged = dict(base)
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The map file's data with its `base` map (if any) applied underneath."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    meta = data.get("map", {})
+    base_name = meta.get("base") if isinstance(meta, dict) else None
+    if not base_name:
+        return data
+    base_path = path.parent / f"{base_name}.toml"
+    if base_path in seen or base_path == path:
+        raise MapError(str(path), [f"map {base_name!r} is its own base"])
+    base = read_map_data(base_path, (*seen, path))
+    base_meta = dict(base.get("map", {}))
+    merged = _deep_merge(base, data)
+    merged["map"] = {**base_meta, **meta}
+    merged["map"].pop("base", None)
+    if "powers" in data:  # a variant's powers replace the base's whole (their home centres differ)
+        merged["powers"] = data["powers"]
+    return merged
+
+
 def load_map_file(path: Path) -> Board:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_map_data(path)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise MapError(str(path), [str(exc)]) from exc
     board, problems = build_board(data)
@@ -54,9 +85,11 @@ def load_map_file(path: Path) -> Board:
 def check_map_file(path: Path) -> list[str]:
     """Every problem in the map file (empty when it is sound)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_map_data(path)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         return [str(exc)]
+    except MapError as exc:
+        return exc.problems
     return build_board(data)[1]
 
 
@@ -94,6 +127,8 @@ class _Builder:
         self.names[key] = target
 
     def read_provinces(self) -> None:
+        meta = self.data.get("map", {})
+        every_land_centre = bool(meta.get("every_land_province_a_centre", False)) if isinstance(meta, dict) else False
         raw = self.data.get("provinces")
         if not isinstance(raw, dict) or not raw:
             self.fail("no [provinces] table")
@@ -124,7 +159,8 @@ class _Builder:
                 id=pid,
                 name=str(spec.get("name", pid)),
                 terrain=terrain,
-                supply_centre=bool(spec.get("supply_centre", False)),
+                supply_centre=bool(spec.get("supply_centre", False))
+                or (every_land_centre and terrain in (Terrain.LAND, Terrain.COAST)),
                 centre_kind=str(kind),
                 coasts=tuple(coasts_raw),
                 aliases=tuple(aliases),

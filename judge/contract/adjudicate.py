@@ -61,7 +61,8 @@ def _power(board: Board, text: Any, where: str) -> str:
     return power
 
 
-def _force(board: Board, entry: Any, where: str) -> Force:
+def _force(rules: Rules, entry: Any, where: str) -> Force:
+    board = rules.board
     if not isinstance(entry, dict):
         raise CaseError(f"{where}: expected an object with power, unit and at")
     power = _power(board, entry.get("power"), where)
@@ -71,32 +72,24 @@ def _force(board: Board, entry: Any, where: str) -> Force:
         raise CaseError(f"{where}: {exc}") from None
     location = read_location(board, entry.get("at", ""))
     province = board.provinces[province_of(location)]
-    if not composition.is_single:
-        raise CaseError(f"{where}: {composition} is not a unit of this variant")
-    if composition.is_army:
-        if not province.holds_armies:
-            raise CaseError(f"{where}: an army cannot stand in {province.id}")
-        location = province.id
-    else:
-        if not province.holds_fleets:
-            raise CaseError(f"{where}: a fleet cannot stand in {province.id}")
-        if province.coasts and "/" not in location:
-            raise CaseError(f"{where}: a fleet in {province.id} must name its coast")
-    return Force(power, composition, location)
+    if composition.is_army or not province.holds_fleets:
+        location = province.id  # a coast on an army means nothing
+    force = Force(power, composition, location)
+    problem = rules.check_force(force)
+    if problem:
+        raise CaseError(f"{where}: {problem}")
+    return force
 
 
-def read_position(board: Board, case: dict[str, Any], phase: Phase) -> Position:
-    units: list[Force] = []
-    seen: dict[str, Force] = {}
-    for n, entry in enumerate(case.get("units") or []):
-        force = _force(board, entry, f"units[{n}]")
-        if force.province in seen:
-            raise CaseError(f"units[{n}]: {force.province} already holds {seen[force.province].describe()}")
-        seen[force.province] = force
-        units.append(force)
+def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
+    board = rules.board
+    units = [_force(rules, entry, f"units[{n}]") for n, entry in enumerate(case.get("units") or [])]
+    problem = rules.check_stacking(units)
+    if problem:
+        raise CaseError(f"units: {problem}")
     dislodged: list[Dislodged] = []
     for n, entry in enumerate(case.get("dislodged") or []):
-        force = _force(board, entry, f"dislodged[{n}]")
+        force = _force(rules, entry, f"dislodged[{n}]")
         attacker = entry.get("attacker_from")
         attacker_from = province_of(read_location(board, attacker)) if attacker else None
         retreats = entry.get("retreats")
@@ -127,7 +120,10 @@ def read_position(board: Board, case: dict[str, Any], phase: Phase) -> Position:
         raise CaseError("supply_centers must map powers to lists of centres")
     if phase.type is not PhaseType.RETREAT and dislodged:
         raise CaseError("dislodged units are only given in a retreat phase")
-    return Position(phase, tuple(units), centres, tuple(dislodged), standoffs)
+    state = case.get("variant_state") or {}
+    if not isinstance(state, dict):
+        raise CaseError("variant_state must be an object")
+    return Position(phase, tuple(units), centres, tuple(dislodged), standoffs, dict(state))
 
 
 def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
@@ -183,13 +179,14 @@ def position_json(variant: str, position: Position) -> dict[str, Any]:
         "dislodged": [_dislodged_json(d) for d in position.dislodged],
         "standoffs": sorted(position.standoffs),
         "supply_centers": _centres_json(position.centres),
+        **({"variant_state": position.variant_state} if position.variant_state else {}),
     }
 
 
-def position_from_json(board: Board, data: dict[str, Any]) -> Position:
+def position_from_json(rules: Rules, data: dict[str, Any]) -> Position:
     raw = data.get("phase") or {}
     phase = Phase.parse(str(raw["season"]), int(raw["year"]), str(raw["type"]))
-    return read_position(board, data, phase)
+    return read_position(rules, data, phase)
 
 
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
@@ -207,6 +204,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "next_phase": _phase_json(outcome.next_phase),
         "events": outcome.events,
         "winner": outcome.winner,
+        **({"variant_state": outcome.variant_state} if outcome.variant_state else {}),
     }
 
 
@@ -233,7 +231,7 @@ def run_case(case: Any, variant_override: str | None = None) -> dict[str, Any]:
         )
     except (ValueError, TypeError, AttributeError) as exc:
         raise CaseError(f"phase: {exc}") from None
-    position = read_position(board, case, phase)
+    position = read_position(rules, case, phase)
     submitted = read_orders(board, case)
     seed = case.get("seed", 0)
     if not isinstance(seed, int):

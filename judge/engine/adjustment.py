@@ -13,7 +13,7 @@ from judge.engine.phase import next_phase
 from judge.engine.position import OrderResult, Outcome, Position, Result
 from judge.engine.rules import Rules
 from judge.engine.supply import centre_counts, unit_counts
-from judge.engine.units import ARMY, FLEET, Force
+from judge.engine.units import ARMY, FLEET, Composition, Force
 
 
 def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
@@ -23,9 +23,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     fielded = unit_counts(units)
     balance = {p: have[p] - fielded[p] for p in set(have) | set(fielded) | set(board.powers)}
     builds_done: dict[str, int] = dict.fromkeys(balance, 0)
-    occupied = {f.province for f in units}
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
-    removed: set[str] = set()
     built_at: set[str] = set()
     results: list[OrderResult] = []
     events: list[dict[str, Any]] = []
@@ -53,75 +51,116 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 builds_done[power] += 1
                 entry.result = Result.SUCCEEDS
                 continue
-            built, reason = _check_build(rules, power, order, position.centres, occupied, built_at)
+            built, reason = _check_build(rules, power, order, position.centres, units, built_at)
             if built is None:
                 entry.reason = reason
                 continue
+            cost = built.composition.size
+            if builds_done[power] + cost > due:
+                entry.reason = (
+                    f"{built.composition} needs {cost} builds and {power} has {due - builds_done[power]} left"
+                )
+                continue
             entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
-            builds_done[power] += 1
+            builds_done[power] += cost
             built_at.add(built.province)
-            occupied.add(built.province)
             units.append(built)
             entry.result = Result.SUCCEEDS
             continue
         if order.kind is OrderKind.REMOVE:
             assert order.unit is not None
-            province = province_of(order.unit.location)
             if due >= 0:
                 entry.reason = f"{power} has no removals to make"
                 continue
-            victim = next((f for f in units if f.province == province and f.power == power), None)
-            if province in removed:
-                entry.reason = f"the unit in {province} is already removed"
+            found = _removal(units, power, order.unit)
+            if isinstance(found, str):
+                entry.reason = found
                 continue
-            if victim is None:
-                entry.reason = f"{power} has no unit in {province}"
+            index, taken = found
+            if removals_done[power] + taken.size > -due:
+                entry.reason = f"{power} has only {-due - removals_done[power]} removal(s) left"
                 continue
-            if removals_done[power] >= -due:
-                entry.reason = f"{power} has only {-due} removal(s)"
-                continue
-            entry.canonical = Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at))
-            removed.add(province)
-            removals_done[power] += 1
+            victim = units[index]
+            entry.canonical = Order(OrderKind.REMOVE, UnitRef(taken, victim.at))
+            _reduce(units, index, taken)
+            removals_done[power] += taken.size
             entry.result = Result.SUCCEEDS
             continue
         entry.reason = f"a {order.kind.value} order is not possible in an adjustment phase"
 
     for power, due in sorted(balance.items()):
-        if due >= 0:
-            continue
         short = -due - removals_done[power]
-        if short <= 0:
+        if due >= 0 or short <= 0:
             continue
-        candidates = [f for f in units if f.power == power and f.province not in removed]
-        for victim in civil_disorder_order(rules, power, candidates, position.centres)[:short]:
-            removed.add(victim.province)
+        candidates = [f for f in units if f.power == power]
+        for victim in civil_disorder_order(rules, power, candidates, position.centres):
+            if short <= 0:
+                break
+            taken = _components(victim.composition, short)
+            _reduce(units, units.index(victim), taken)
+            short -= taken.size
             results.append(
                 OrderResult(
                     power,
                     "",
-                    Order(OrderKind.REMOVE, UnitRef(victim.composition, victim.at)),
+                    Order(OrderKind.REMOVE, UnitRef(taken, victim.at)),
                     Result.SUCCEEDS,
                     "civil disorder: too few removals were ordered",
                     added=True,
                 )
             )
-            events.append({"kind": "civil_disorder_removal", "power": power, "unit": str(victim.composition),
-                           "at": victim.at})  # fmt: skip
+            events.append({"kind": "civil_disorder_removal", "power": power, "unit": str(taken), "at": victim.at})
 
-    after = tuple(f for f in units if f.province not in removed)
     phase = position.phase
+    won, state = rules.end_of_winter(position)
     return Outcome(
         phase=phase,
         results=results,
-        units=after,
+        units=tuple(rules.assemble(units)),
         dislodged=(),
         standoffs=frozenset(),
         centres=dict(position.centres),
         next_phase=next_phase(phase, retreats_needed=False, adjustments_needed=False),
         events=events,
-        winner=None,
+        winner=won,
+        variant_state=state,
     )
+
+
+def _components(composition: Composition, most: int) -> Composition:
+    """Up to `most` units of a force to remove: fleets before armies, as the civil-disorder rules order."""
+    fleets = min(composition.fleets, most)
+    armies = min(composition.armies, most - fleets)
+    garrisons = min(composition.garrisons, most - fleets - armies)
+    return Composition.of(armies, fleets, garrisons)
+
+
+def _removal(units: list[Force], power: str, ref: UnitRef) -> tuple[int, Composition] | str:
+    """Which force loses what: the named units (several where a multiple is reduced), or the whole force."""
+    province = province_of(ref.location)
+    mine = [i for i, f in enumerate(units) if f.province == province and f.power == power]
+    if not mine:
+        return f"{power} has no unit in {province}"
+    if ref.composition is None:
+        return mine[0], units[mine[0]].composition
+    wanted = ref.composition.times(ref.count or 1)
+    for i in mine:
+        if units[i].composition.minus(wanted) is not None:
+            return i, wanted
+    if ref.composition.is_single:
+        for i in mine:  # a plain "Remove A par" of a single unit: the unit type is not checked (DATC 4.C.2)
+            if units[i].composition.is_single:
+                return i, units[i].composition
+    return f"{power} has no {wanted} in {province}"
+
+
+def _reduce(units: list[Force], index: int, taken: Composition) -> None:
+    force = units[index]
+    rest = force.composition.minus(taken)
+    if rest is None or rest.size == 0:
+        del units[index]
+    else:
+        units[index] = Force(force.power, rest, force.at)
 
 
 def _check_build(
@@ -129,22 +168,16 @@ def _check_build(
     power: str,
     order: Order,
     centres: dict[str, str],
-    occupied: set[str],
+    units: list[Force],
     built_at: set[str],
 ) -> tuple[Force | None, str]:
     board = rules.board
     assert order.unit is not None
     location = order.unit.location
     province = province_of(location)
-    home = board.powers[power].home if power in board.powers else ()
-    if province not in home:
-        return None, f"{province} is not a home centre of {power}"
-    if centres.get(province) != power:
-        return None, f"{power} does not own {province}"
-    if province in built_at:
-        return None, f"a unit was already built in {province}"
-    if province in occupied:
-        return None, f"{province} is occupied"
+    problem = rules.build_site_problem(power, province, centres, units, built_at)
+    if problem:
+        return None, problem
     terrain = board.provinces[province].terrain
     composition = order.unit.composition
     if composition is None:
@@ -155,17 +188,18 @@ def _check_build(
             composition = FLEET
         else:
             return None, "say whether to build an army or a fleet"
-    if not composition.is_single:
-        return None, "only single units are built in this variant"
-    if composition.is_fleet:
-        if terrain is not Terrain.COAST:
-            return None, f"a fleet cannot be built inland in {province}"
-        coasts = board.provinces[province].coasts
-        if coasts:
-            if "/" not in location:
-                return None, f"say which coast of {province} the fleet is built on"
-            return Force(power, composition, location), ""
+    composition = composition.times(order.unit.count or 1)
+    if not rules.allows(composition):
+        return None, f"{composition} is not a unit of {rules.variant}"
+    if composition.is_army:
         return Force(power, composition, province), ""
+    if terrain is not Terrain.COAST:
+        return None, f"a fleet cannot be built inland in {province}"
+    coasts = board.provinces[province].coasts
+    if coasts:
+        if "/" not in location:
+            return None, f"say which coast of {province} the fleet is built on"
+        return Force(power, composition, location), ""
     return Force(power, composition, province), ""
 
 

@@ -151,7 +151,7 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
     if kind is OrderKind.MOVE:
         return _check_move(board, forces, force, unit, order)
     if kind is OrderKind.SUPPORT:
-        return _check_support(board, forces, index, force, unit, order)
+        return _check_support(board, forces, index, force, unit, order, rules.shares_provinces)
     return _check_convoy(board, forces, index, force, unit, order)
 
 
@@ -203,7 +203,13 @@ def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, 
 
 
 def _check_support(
-    board: Board, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
+    board: Board,
+    forces: list[Force],
+    index: dict[str, int],
+    force: Force,
+    unit: UnitRef,
+    order: Order,
+    rules_share_provinces: bool = False,
 ) -> Legal:
     assert order.target is not None
     target_province = province_of(order.target.location)
@@ -226,7 +232,7 @@ def _check_support(
     canonical = Order(OrderKind.SUPPORT, unit, target=target_ref, destination=destination)
     if province == force.province:
         return _bad(canonical, "a unit cannot support a move into its own province")
-    if target_province == force.province:
+    if target_province == force.province and not rules_share_provinces:
         return _bad(canonical, "a unit cannot support its own move")
     if not _reaches(board, force, province):
         return _bad(canonical, f"{force.describe()} cannot reach {province}, so it cannot support a move there")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
-from judge.engine.binding import Binding, bind_movement
+from judge.engine.binding import Binding
 from judge.engine.orders import Submitted
 from judge.engine.phase import next_phase
 from judge.engine.position import Dislodged, Outcome, Position, Result
@@ -24,7 +24,7 @@ from judge.engine.units import Force
 
 
 def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
-    binding = bind_movement(rules, position, submitted)
+    binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
     while True:
@@ -79,6 +79,11 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         dislodged.append(Dislodged(d.force, origins[0], by_convoy, None, origins[1:]))
 
     units = rules.assemble(placed)
+    dislodged = [
+        Dislodged(force, d.attacker_from, d.by_convoy, None, d.also_from)
+        for d in dislodged
+        for force in rules.assemble([d.force])
+    ]
     occupied = {f.province for f in units}
     standoffs = set()
     for province, groups in mv.moves_to.items():
@@ -119,7 +124,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     following = next_phase(
         phase,
         retreats_needed=retreats,
-        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, units),
+        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, units, position.variant_state),
     )
     return Outcome(
         phase=phase,
@@ -130,6 +135,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         centres=centres,
         next_phase=following,
         winner=winners(rules, centres) if phase.season == "Fall" and not retreats else None,
+        variant_state=dict(position.variant_state),
     )
 
 
@@ -181,7 +187,18 @@ def _explain_support(mv: MovementResolver, i: int, fate: str) -> tuple[str, bool
     names = ", ".join(f"{_unit_name(mv, m)} from {mv.origin[m]}" for ms in found.values() for m in ms)
     cut_by = f"cut by {names}" if names else "cut"
     if standing:
-        return (f"{len(shares) - len(standing)} of {len(shares)} {cut_by}; {len(standing)} stood", True)
+        # written out as the zines did: which part stood and which part was cut (Multiplomacy rule 5 ii)
+        d = mv.dets[i]
+        order = d.order
+        supported = order.target
+        assert supported is not None
+        what = f"S {supported.composition or ''} {supported.location}".replace("  ", " ")
+        if order.destination:
+            what += f" - {order.destination}"
+        kind = d.composition.kind
+        stood = f"{len(standing)} {kind} {d.at} {what}"
+        fell = f"{len(shares) - len(standing)} {kind} {d.at} {what}"
+        return (f"partly cut: {stood} stands; {fell} was cut by {names or 'an attack'}", True)
     return (cut_by, False)
 
 

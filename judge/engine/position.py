@@ -32,6 +32,8 @@ class Position:
     """supply centre province -> owning power (unowned centres are absent)"""
     dislodged: tuple[Dislodged, ...] = ()
     standoffs: frozenset[str] = frozenset()
+    variant_state: dict[str, Any] = field(default_factory=dict)
+    """what a variant carries from phase to phase (a wandering centre, winters at the victory count, ...)"""
 
 
 class Result(StrEnum):
@@ -83,3 +85,4 @@ class Outcome:
     next_phase: Phase
     events: list[dict[str, Any]] = field(default_factory=list)
     winner: list[str] | None = None
+    variant_state: dict[str, Any] = field(default_factory=dict)

@@ -16,6 +16,7 @@ what an attack cuts); this module holds the one set of equations.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -125,6 +126,10 @@ class MovementResolver(Resolver):
             if self.matched[c] and not any(self.convoyed[m] for m in movers_from.get((target[c], dest[c]), [])):
                 self.matched[c] = False  # the army goes over land: the convoy is not used
         self.routes: list[tuple[list[int], list[int], dict[int, list[int]]] | None] = [None] * n
+        carry = rules.convoy_capacity
+        self.capacity: list[int] | None = None
+        if convoys and carry(forces[convoys[0]].composition) is not None:
+            self.capacity = [carry(f.composition) or 0 if kind[i] is CONVOY else 0 for i, f in enumerate(forces)]
         for i in moves:
             if self.convoyed[i]:
                 self.convoys_for[i] = [c for c in self.convoys_for[i] if self.matched[c]]
@@ -274,6 +279,8 @@ class MovementResolver(Resolver):
         starts, ends, links = route
         if not starts or not ends:
             return False
+        if self.capacity is not None:
+            return self._carried(i, high)
         ends_set = set(ends)
         if self.any_route:
             reachable = self._reachable(starts, links, lambda c: True)
@@ -282,6 +289,27 @@ class MovementResolver(Resolver):
             return all(self.resolve(c, high) for c in reachable)
         reachable = self._reachable(starts, links, lambda c: self.resolve(c, high))
         return bool(reachable & ends_set)
+
+    def _carried(self, i: int, high: bool) -> bool:
+        """With limited convoy capacity: the armies going the same way share the fleets' room, and are
+        carried in the order they were written while room lasts (max flow through the standing fleets)."""
+        route = self.routes[i]
+        assert route is not None
+        starts, ends, links = route
+        capacity = self.capacity
+        assert capacity is not None
+        usable = {c: capacity[c] for c in self.convoys_for[i] if capacity[c] > 0 and self.resolve(c, high)}
+        room = _max_flow(starts, ends, links, usable)
+        same_way = [
+            m for m in self.holders.get(self.origin[i], ()) if self.convoyed[m] and self.dest[m] == self.dest[i]
+        ]
+        before = 0
+        for m in sorted(same_way, key=lambda m: self.dets[m].written):
+            need = self.dets[m].composition.size
+            if m == i:
+                return before + need <= room
+            before += need
+        return False
 
     @staticmethod
     def _reachable(starts: list[int], links: dict[int, list[int]], usable: Callable[[int], bool]) -> set[int]:
@@ -497,3 +525,53 @@ class MovementResolver(Resolver):
 
     def decisions(self) -> range:
         return range(len(self.resolved))
+
+
+def _max_flow(starts: list[int], ends: list[int], links: dict[int, list[int]], room: dict[int, int]) -> int:
+    """How many armies can be carried at once through fleets with the given room: a maximum flow with node
+    capacities (each fleet split into an in- and an out-node), by shortest augmenting paths. A convoy has a
+    handful of fleets, so this is cheap."""
+    infinite = 1 << 20
+    residual: dict[object, dict[object, int]] = {}
+
+    def edge(a: object, b: object, capacity: int) -> None:
+        residual.setdefault(a, {})[b] = residual.setdefault(a, {}).get(b, 0) + capacity
+        residual.setdefault(b, {}).setdefault(a, 0)
+
+    for c, r in room.items():
+        edge(("in", c), ("out", c), r)
+        for d in links.get(c, ()):
+            if d in room:
+                edge(("out", c), ("in", d), infinite)
+    for c in starts:
+        if c in room:
+            edge("source", ("in", c), infinite)
+    for c in ends:
+        if c in room:
+            edge(("out", c), "sink", infinite)
+    total = 0
+    while True:
+        parent: dict[object, object] = {"source": "source"}
+        queue: deque[object] = deque(["source"])
+        node: object
+        while queue and "sink" not in parent:
+            node = queue.popleft()
+            for other, capacity in residual.get(node, {}).items():
+                if capacity > 0 and other not in parent:
+                    parent[other] = node
+                    queue.append(other)
+        if "sink" not in parent:
+            return total
+        bottleneck = infinite
+        node = "sink"
+        while node != "source":
+            prev = parent[node]
+            bottleneck = min(bottleneck, residual[prev][node])
+            node = prev
+        node = "sink"
+        while node != "source":
+            prev = parent[node]
+            residual[prev][node] -= bottleneck
+            residual[node][prev] += bottleneck
+            node = prev
+        total += bottleneck

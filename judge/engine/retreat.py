@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from judge.board.model import province_of
@@ -19,17 +19,22 @@ def retreat_options(
     rules: Rules, dislodged: Dislodged, units: Iterable[Force], standoffs: frozenset[str]
 ) -> tuple[str, ...]:
     """Legal retreat locations: adjacent, vacant, not a stand-off, not where the attack came from
-    (unless the attack was convoyed and the edition allows it, DATC 4.A.5)."""
+    (unless the attack was convoyed and the edition allows it, DATC 4.A.5). Where a power's units share
+    provinces, a province held by its own units is open to them."""
     board = rules.board
     force = dislodged.force
-    occupied = {f.province for f in units}
+    occupied = {f.province for f in units if not (rules.shares_provinces and f.power == force.power)}
     blocked = occupied | standoffs
     if dislodged.attacker_from and not (dislodged.by_convoy and rules.edition.retreat_to_convoy_origin):
         blocked = blocked | {dislodged.attacker_from, *dislodged.also_from}
     if force.composition.is_army:
         candidates: Iterable[str] = board.army_adjacency.get(force.province, ())
-    else:
+    elif force.composition.is_fleet:
         candidates = board.fleet_adjacency.get(force.at, ())
+    else:  # a mixed force retreats where its fleets can go and its armies can stand
+        candidates = [
+            t for t in board.fleet_adjacency.get(force.at, ()) if board.provinces[province_of(t)].holds_fleets
+        ]
     return tuple(sorted(loc for loc in candidates if province_of(loc) not in blocked))
 
 
@@ -43,19 +48,34 @@ def _events_for_disband(force: Force, why: str) -> dict[str, Any]:
     }
 
 
+@dataclass
+class _Retreat:
+    """One retreat order's units (several where units retreat together) and where they go."""
+
+    power: str
+    units: list[int]
+    order: Order
+    rows: list[int]
+
+
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     units = list(position.units)
     pending = [
         d if d.retreats is not None else replace(d, retreats=retreat_options(rules, d, units, position.standoffs))
         for d in position.dislodged
     ]
-    by_province = {d.force.province: k for k, d in enumerate(pending)}
+    stacks: dict[str, list[int]] = {}
+    for k, d in enumerate(pending):
+        stacks.setdefault(d.force.province, []).append(k)
     results: list[OrderResult] = []
-    chosen: list[list[tuple[int, Order]]] = [[] for _ in pending]
+    ordered: dict[int, _Retreat] = {}
+    """dislodged unit -> the order that moves or disbands it"""
+    voided: set[int] = set()
 
     for sub in submitted:
         entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
         results.append(entry)
+        row = len(results) - 1
         order = sub.order
         if order is None:
             entry.reason = sub.error or "could not read this order"
@@ -64,87 +84,112 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         if order.unit is None:
             entry.reason = "only dislodged units are ordered in a retreat phase"
             continue
-        k = by_province.get(province_of(order.unit.location))
-        if k is None:
-            entry.reason = f"there is no dislodged unit in {province_of(order.unit.location)}"
+        province = province_of(order.unit.location)
+        stack = stacks.get(province, [])
+        mine = [k for k in stack if pending[k].force.power == sub.power]
+        if not stack:
+            entry.reason = f"there is no dislodged unit in {province}"
             continue
-        d = pending[k]
-        if d.force.power != sub.power:
-            entry.reason = f"the unit in {d.force.province} belongs to {d.force.power}"
+        if not mine:
+            entry.reason = f"the unit in {province} belongs to {pending[stack[0]].force.power}"
             continue
         if order.kind is OrderKind.MOVE:
             order = replace(order, kind=OrderKind.RETREAT, via_convoy=False)
-        order = replace(order, unit=UnitRef(d.force.composition, d.force.at))
-        entry.canonical = order
-        if order.kind is OrderKind.DISBAND:
-            chosen[k].append((len(results) - 1, order))
-            continue
-        if order.kind is not OrderKind.RETREAT:
+        if order.kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
             entry.reason = f"a {order.kind.value} order is not possible in a retreat phase; the unit is disbanded"
             continue
-        assert order.destination is not None and d.retreats is not None
-        where = _retreat_location(rules, d, order.destination)
-        if where is None:
-            entry.reason = f"{d.force.describe()} cannot retreat to {order.destination}; the unit is disbanded"
+        assert order.unit is not None
+        kind = order.unit.composition.kind if order.unit.composition is not None else None
+        count = order.unit.count or 1
+        free = [k for k in mine if k not in ordered and (kind is None or pending[k].force.composition.kind == kind)]
+        if rules.stacking != "power":
+            free = mine[:1]
+        if len(free) < count:
+            entry.reason = f"only {len(free)} dislodged unit(s) left to order in {province}; the rest are disbanded"
             continue
-        order = replace(order, destination=where)
+        chosen = free[:count]
+        first = pending[chosen[0]].force
+        order = replace(order, unit=UnitRef(first.composition, first.at, count if count > 1 else None))
         entry.canonical = order
-        chosen[k].append((len(results) - 1, order))
-
-    final: list[Order | None] = []
-    for k in range(len(pending)):
-        distinct = {o for _, o in chosen[k]}
-        if len(distinct) > 1:
-            for r, _ in chosen[k]:
-                results[r].result = Result.ILLEGAL
-                results[r].reason = "the unit was given different orders; it is disbanded"
-            chosen[k] = []
-            final.append(None)
-        else:
-            final.append(chosen[k][0][1] if chosen[k] else None)
-
-    arrivals: dict[str, list[int]] = {}
-    for k, order in enumerate(final):
-        if order is not None and order.kind is OrderKind.RETREAT:
+        if order.kind is OrderKind.RETREAT:
             assert order.destination is not None
-            arrivals.setdefault(province_of(order.destination), []).append(k)
+            wheres = {_retreat_location(rules, pending[k], order.destination) for k in chosen}
+            where = wheres.pop() if len(wheres) == 1 else None
+            if where is None:
+                entry.reason = f"{first.describe()} cannot retreat to {order.destination}; the unit is disbanded"
+                continue
+            order = replace(order, destination=where)
+            entry.canonical = order
+        entry.result = Result.FAILS  # until settled
+        earlier = ordered.get(chosen[0])
+        if earlier is not None:  # a second order for one unit (never for stacks: they take fresh units)
+            if earlier.order == order:
+                earlier.rows.append(row)
+            else:
+                voided.update(earlier.units)
+                for void_row in (*earlier.rows, row):
+                    results[void_row].result = Result.ILLEGAL
+                    results[void_row].reason = "the unit was given different orders; it is disbanded"
+            continue
+        retreat = _Retreat(sub.power, chosen, order, [row])
+        for k in chosen:
+            ordered[k] = retreat
+
+    retreats = list({id(r): r for k, r in ordered.items() if k not in voided}.values())
+    arrivals: dict[str, list[_Retreat]] = {}
+    for r in retreats:
+        if r.order.kind is OrderKind.RETREAT:
+            assert r.order.destination is not None
+            arrivals.setdefault(province_of(r.order.destination), []).append(r)
 
     events: list[dict[str, Any]] = []
     after = list(units)
+    arrived: set[int] = set()
+    for province, group in arrivals.items():
+        sizes = [[pending[k].force for k in r.units] for r in group]
+        survivors = rules.settle_retreats(sizes)
+        for r, kept in zip(group, survivors, strict=True):
+            names = ", ".join(pending[k].force.describe() for other in group if other is not r for k in other.units)
+            assert r.order.destination is not None
+            for k in r.units[:kept]:
+                after.append(pending[k].force.moved_to(r.order.destination))
+                arrived.add(k)
+            for row in r.rows:
+                results[row].result = Result.SUCCEEDS if kept else Result.FAILS
+                if kept < len(r.units):
+                    lost = len(r.units) - kept
+                    results[row].reason = f"met {names} in {province}; {lost} of {len(r.units)} disbanded"
+                    if not kept:
+                        results[row].reason = f"bounced with {names}; the unit is disbanded"
+    for r in retreats:
+        if r.order.kind is OrderKind.DISBAND:
+            for row in r.rows:
+                results[row].result = Result.SUCCEEDS
     for k, d in enumerate(pending):
-        order = final[k]
-        entries = [r for r, _ in chosen[k]]
-        if order is None or order.kind is OrderKind.DISBAND:
-            why = "ordered to disband" if order is not None else "no retreat was ordered"
-            if not d.retreats:
-                why = "no retreat was possible"
-            events.append(_events_for_disband(d.force, why))
-            for r in entries:
-                results[r].result = Result.SUCCEEDS
-                results[r].reason = ""
-            if not entries and not _has_line(results, d.force):
+        if k in arrived:
+            continue
+        its_order = ordered.get(k)
+        if its_order is not None and k not in voided and its_order.order.kind is OrderKind.RETREAT:
+            why = "retreats clashed"
+        elif its_order is not None and k not in voided:
+            why = "ordered to disband"
+        else:
+            why = "no retreat was possible" if not d.retreats else "no retreat was ordered"
+            if its_order is None and not _has_line(results, d.force):
                 disband = Order(OrderKind.DISBAND, UnitRef(d.force.composition, d.force.at))
                 results.append(OrderResult(d.force.power, "", disband, Result.SUCCEEDS, why, added=True))
-            continue
-        assert order.destination is not None
-        rivals = [j for j in arrivals[province_of(order.destination)] if j != k]
-        if rivals:
-            names = ", ".join(pending[j].force.describe() for j in rivals)
-            for r in entries:
-                results[r].result = Result.FAILS
-                results[r].reason = f"bounced with {names}; the unit is disbanded"
-            events.append(_events_for_disband(d.force, "retreats clashed"))
-            continue
-        for r in entries:
-            results[r].result = Result.SUCCEEDS
-            results[r].reason = ""
-        after.append(d.force.moved_to(order.destination))
+        events.append(_events_for_disband(d.force, why))
 
+    after = rules.assemble(after)
     centres = dict(position.centres)
     phase = position.phase
     if phase.season == "Fall":
         centres = update_ownership(rules.board, centres, after)
-    following = next_phase(phase, retreats_needed=False, adjustments_needed=adjustments_needed(rules, centres, after))
+    following = next_phase(
+        phase,
+        retreats_needed=False,
+        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, after, position.variant_state),
+    )
     return Outcome(
         phase=phase,
         results=results,
@@ -155,6 +200,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         next_phase=following,
         events=events,
         winner=winners(rules, centres) if phase.season == "Fall" else None,
+        variant_state=dict(position.variant_state),
     )
 
 

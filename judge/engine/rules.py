@@ -7,13 +7,18 @@ and the variant's own hooks; standard Diplomacy uses it as is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
 from judge.engine.units import Composition, Force
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from judge.engine.binding import Binding
+    from judge.engine.orders import Submitted
+    from judge.engine.position import Position
     from judge.engine.resolution import Detachment, MovementResolver
 
 ParadoxRule = Literal["szykman", "1971", "1982", "2000"]
@@ -52,28 +57,109 @@ class RuleOptionError(ValueError):
 
 
 @dataclass(frozen=True)
+class RuleOption:
+    """One rule option a GM may set: what it decides, its choices, and the default."""
+
+    description: str
+    choices: tuple[Any, ...]
+    default: Any
+
+
+EDITION_OPTION = RuleOption(
+    "rulebook for the points where editions differ (default: the DATC v3 preferences)",
+    tuple(EDITIONS),
+    DEFAULT_EDITION,
+)
+
+
+@dataclass(frozen=True)
 class Rules:
+    """Standard Diplomacy's answers to the questions the engine asks; variants subclass and override."""
+
     board: Board
     edition: Edition
-    variant: str = "standard"
-    weighs_compositions: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    """every option of the variant, with defaults filled in"""
+
+    variant: ClassVar[str] = "standard"
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    weighs_compositions: ClassVar[bool] = False
     """True where a force's strength depends on its composition and terrain (the multi-unit variants)."""
+    shares_provinces: ClassVar[bool] = False
+    """True where one power's units may stand together in a province and swap places (Multiplomacy)."""
 
     @classmethod
-    def build(cls, board: Board, options: dict[str, Any] | None = None, variant: str = "standard") -> Rules:
-        options = dict(options or {})
-        edition_name = str(options.pop("edition", DEFAULT_EDITION))
-        if edition_name not in EDITIONS:
-            raise RuleOptionError(f"unknown edition {edition_name!r} (known: {', '.join(EDITIONS)})")
-        if options:
-            raise RuleOptionError(f"unknown option(s) for {variant}: {', '.join(sorted(options))}")
-        return cls(board, EDITIONS[edition_name], variant)
+    def build(cls, board: Board, options: dict[str, Any] | None = None) -> Rules:
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(cls.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(cls.OPTIONS))
+            raise RuleOptionError(f"unknown option(s) for {cls.variant}: {', '.join(unknown)} (known: {known})")
+        chosen: dict[str, Any] = {}
+        for name, option in cls.OPTIONS.items():
+            value = given.get(name, option.default)
+            if isinstance(value, str) and option.choices and isinstance(option.choices[0], str):
+                value = value.strip().lower()
+            if option.choices and value not in option.choices:
+                choices = ", ".join(str(c) for c in option.choices)
+                raise RuleOptionError(f"option {name} must be one of {choices}, not {value!r}")
+            chosen[name] = value
+        return cls(board, EDITIONS[str(chosen.get("edition", DEFAULT_EDITION))], chosen)
 
     def victory_centres(self) -> int:
         return self.board.victory_centres
 
-    shares_provinces: bool = False
-    """True where one power's units may stand together in a province and swap places (Multiplomacy)."""
+    # --- what may stand where -------------------------------------------------------------------------
+
+    stacking: ClassVar[str] = "province"
+    """how forces share the board: "province" (one force a province), "location" (one force a location:
+    fleets of one power on both coasts, A/F rules), or "power" (any number of one power's units)"""
+
+    def allows(self, composition: Composition) -> bool:
+        """Is this composition a unit of the variant? Standard: single armies and fleets."""
+        return composition.is_single and composition.garrisons == 0
+
+    def check_force(self, force: Force) -> str | None:
+        """Why this force cannot stand where it stands, or None."""
+        composition = force.composition
+        province = self.board.provinces[force.province]
+        coast = force.at.partition("/")[2]
+        if not self.allows(composition):
+            return f"{composition} is not a unit of {self.variant}"
+        if composition.is_army:
+            if not province.holds_armies:
+                return f"an army cannot stand in {province.id}"
+            if coast:
+                return f"an army in {province.id} stands on no coast"
+        elif composition.is_fleet:
+            if not province.holds_fleets:
+                return f"a fleet cannot stand in {province.id}"
+            if province.coasts and coast not in province.coasts:
+                return f"a fleet in {province.id} must name its coast"
+        elif not province.holds_fleets:
+            return f"{composition} cannot stand inland in {province.id}"
+        return None
+
+    def check_stacking(self, forces: Sequence[Force]) -> str | None:
+        """Why these forces cannot share the board like this, or None."""
+        seen: dict[str, Force] = {}
+        for force in forces:
+            key = force.at if self.stacking == "location" else force.province
+            other = seen.get(key)
+            if other is not None and (self.stacking != "power" or other.power != force.power):
+                return f"{force.province} already holds {other.power} {other.describe()}"
+            seen.setdefault(key, force)
+            if self.stacking == "location":
+                rival = seen.setdefault(force.province, force)
+                if rival.power != force.power:
+                    return f"{force.province} already holds {rival.power} {rival.describe()}"
+        return None
+
+    def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
+        """Turn a movement phase's order lines into detachments. Standard: one force, one order."""
+        from judge.engine.binding import bind_movement
+
+        return bind_movement(self, position, submitted)
 
     def attack_group_key(self, detachment: Detachment, index: int) -> object:
         """Moves with the same key attack as one group. Standard: every move alone; a merge together."""
@@ -88,6 +174,51 @@ class Rules:
     def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """How many shares of a province's supports the attacks in `cutters` cut. Standard: any attack cuts all."""
         return CUT_ALL if cutters else 0
+
+    def build_site_problem(
+        self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
+    ) -> str | None:
+        """Why `power` may not build in `province` this winter, or None. Standard: an owned, vacant home centre,
+        one build a province."""
+        home = self.board.powers[power].home if power in self.board.powers else ()
+        if province not in home:
+            return f"{province} is not a home centre of {power}"
+        if centres.get(province) != power:
+            return f"{power} does not own {province}"
+        if province in built_at:
+            return f"a unit was already built in {province}"
+        if any(f.province == province for f in units):
+            return f"{province} is occupied"
+        return None
+
+    def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
+        """Powers that won with the Fall's ownership: standard, the victory count of centres."""
+        counts: dict[str, int] = {}
+        for owner in centres.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        need = self.victory_centres()
+        return sorted(p for p, n in counts.items() if n >= need) or None
+
+    def winter_always(self, centres: dict[str, str], state: dict[str, Any]) -> bool:
+        """Must the winter be played even if nobody adjusts (to keep a count the victory rule needs)?"""
+        return False
+
+    def end_of_winter(self, position: Position) -> tuple[list[str] | None, dict[str, Any]]:
+        """Winners declared at the end of the winter, and the variant state carried on. Standard: victory is
+        checked after the Fall, nothing is carried."""
+        return None, dict(position.variant_state)
+
+    def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:
+        """Retreat orders meeting in one province (each a list of the units it moves): how many units of each
+        arrive. Standard: two or more retreats to one province are all disbanded."""
+        if len(arrivals) > 1:
+            return [0] * len(arrivals)
+        return [len(arrivals[0])]
+
+    def convoy_capacity(self, composition: Composition) -> int | None:
+        """How many armies a convoying force can carry; None where it does not matter (standard: one army,
+        one fleet)."""
+        return None
 
     def assemble(self, forces: list[Force]) -> list[Force]:
         """The forces after a movement phase, from the detachments' new places. Standard: as they are;

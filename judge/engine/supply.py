@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from judge.board.model import Board
 from judge.engine.phase import PhaseType
@@ -34,13 +35,18 @@ def unit_counts(units: Iterable[Force]) -> Counter[str]:
 
 
 def build_sites(rules: Rules, power: str, centres: dict[str, str], units: Iterable[Force]) -> list[str]:
-    """Owned, vacant home centres where `power` could build."""
-    occupied = {f.province for f in units}
+    """Home centres where `power` could build now."""
+    units = list(units)
     home = rules.board.powers[power].home if power in rules.board.powers else ()
-    return [p for p in home if centres.get(p) == power and p not in occupied]
+    return [p for p in home if rules.build_site_problem(power, p, centres, units, set()) is None]
 
 
-def adjustments_needed(rules: Rules, centres: dict[str, str], units: Iterable[Force]) -> bool:
+def adjustments_needed(
+    rules: Rules, centres: dict[str, str], units: Iterable[Force], state: dict[str, Any] | None = None
+) -> bool:
+    """Does anybody have to adjust this winter (or does the variant keep a winter count regardless)?"""
+    if rules.winter_always(centres, state or {}):
+        return True
     units = list(units)
     have = centre_counts(centres)
     fielded = unit_counts(units)
@@ -54,9 +60,7 @@ def adjustments_needed(rules: Rules, centres: dict[str, str], units: Iterable[Fo
 
 
 def winners(rules: Rules, centres: dict[str, str]) -> list[str] | None:
-    need = rules.victory_centres()
-    won = sorted(p for p, n in centre_counts(centres).items() if n >= need)
-    return won or None
+    return rules.winners_after_fall(centres)
 
 
 def powers_to_order(rules: Rules, position: Position) -> set[str]:

@@ -67,6 +67,32 @@ class Composition:
             known = _INTERNED[key] = cls(armies, fleets, garrisons)
         return known
 
+    def times(self, count: int) -> Composition:
+        """This composition `count` times over (a Multiplomacy stack order's detachment)."""
+        return Composition.of(self.armies * count, self.fleets * count, self.garrisons * count)
+
+    def minus(self, other: Composition) -> Composition | None:
+        """What is left after taking `other` away, or None when `other` is not part of this force."""
+        armies, fleets, garrisons = (
+            self.armies - other.armies,
+            self.fleets - other.fleets,
+            self.garrisons - other.garrisons,
+        )
+        if min(armies, fleets, garrisons) < 0:
+            return None
+        return Composition.of(armies, fleets, garrisons)
+
+    def plus(self, other: Composition) -> Composition:
+        return Composition.of(self.armies + other.armies, self.fleets + other.fleets, self.garrisons + other.garrisons)
+
+    def singles(self) -> list[Composition]:
+        """The individual units this composition is made of."""
+        return (
+            [Composition.of(armies=1)] * self.armies
+            + [Composition.of(fleets=1)] * self.fleets
+            + [Composition.of(garrisons=1)] * self.garrisons
+        )
+
     @property
     def is_single(self) -> bool:
         return self.size == 1

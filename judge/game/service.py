@@ -122,7 +122,7 @@ class GameService:
     def _position(self, game: Game) -> Position:
         if game.position is None:
             raise ServiceError(f"{game.name} has not started")
-        return position_from_json(self._rules(game).board, game.position)
+        return position_from_json(self._rules(game), game.position)
 
     def create_game(
         self,
@@ -239,7 +239,7 @@ class GameService:
                 raise ServiceError(f"{name} is not running")
             rules = self._rules(game)
             seat = self._seat(game, power)
-            position = position_from_json(rules.board, game.position or {})
+            position = position_from_json(rules, game.position or {})
             checks = check_orders(rules, position, seat.power or power, lines)
             existing = s.scalar(
                 select(OrderSet).where(
@@ -300,7 +300,7 @@ class GameService:
 
     def _adjudicate(self, s: Session, game: Game) -> tuple[Outcome, dict[str, list[str]]]:
         rules = self._rules(game)
-        position = position_from_json(rules.board, game.position or {})
+        position = position_from_json(rules, game.position or {})
         sets = s.scalars(
             select(OrderSet)
             .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
@@ -313,10 +313,17 @@ class GameService:
     def _process(self, s: Session, game: Game) -> Processed:
         rules = self._rules(game)
         before = game.position or {}
-        position = position_from_json(rules.board, before)
+        position = position_from_json(rules, before)
         outcome, lines = self._adjudicate(s, game)
         out = outcome_json(game.variant, outcome)
-        after = Position(outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs)
+        after = Position(
+            outcome.next_phase,
+            outcome.units,
+            outcome.centres,
+            outcome.dislodged,
+            outcome.standoffs,
+            outcome.variant_state,
+        )
         after_json = position_json(game.variant, after)
         now = self.clock.now()
         s.add(
@@ -408,7 +415,7 @@ class GameService:
                 game.result = None
                 game.winners = None
                 game.finished_at = None
-            alive = surviving_powers(position_from_json(self._rules(game).board, record.position_before))
+            alive = surviving_powers(position_from_json(self._rules(game), record.position_before))
             for seat in game.seats:
                 if seat.status == SeatStatus.ELIMINATED and seat.power in alive:
                     seat.status = SeatStatus.PLAYING

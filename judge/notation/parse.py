@@ -239,6 +239,21 @@ class OrderReader:
         if power is not None:
             self._skip_article(cur)
         composition = self._composition(cur, line)
+        if composition is not None and cur.peek() in ("&", "and", "+"):
+            # a mixed stack named part by part, as in zines: "1 A & 1 F Naf"
+            total = composition.times(count or 1)
+            count = None
+            while cur.peek() in ("&", "and", "+") and cur.peek(1) is not None:
+                cur.pos += 1
+                number = int(cur.take()) if _COUNT.match(cur.peek() or "") else 1
+                part = self._composition(cur, line)
+                if part is None:
+                    raise OrderSyntaxError(line, f"expected a unit after '&' in {what}")
+                more = part.times(number)
+                total = Composition.of(
+                    total.armies + more.armies, total.fleets + more.fleets, total.garrisons + more.garrisons
+                )
+            composition = total
         if cur.peek() in FILLER_WORDS:
             cur.pos += 1
         location = self._place(cur, line, what)

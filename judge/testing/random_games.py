@@ -138,7 +138,9 @@ def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> l
 
 
 def next_position(position: Position, outcome: Outcome) -> Position:
-    return Position(outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs)
+    return Position(
+        outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs, outcome.variant_state
+    )
 
 
 def play(rules: Rules, seed: int, years: int) -> Iterator[tuple[PlayedPhase, Outcome]]:

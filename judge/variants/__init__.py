@@ -1,14 +1,18 @@
-"""The variants the judge knows: each is a map plus a rule module, selected by name."""
+"""The variants the judge knows: each is a map plus a rule module, selected by name.
+
+A rule module is a `Rules` subclass: it answers the questions where the variant departs from standard
+Diplomacy (strength of a force, who attacks together, what a cut removes, how orders bind to forces, builds,
+victory). The engine has one resolver; variants never add `if variant ==` branches to it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judge.board import Board, load_map
+from judge.board import load_map
 from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
-from judge.engine.rules import DEFAULT_EDITION, EDITIONS, Rules
+from judge.engine.rules import RuleOption, Rules
 
 
 @dataclass(frozen=True)
@@ -16,12 +20,14 @@ class Variant:
     name: str
     title: str
     map_name: str
-    make_rules: Callable[[Board, dict[str, Any]], Rules]
-    options: dict[str, str]
-    """option name -> what it does and its values (for `judge variants --options`)"""
+    rules_class: type[Rules]
+
+    @property
+    def options(self) -> dict[str, RuleOption]:
+        return self.rules_class.OPTIONS
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
-        return self.make_rules(load_map(self.map_name), dict(options or {}))
+        return self.rules_class.build(load_map(self.map_name), dict(options or {}))
 
     def starting_position(self) -> Position:
         """The position the first phase is played from: the map's starting units and home centres."""
@@ -37,22 +43,18 @@ class Variant:
         return Position(phase, tuple(units), centres)
 
 
-def _standard_rules(board: Board, options: dict[str, Any]) -> Rules:
-    return Rules.build(board, options, "standard")
+def _registry() -> dict[str, Variant]:
+    from judge.variants.multiplomacy import MultiplomacyRules
+
+    return {
+        "standard": Variant("standard", "Standard Diplomacy (1971 rules as clarified by the DATC)", "standard", Rules),
+        "multiplomacy": Variant(
+            "multiplomacy", "Multiplomacy (C. H. Hemming, 1973)", "multiplomacy", MultiplomacyRules
+        ),
+    }
 
 
-VARIANTS: dict[str, Variant] = {
-    "standard": Variant(
-        name="standard",
-        title="Standard Diplomacy (1971 rules as clarified by the DATC)",
-        map_name="standard",
-        make_rules=_standard_rules,
-        options={
-            "edition": f"rulebook for the points where editions differ: {', '.join(EDITIONS)} "
-            f"(default {DEFAULT_EDITION}, the DATC v3 preferences)",
-        },
-    ),
-}
+VARIANTS: dict[str, Variant] = _registry()
 
 
 class UnknownVariant(KeyError):

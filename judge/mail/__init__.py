@@ -1,0 +1,1 @@
+"""Mail: reading what players and GMs send to the judge."""

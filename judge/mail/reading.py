@@ -1,0 +1,416 @@
+"""Reading incoming mail: any bytes in, an `IncomingMail` out, never an exception.
+
+The judge reads whatever arrives: mail from every client there is, bounces, vacation replies, list traffic,
+spam and broken or hostile MIME. `read_mail` parses with the standard `email` package (`policy.default`),
+guards every header and body access, and keeps only what the judge acts on: who sent it, what it answers,
+and the command lines.
+
+Kind, first match wins:
+
+OWN, so the judge never answers itself in a loop:
+  - the loop header (`X-Judge-Loop` unless told otherwise) is present with any value: the judge stamps every
+    mail it sends with it, so a copy that comes back (an alias, a list, a forward) is recognised;
+  - a From address equal to the judge's own address, for copies that lost the header on the way.
+BOUNCE, a delivery failure, handed to the bounce handling and never read as commands:
+  - no From address and a Return-Path of "<>": the null envelope sender is what RFC 5321 prescribes for
+    delivery reports (the empty From alone is not enough; RFC 3834 auto-replies also use "<>");
+  - a From local part MAILER-DAEMON or postmaster (any case): the conventional senders of bounces;
+  - Content-Type multipart/report with report-type=delivery-status: the RFC 3462 / 3464 report format;
+  - a message/delivery-status (or RFC 6533 message/global-delivery-status) part anywhere: a report whose
+    outer type some relay rewrote.
+AUTO_REPLY, never answered, so two robots cannot mail each other forever:
+  - Auto-Submitted present and not "no": RFC 3834, set by auto-responders and vacation programs;
+  - Precedence bulk, junk or list: the older de facto marker that well-behaved responders honour;
+  - X-Autoreply or X-Autorespond present: set by common vacation and autoresponder programs;
+  - X-Auto-Response-Suppress with All or OOF: Exchange marks its automatic mail this way;
+  - List-Id or List-Unsubscribe present: mailing-list traffic (RFC 2919 / 2369) is never a player's orders;
+  - a Subject starting with a vacation marker ("Auto:", "Automatic reply:", "Out of Office",
+    "Abwesenheitsnotiz", "Réponse automatique"): responders that set none of the headers above.
+UNREADABLE: no header at all (not a mail), or the email package failed on it; whatever headers could be read
+  are still filled in, the lines are empty.
+ORDINARY: everything else.
+
+The command lines come from the first text/plain part that is not an attachment (HTML only when there is no
+non-blank text/plain), never from attached messages. Reading stops at a signature separator or at the start
+of a quoted reply (attribution line, Outlook separators, "Sent from my ..."), quoted ">" lines are dropped,
+and at most `max_bytes` of the part and `max_lines` lines are read (`truncated` says so).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import policy
+from email.header import decode_header, make_header
+from email.message import Message
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+from enum import StrEnum
+from typing import Any
+
+from judge.mail.html_text import html_to_text
+
+
+class MailKind(StrEnum):
+    ORDINARY = "ordinary"
+    BOUNCE = "bounce"
+    AUTO_REPLY = "auto_reply"
+    OWN = "own"  # sent by this judge
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    message_id: str | None  # the <...> of the Message-ID header, angle brackets kept
+    sender: str | None  # the one From address, lower-cased; None if missing, unparseable or more than one
+    sender_name: str
+    reply_to: str | None  # the first valid Reply-To address, lower-cased
+    subject: str
+    date: datetime | None  # always timezone-aware
+    references: list[str]  # the <...> ids of References then In-Reply-To, in order, without repeats
+    lines: list[str]  # the command text
+    truncated: bool  # the body was cut at max_bytes or max_lines
+    kind: MailKind
+
+
+_MAX_PARTS = 1000  # a MIME tree bigger than this is not a player's mail; the rest is not looked at
+_ATTRIBUTION_MAX = 400  # longer lines are not attribution lines (and keep the regex linear)
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # C0 except tab and line breaks, DEL, C1
+_HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # anything that could end a header line
+_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+_NULL_PATH = re.compile(r"<\s*>")
+_ATTRIBUTION = re.compile(r"(?:On|Le|Am|El|Il|Op)\s.*\b(?:wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef)\b.*:")
+_REPLY_START = re.compile(
+    r"-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}|_{10,}|Sent from my\s.*|Get Outlook for\s.*",
+    re.IGNORECASE,
+)
+_VACATION_SUBJECTS = tuple(
+    s.casefold() for s in ("Auto:", "Automatic reply:", "Out of Office", "Abwesenheitsnotiz", "Réponse automatique")
+)
+
+
+def read_mail(
+    raw: bytes,
+    *,
+    own_address: str,
+    loop_header: str = "X-Judge-Loop",
+    max_bytes: int = 1_000_000,
+    max_lines: int = 500,
+) -> IncomingMail:
+    """Read one mail as it came off the wire. Never raises."""
+    try:
+        return _read(bytes(raw), own_address, loop_header, max_bytes, max_lines)
+    except Exception:  # the last line of defence: no mail, however broken, may stop the judge
+        try:
+            return _incoming(_Headers(bytes(raw), None), MailKind.UNREADABLE, [], truncated=False)
+        except Exception:
+            return IncomingMail(None, None, "", None, "", None, [], [], False, MailKind.UNREADABLE)
+
+
+def _read(raw: bytes, own_address: str, loop_header: str, max_bytes: int, max_lines: int) -> IncomingMail:
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    headers = _Headers(raw, msg)
+    if not msg.keys():
+        return _incoming(headers, MailKind.UNREADABLE, [], truncated=False)
+    text, cut = _body_text(msg, max_bytes)
+    lines, capped = _command_lines(text, max_lines)
+    return _incoming(headers, _kind(msg, headers, own_address, loop_header), lines, truncated=cut or capped)
+
+
+# --- headers ---------------------------------------------------------------------------------------------
+
+
+def _one_line(value: str) -> str:
+    """A header value on one line: no CR, LF or other control character, whitespace runs collapsed."""
+    if any("\udc80" <= c <= "\udcff" for c in value):  # undecodable bytes the parser smuggled through
+        value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return " ".join(_HEADER_BREAKS.sub(" ", value).split())
+
+
+def _decode_words(value: str) -> str:
+    """Decode RFC 2047 encoded words leniently; on any failure the value as it stands."""
+    try:
+        return str(make_header(decode_header(value)))
+    except Exception:
+        return value
+
+
+class _Headers:
+    """Header values of the top-level message, decoded and on one line.
+
+    Values come from `policy.default`'s structured headers; where that parser trips over a hostile value,
+    from a lenient `compat32` reading of the raw header block instead. No method raises.
+    """
+
+    def __init__(self, raw: bytes, msg: Message | None) -> None:
+        self._raw = raw
+        self._msg = msg
+        self._compat: Message | None = None
+
+    def _fallback(self) -> Message:
+        if self._compat is None:
+            self._compat = BytesHeaderParser(policy=policy.compat32).parsebytes(self._raw)
+        return self._compat
+
+    def all(self, name: str) -> list[str]:
+        if self._msg is not None:
+            try:
+                return [_one_line(str(v)) for v in self._msg.get_all(name, [])]
+            except Exception:
+                pass
+        try:
+            return [_one_line(_decode_words(str(v))) for v in self._fallback().get_all(name, [])]
+        except Exception:
+            return []
+
+    def get(self, name: str) -> str | None:
+        values = self.all(name)
+        return values[0] if values else None
+
+    def _header_objects(self, name: str) -> list[Any]:
+        return [] if self._msg is None else list(self._msg.get_all(name, []))
+
+    def addresses(self, name: str) -> list[tuple[str, str]]:
+        """(display name, address) of every mailbox in every `name` header."""
+        if self._msg is not None:
+            try:
+                return [
+                    (_one_line(a.display_name), _one_line(a.addr_spec))
+                    for header in self._header_objects(name)
+                    for a in header.addresses
+                ]
+            except Exception:
+                pass
+        try:
+            found = getaddresses([str(v) for v in self._fallback().get_all(name, [])])
+            return [(_one_line(_decode_words(n)), _one_line(a)) for n, a in found]
+        except Exception:
+            return []
+
+
+def _valid_address(address: str) -> str | None:
+    return address.lower() if _ADDRESS.fullmatch(address) else None
+
+
+def _date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        moment = parsedate_to_datetime(value)
+    except Exception:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # "-0000": UTC, zone unknown
+
+
+def _incoming(headers: _Headers, kind: MailKind, lines: list[str], *, truncated: bool) -> IncomingMail:
+    froms = headers.addresses("from")
+    sender_name, sender = "", None
+    if len(froms) == 1 and len(headers.all("from")) == 1:  # two From addresses: nobody to trust
+        sender_name, sender = froms[0][0], _valid_address(froms[0][1])
+    reply_to = next((a for a in (_valid_address(a) for _, a in headers.addresses("reply-to")) if a), None)
+    message_id = headers.get("message-id") or None
+    if message_id is not None and (bracketed := _MESSAGE_ID.search(message_id)):
+        message_id = bracketed.group()
+    cited = _MESSAGE_ID.findall(" ".join(headers.all("references") + headers.all("in-reply-to")))
+    return IncomingMail(
+        message_id=message_id,
+        sender=sender,
+        sender_name=sender_name,
+        reply_to=reply_to,
+        subject=headers.get("subject") or "",
+        date=_date(headers.get("date")),
+        references=list(dict.fromkeys(cited)),
+        lines=lines,
+        truncated=truncated,
+        kind=kind,
+    )
+
+
+# --- kind ------------------------------------------------------------------------------------------------
+
+
+def _kind(msg: Message, headers: _Headers, own_address: str, loop_header: str) -> MailKind:
+    froms = [address.lower() for _, address in headers.addresses("from")]
+    own = (parseaddr(own_address)[1] or own_address).strip().lower()
+    if loop_header in msg or (own and own in froms):
+        return MailKind.OWN
+    if _is_bounce(msg, headers, froms):
+        return MailKind.BOUNCE
+    if _is_auto_reply(headers):
+        return MailKind.AUTO_REPLY
+    return MailKind.ORDINARY
+
+
+def _is_bounce(msg: Message, headers: _Headers, froms: list[str]) -> bool:
+    if not any(froms) and _NULL_PATH.fullmatch(headers.get("return-path") or "-"):
+        return True
+    if any(address.rsplit("@", 1)[0] in ("mailer-daemon", "postmaster") for address in froms):
+        return True
+    if _content_type(msg) == "multipart/report" and _param(msg, "report-type") == "delivery-status":
+        return True
+    return any(
+        _content_type(part) in ("message/delivery-status", "message/global-delivery-status") for part in _parts(msg)
+    )
+
+
+def _is_auto_reply(headers: _Headers) -> bool:
+    submitted = headers.get("auto-submitted")
+    if submitted is not None and submitted.split(";")[0].strip().lower() != "no":
+        return True
+    if (headers.get("precedence") or "").strip().lower() in ("bulk", "junk", "list"):
+        return True
+    if any(headers.get(name) is not None for name in ("x-autoreply", "x-autorespond", "list-id", "list-unsubscribe")):
+        return True
+    suppress = {token.strip().lower() for token in (headers.get("x-auto-response-suppress") or "").split(",")}
+    if suppress & {"all", "oof"}:
+        return True
+    return (headers.get("subject") or "").casefold().startswith(_VACATION_SUBJECTS)
+
+
+# --- body ------------------------------------------------------------------------------------------------
+
+
+def _parts(msg: Message) -> Iterator[Message]:
+    """Every part in document order, containers included, never looking inside attached messages."""
+    stack = [msg]
+    for _ in range(_MAX_PARTS):
+        if not stack:
+            return
+        part = stack.pop()
+        yield part
+        children = part.get_payload() if part.is_multipart() else None
+        if isinstance(children, list) and not _content_type(part).startswith("message/"):
+            stack.extend(child for child in reversed(children) if isinstance(child, Message))
+
+
+def _content_type(part: Message) -> str:
+    try:
+        return part.get_content_type()
+    except Exception:
+        return "application/octet-stream"
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter, lower-cased; "" when absent or unreadable."""
+    try:
+        header: Any = part["content-type"]
+        return "" if header is None else str(header.params.get(name, "")).strip().lower()
+    except Exception:
+        return ""
+
+
+def _is_attachment(part: Message) -> bool:
+    try:
+        return part.get_content_disposition() == "attachment"
+    except Exception:
+        return True  # cannot tell: do not read it
+
+
+def _body_text(msg: Message, max_bytes: int) -> tuple[str, bool]:
+    """The text the commands are in, and whether it was cut at max_bytes."""
+    plain = html = None
+    for part in _parts(msg):
+        if part.is_multipart() or _is_attachment(part):
+            continue
+        content_type = _content_type(part)
+        if content_type == "text/plain" and plain is None:
+            plain = part
+        elif content_type == "text/html" and html is None:
+            html = part
+    text, cut = _part_text(plain, max_bytes) if plain is not None else ("", False)
+    if not text.strip() and html is not None:
+        markup, cut = _part_text(html, max_bytes)
+        text = html_to_text(markup)
+    return text, cut
+
+
+def _part_text(part: Message, max_bytes: int) -> tuple[str, bool]:
+    try:
+        encoding = str(part.get("content-transfer-encoding", "")).strip().lower()
+    except Exception:
+        encoding = ""
+    try:
+        if encoding == "base64":  # decoded here: the library gives up on a stray character too many
+            data = _base64(str(part.get_payload())[: 2 * max_bytes])
+        else:  # quoted-printable, 7bit, 8bit, binary, unknown: the library is lenient enough
+            payload = part.get_payload(decode=True)
+            data = payload if isinstance(payload, bytes) else b""
+    except Exception:
+        data = b""
+    cut = len(data) > max_bytes
+    if cut:  # drop the partial last line rather than hand on half an order
+        data = data[:max_bytes]
+        data = data[: data.rfind(b"\n") + 1] or data
+    return _decode(data, _param(part, "charset")), cut
+
+
+def _base64(encoded: str) -> bytes:
+    """Lenient base64: characters outside the alphabet are ignored, a dangling last character is dropped."""
+    data = re.sub(r"[^A-Za-z0-9+/]", "", encoded)
+    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
+    return base64.b64decode(data + "=" * (-len(data) % 4))
+
+
+def _decode(data: bytes, charset: str) -> str:
+    """Bytes to text: the declared charset if it fits, else UTF-8, else Latin-1 (which always fits).
+
+    A declared UTF-8 that does not fit is read as UTF-8 with replacement characters instead: one bad byte
+    should not turn every accented letter into two. Undeclared and us-ascii bodies with 8-bit bytes are
+    usually Latin-1 from an old client, or UTF-8 from a client that forgot to say.
+    """
+    declared = "" if charset in ("", "us-ascii", "ascii") else charset
+    for candidate in (declared, "utf-8"):
+        if candidate:
+            try:
+                return data.decode(candidate)
+            except (LookupError, ValueError):  # unknown charset, bytes that do not fit it
+                pass
+    if declared.replace("-", "").replace("_", "") == "utf8":
+        return data.decode("utf-8", "replace")
+    return data.decode("latin-1")
+
+
+# --- lines -----------------------------------------------------------------------------------------------
+
+
+def _starts_quoted_reply(line: str, following: str) -> bool:
+    """Whether `line` (stripped) opens the quoted message of a reply: everything from here on is not ours."""
+    if _REPLY_START.fullmatch(line):
+        return True
+    if line.startswith("From:") and following.startswith(("Sent:", "Date:")):  # Outlook's header block
+        return True
+    if not line.startswith(("On", "Le", "Am", "El", "Il", "Op")) or len(line) > _ATTRIBUTION_MAX:
+        return False
+    # Gmail wraps a long attribution line: "On Tue, 3 Mar 2026 at 10:00, Jane Doe <\njane@example.com> wrote:"
+    return bool(_ATTRIBUTION.fullmatch(line) or _ATTRIBUTION.fullmatch(f"{line} {following}"[:_ATTRIBUTION_MAX]))
+
+
+def _command_lines(text: str, max_lines: int) -> tuple[list[str], bool]:
+    """The lines the judge reads as commands, and whether there were more than `max_lines` of them."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if line in ("--", "-- "):  # signature separator
+            break
+        line = _CONTROLS.sub("", line).rstrip()
+        following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        if _starts_quoted_reply(line.strip(), following):
+            break
+        if line.lstrip().startswith(">") or (not line and not kept):
+            continue  # quoted text; leading blank lines
+        kept.append(line)
+        if len(kept) > max_lines and line:
+            break  # one line too many is enough to know
+    while kept and not kept[-1]:
+        kept.pop()
+    if len(kept) <= max_lines:
+        return kept, False
+    kept = kept[:max_lines]
+    while kept and not kept[-1]:
+        kept.pop()
+    return kept, True
