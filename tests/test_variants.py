@@ -50,3 +50,13 @@ def check_case(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", _cases("multiplomacy"))
 def test_multiplomacy_worked_example(case: dict[str, Any]) -> None:
     check_case(case)
+
+
+@pytest.mark.parametrize("case", _cases("multiplicity1"))
+def test_multiplicity1_worked_example(case: dict[str, Any]) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("case", _cases("multiplicity2"))
+def test_multiplicity2_worked_example(case: dict[str, Any]) -> None:
+    check_case(case)

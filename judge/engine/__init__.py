@@ -21,7 +21,7 @@ def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted],
     """Adjudicate one phase. `seed` feeds any die roll a variant's rules call for (standard needs none)."""
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
-        return adjudicate_movement(rules, position, submitted)
+        return adjudicate_movement(rules, position, submitted, seed)
     if kind is PhaseType.RETREAT:
         return adjudicate_retreat(rules, position, submitted)
     return adjudicate_adjustment(rules, position, submitted)

@@ -55,6 +55,15 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if built is None:
                 entry.reason = reason
                 continue
+            joined = next((f for f in units if f.province == built.province and f.power == power), None)
+            if joined is not None and rules.stacking != "power":
+                formed = joined.composition.plus(built.composition)
+                if not rules.allows(formed):
+                    entry.reason = (
+                        f"building {built.composition} onto {joined.describe()} would make {formed}, "
+                        f"which is not a unit of {rules.variant}"
+                    )
+                    continue
             cost = built.composition.size
             if builds_done[power] + cost > due:
                 entry.reason = (

@@ -16,7 +16,7 @@ from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, Uni
 from judge.engine.position import OrderResult, Position, Result
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
-from judge.engine.units import Force
+from judge.engine.units import Composition, Force
 
 
 @dataclass
@@ -185,3 +185,217 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
             rows = [len(results) - 1]
         dets.append(Detachment(together, hold, None, 0, rows))
     return Binding(dets, results)
+
+
+@dataclass
+class _Claim:
+    """Part of a force given an order by one line (the whole force, a split's part, a merging unit)."""
+
+    row: int
+    order: Order
+    composition: Composition
+    merge: str | None = None
+
+
+def _find_force(forces: list[Force], ref: UnitRef) -> int | None:
+    """The force an order names: by its exact location where a province holds two (fleets on both coasts)."""
+    province = province_of(ref.location)
+    here = [i for i, f in enumerate(forces) if f.province == province]
+    if len(here) > 1:
+        exact = [i for i in here if forces[i].at == ref.location]
+        if exact:
+            return exact[0]
+        if ref.composition is not None:
+            fitting = [i for i in here if forces[i].composition.minus(ref.composition) is not None]
+            if fitting:
+                return fitting[0]
+    return here[0] if here else None
+
+
+def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Binding:
+    """Binding for the variants with multiple units (Multiplicity I and II, Mad Diplomacy, Hoplite Wars).
+
+    An order may name the whole force ("3A Bur stands") or, for orders that do not move, a part of it
+    ("A Bur stands; 2A Bur S A Par-Pic"); moving part of a force takes a SPLIT, joining forces a MERGE. The parts
+    a force's orders do not name stay idle and hold. A force given two whole orders holds (DATC 4.D.3).
+    """
+    forces = list(position.units)
+    index: dict[str, int] = {}
+    for n, f in enumerate(forces):
+        index.setdefault(f.province, n)
+    results: list[OrderResult] = []
+    claims: list[list[_Claim]] = [[] for _ in forces]
+    about: list[list[int]] = [[] for _ in forces]
+
+    def bad(entry: OrderResult, reason: str) -> None:
+        entry.result = Result.ILLEGAL
+        entry.reason = reason
+
+    for sub in submitted:
+        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
+        results.append(entry)
+        row = len(results) - 1
+        order = sub.order
+        if order is None:
+            entry.reason = sub.error or "could not read this order"
+            continue
+        entry.canonical = order
+        if order.kind not in MOVEMENT_KINDS:
+            entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
+            continue
+        if order.kind is OrderKind.MERGE:
+            found = _bind_merge(rules, forces, index, sub.power, order, row)
+            if isinstance(found, str):
+                bad(entry, found + "; the units hold")
+                continue
+            for i, claim in found:
+                claims[i].append(claim)
+                about[i].append(row)
+            entry.canonical = _canonical_merge(order, forces, [i for i, _ in found])
+            entry.result = Result.FAILS
+            continue
+        assert order.unit is not None
+        found_at = _find_force(forces, order.unit)
+        if found_at is None:
+            entry.reason = f"there is no unit in {province_of(order.unit.location)}"
+            continue
+        i = found_at
+        force = forces[i]
+        if force.power != sub.power:
+            entry.reason = f"the unit in {force.province} belongs to {force.power}"
+            continue
+        about[i].append(row)
+        if order.kind is OrderKind.SPLIT:
+            parts = _bind_split(rules, forces, index, force, order, row)
+            if isinstance(parts, str):
+                bad(entry, parts + "; the force holds")
+                continue
+            claims[i].extend(parts)
+            entry.canonical = Order(
+                OrderKind.SPLIT, UnitRef(force.composition, force.at), parts=tuple(c.order for c in parts)
+            )
+            entry.result = Result.FAILS
+            continue
+        part = order.unit.composition.times(order.unit.count or 1) if order.unit.composition else force.composition
+        if force.composition.minus(part) is None:
+            part = force.composition  # a wrong unit type names the force all the same (DATC 4.C.2)
+        if part != force.composition and order.kind is OrderKind.MOVE:
+            bad(entry, f"part of {force.describe()} can move only by a SPLIT order; the force holds")
+            continue
+        checked = check_movement_order(rules, forces, index, Force(force.power, part, force.at), order)
+        entry.canonical = checked.order
+        if not checked.ok:
+            bad(entry, checked.reason + "; the unit holds")
+            continue
+        claims[i].append(_Claim(row, checked.order, part))
+        entry.result = Result.FAILS
+
+    dets: list[Detachment] = []
+    for i, force in enumerate(forces):
+        mine = claims[i]
+        whole = [c for c in mine if c.composition == force.composition and c.merge is None]
+        if (len(whole) > 1 and len({c.order for c in whole}) > 1) or (whole and len(mine) > len(whole)):
+            for c in mine:
+                bad(results[c.row], "the force was given conflicting orders; it holds (DATC 4.D.3)")
+            mine = []
+        elif len(whole) > 1:
+            mine = whole[:1]
+        left = force.composition
+        kept: list[_Claim] = []
+        for c in mine:
+            rest = left.minus(c.composition)
+            if rest is None and c.order.kind is not OrderKind.MOVE:
+                # the part a split left standing may get an order of its own ("A Bur S A Bur-Mun")
+                resting = next(
+                    (k for k in kept if k.order.kind is OrderKind.HOLD and k.composition == c.composition), None
+                )
+                if resting is not None:
+                    kept.remove(resting)
+                    left = left.plus(resting.composition)
+                    rest = left.minus(c.composition)
+            if rest is None:
+                bad(results[c.row], f"{force.describe()} has no {c.composition} left to order; it holds")
+                continue
+            left = rest
+            kept.append(c)
+        rows_of: dict[int, list[int]] = {}
+        for c in kept:
+            rows_of.setdefault(id(c.order), []).append(c.row)
+            piece = Force(force.power, c.composition, force.at)
+            dets.append(Detachment(piece, c.order, c.merge, c.row, [c.row], idle=False))
+        if left.size:
+            hold = Order(OrderKind.HOLD, UnitRef(left, force.at))
+            rows = [r for r in about[i] if results[r].result is Result.ILLEGAL]
+            if not about[i]:
+                results.append(OrderResult(force.power, "", hold, Result.SUCCEEDS, added=True))
+                rows = [len(results) - 1]
+            dets.append(Detachment(Force(force.power, left, force.at), hold, None, 0, rows, idle=True))
+    return Binding(dets, results)
+
+
+def _bind_split(
+    rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order, row: int
+) -> list[_Claim] | str:
+    total = Composition.of()
+    claims: list[_Claim] = []
+    for part in order.parts:
+        assert part.unit is not None
+        composition = part.unit.composition or force.composition
+        total = total.plus(composition)
+        piece = Force(force.power, composition, force.at)
+        checked = check_movement_order(rules, forces, index, piece, part)
+        if not checked.ok:
+            return f"the part {composition} cannot {part.kind.value}: {checked.reason}"
+        merge = None
+        if part.kind is OrderKind.MOVE:
+            assert checked.order.destination is not None
+            merge = f"split {force.at} {province_of(checked.order.destination)}"  # parts meeting merge again
+        claims.append(_Claim(row, checked.order, composition, merge))
+    if force.composition.minus(total) is None:
+        return f"the parts ({total}) are more than {force.describe()}"
+    moving = {province_of(c.order.destination or "") for c in claims if c.order.kind is OrderKind.MOVE}
+    for c in claims:
+        if c.order.kind is OrderKind.SUPPORT and c.order.target is not None and not rules.split_parts_support:
+            supported = province_of(c.order.target.location)
+            if supported == force.province and province_of(c.order.destination or "") in moving:
+                return "the parts of a split do not support each other"
+    problem = rules.split_problem(force, [(c.composition, c.order) for c in claims])
+    return problem if problem else claims
+
+
+def _bind_merge(
+    rules: Rules, forces: list[Force], index: dict[str, int], power: str, order: Order, row: int
+) -> list[tuple[int, _Claim]] | str:
+    assert order.destination is not None
+    destination = order.destination
+    province = province_of(destination)
+    found: list[tuple[int, _Claim]] = []
+    merged = Composition.of()
+    for ref in order.merging:
+        i = _find_force(forces, ref)
+        if i is None:
+            return f"there is no unit in {province_of(ref.location)}"
+        force = forces[i]
+        if force.power != power:
+            return f"units of different powers do not merge ({force.describe()} is {force.power})"
+        merged = merged.plus(force.composition)
+        key = f"merge {province}"
+        if force.province == province:
+            found.append(
+                (i, _Claim(row, Order(OrderKind.HOLD, UnitRef(force.composition, force.at)), force.composition, key))
+            )
+            continue
+        move = Order(OrderKind.MOVE, UnitRef(force.composition, force.at), destination=destination)
+        checked = check_movement_order(rules, forces, index, force, move)
+        if not checked.ok and not rules.merge_may_enter(force, province, order):
+            return f"{force.describe()} cannot merge into {destination}: {checked.reason}"
+        found.append((i, _Claim(row, checked.order if checked.ok else move, force.composition, key)))
+    if len({i for i, _ in found}) < 2:
+        return "a merge needs two or more units"
+    problem = rules.merge_problem(merged, province)
+    return problem if problem else found
+
+
+def _canonical_merge(order: Order, forces: list[Force], chosen: list[int]) -> Order:
+    units = tuple(UnitRef(forces[i].composition, forces[i].at) for i in chosen)
+    return Order(OrderKind.MERGE, None, target=order.target, destination=order.destination, merging=units)

@@ -105,7 +105,7 @@ def fleet_chain_exists(board: Board, forces: list[Force], origin: str, destinati
     """Is there a chain of fleets at sea (any power's) that could carry an army from origin to destination?"""
     if not convoy_possible(board, origin, destination):
         return False
-    fleets_at_sea = {f.province for f in forces if f.composition.is_fleet and board.provinces[f.province].is_sea}
+    fleets_at_sea = {f.province for f in forces if f.composition.fleets and board.provinces[f.province].is_sea}
     frontier = [s for s in _sea_neighbours(board, origin) if s in fleets_at_sea]
     seen = set(frontier)
     ends = _sea_neighbours(board, destination)
@@ -149,10 +149,18 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
     if kind is OrderKind.HOLD:
         return Legal(order if unit is given else Order(kind, unit), True)
     if kind is OrderKind.MOVE:
-        return _check_move(board, forces, force, unit, order)
+        legal = _check_move(board, forces, force, unit, order)
+        if legal.ok:
+            assert legal.order.destination is not None
+            problem = rules.may_enter(force.composition, province_of(legal.order.destination))
+            if problem:
+                return _bad(legal.order, problem)
+        return legal
     if kind is OrderKind.SUPPORT:
-        return _check_support(board, forces, index, force, unit, order, rules.shares_provinces)
-    return _check_convoy(board, forces, index, force, unit, order)
+        return _check_support(
+            board, forces, index, force, unit, order, rules.shares_provinces or rules.split_parts_support
+        )
+    return _check_convoy(rules, forces, index, force, unit, order)
 
 
 def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, order: Order) -> Legal:
@@ -211,7 +219,15 @@ def _check_support(
     order: Order,
     rules_share_provinces: bool = False,
 ) -> Legal:
-    assert order.target is not None
+    if order.target is None:  # support for the merge into a province
+        assert order.destination is not None
+        into = province_of(order.destination)
+        canonical = Order(OrderKind.SUPPORT, unit, destination=into)
+        if into == force.province:
+            return _bad(canonical, "a unit cannot support a merge into its own province")
+        if not _reaches(board, force, into):
+            return _bad(canonical, f"{force.describe()} cannot reach {into}, so it cannot support a merge there")
+        return Legal(canonical, True)
     target_province = province_of(order.target.location)
     t = index.get(target_province)
     if t is None:
@@ -242,16 +258,17 @@ def _check_support(
 
 
 def _check_convoy(
-    board: Board, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
+    rules: Rules, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
 ) -> Legal:
+    board = rules.board
     assert order.target is not None and order.destination is not None
     target_province = province_of(order.target.location)
     province = province_of(order.destination)
     t = index.get(target_province)
     target_ref = order.target if t is None else UnitRef(forces[t].composition, forces[t].at)
     canonical = Order(OrderKind.CONVOY, unit, target=target_ref, destination=province)
-    if not force.composition.is_fleet:
-        return _bad(canonical, "only fleets convoy")
+    if not rules.can_convoy(force.composition):
+        return _bad(canonical, f"{force.composition} cannot convoy")
     if not board.provinces[force.province].is_sea:
         return _bad(canonical, "only a fleet at sea can convoy")
     if t is None:

@@ -23,12 +23,12 @@ from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
 
 
-def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
+def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Submitted], seed: int = 0) -> Outcome:
     binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
     while True:
-        mv = MovementResolver(rules, dets, overland)
+        mv = MovementResolver(rules, dets, overland, seed)
         for i in mv.decisions():
             if i >= len(dets) or mv.kind[i] is not HOLD:
                 mv.resolve(i, True)
@@ -136,7 +136,21 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         next_phase=following,
         winner=winners(rules, centres) if phase.season == "Fall" and not retreats else None,
         variant_state=dict(position.variant_state),
+        events=[_event_json(e) for e in mv.events],
     )
+
+
+def _event_json(event: dict[str, object]) -> dict[str, object]:
+    """Events as plain data: orders in them are written out as text."""
+    from judge.notation.render import render_order
+
+    out: dict[str, object] = {}
+    for key, value in event.items():
+        if isinstance(value, list):
+            out[key] = [render_order(v) if hasattr(v, "kind") else v for v in value]
+        else:
+            out[key] = value
+    return out
 
 
 def _unit_name(mv: MovementResolver, j: int) -> str:

@@ -13,6 +13,8 @@ class OrderKind(StrEnum):
     MOVE = "move"
     SUPPORT = "support"
     CONVOY = "convoy"
+    MERGE = "merge"
+    SPLIT = "split"
     RETREAT = "retreat"
     DISBAND = "disband"
     BUILD = "build"
@@ -20,7 +22,9 @@ class OrderKind(StrEnum):
     WAIVE = "waive"
 
 
-MOVEMENT_KINDS = frozenset({OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY})
+MOVEMENT_KINDS = frozenset(
+    {OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY, OrderKind.MERGE, OrderKind.SPLIT}
+)
 RETREAT_KINDS = frozenset({OrderKind.RETREAT, OrderKind.DISBAND})
 ADJUSTMENT_KINDS = frozenset({OrderKind.BUILD, OrderKind.REMOVE, OrderKind.WAIVE})
 
@@ -43,13 +47,17 @@ class UnitRef:
 @dataclass(frozen=True, slots=True)
 class Order:
     """One order. `destination` is the move's, retreat's, or supported/convoyed move's destination;
-    a support with no destination is a support to hold."""
+    a support with no destination is a support to hold, a support with no target supports the merge into its
+    destination. A MERGE names its merging units in `merging` (and `target` the force it forms, if written);
+    a SPLIT gives each part its own order in `parts`."""
 
     kind: OrderKind
     unit: UnitRef | None
     target: UnitRef | None = None
     destination: str | None = None
     via_convoy: bool = False
+    merging: tuple[UnitRef, ...] = ()
+    parts: tuple[Order, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

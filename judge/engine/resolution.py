@@ -16,6 +16,7 @@ what an attack cuts); this module holds the one set of equations.
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ class Detachment:
     """position of its order in its power's orders, for the priority of cuts"""
     entries: list[int] = field(default_factory=list)
     """the result lines that report on it"""
+    idle: bool = False
+    """the unordered rest of a force (it holds, but does not shield the force's supports)"""
 
     @property
     def power(self) -> str:
@@ -61,8 +64,12 @@ class Detachment:
 
 
 class MovementResolver(Resolver):
-    def __init__(self, rules: Rules, dets: list[Detachment], overland: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self, rules: Rules, dets: list[Detachment], overland: frozenset[int] = frozenset(), seed: int = 0
+    ) -> None:
         n = len(dets)
+        self.seed = seed
+        self.events: list[dict[str, object]] = []
         self.rules = rules
         self.board: Board = rules.board
         self.dets = dets
@@ -117,9 +124,14 @@ class MovementResolver(Resolver):
                 self.matched[c] = False
         self.convoyed = [False] * n
         army_adjacency = self.board.army_adjacency
+        provinces = self.board.provinces
         for i in moves:
-            if forces[i].composition.is_army and (
-                dets[i].order.via_convoy or self.convoys_for[i] or dest[i] not in army_adjacency.get(origin[i], ())
+            if (
+                forces[i].composition.is_army
+                and not provinces[dest[i]].is_sea
+                and (
+                    dets[i].order.via_convoy or self.convoys_for[i] or dest[i] not in army_adjacency.get(origin[i], ())
+                )
             ):
                 self.convoyed[i] = self._is_convoyed(i)
         for c in convoys:
@@ -172,7 +184,7 @@ class MovementResolver(Resolver):
                     self.matched[s] = False
                 else:
                     self.move_supports.setdefault(helped, []).append(s)
-            elif any(kind[h] is not MOVE for h in holders.get(target[s], ())):
+            elif target[s] and any(kind[h] is not MOVE for h in holders.get(target[s], ())):
                 self.hold_supports.setdefault(target[s], []).append(s)
             else:
                 self.matched[s] = False
@@ -259,7 +271,13 @@ class MovementResolver(Resolver):
 
     def _supported_group(self, s: int) -> int | None:
         """The attack group a move support helps: the one moving from the supported province to its
-        destination (a coast named in the support must be the move's coast)."""
+        destination (a coast named in the support must be the move's coast); a support naming no unit
+        helps the merge into its destination."""
+        if self.dets[s].order.target is None:
+            for g in self.moves_to.get(self.dest[s], ()):
+                if self.dets[g].merge is not None:
+                    return g
+            return None
         wanted = self.dets[s].order.destination or ""
         for h in self.holders.get(self.target[s], ()):
             if self.kind[h] is MOVE and self.dest[h] == self.dest[s]:
@@ -502,9 +520,16 @@ class MovementResolver(Resolver):
         return True
 
     def _adjudicate_convoy(self, c: int, optimistic: bool) -> bool:
+        """The fleet convoys unless it is dislodged. The attacks on it are adjudicated here rather than
+        resolved, so that the fleet's decision does not join their cycles (DATC 5.D, Pandin's paradox):
+        every cycle through a convoy then stays a clean single cycle."""
         if not self.matched[c]:
             return False
-        return not self.dislodged(self.origin[c], not optimistic)
+        owner = self.power[c]
+        for g in self.moves_to.get(self.origin[c], ()):
+            if self.power[g] != owner and self._adjudicate_move(g, not optimistic):
+                return False
+        return True
 
     def backup_rule(self, cycle: list[int]) -> None:
         n = len(self.dets)
@@ -522,6 +547,13 @@ class MovementResolver(Resolver):
                 self.paradox.add(c if c < n else self.share_owner[c - n])
 
     # --- after resolution -------------------------------------------------------------------------------
+
+    def shuffled(self, items: list[int], key: str) -> list[int]:
+        """A die roll the rules call for: a seeded, repeatable shuffle, recorded in the events."""
+        order = list(items)
+        random.Random(f"{self.seed}:{key}").shuffle(order)
+        self.events.append({"kind": "die_roll", "purpose": key, "order": [self.dets[i].order for i in order]})
+        return order
 
     def decisions(self) -> range:
         return range(len(self.resolved))

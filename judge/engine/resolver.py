@@ -1,10 +1,15 @@
-"""The generic decision resolver: Kruijswijk's partial-information algorithm (DATC v3, chapter 5.E).
+"""The generic decision resolver: Kruijswijk's guess algorithm (DATC v3, chapter 5.F).
 
-Each order is a boolean decision (a move succeeds, a support stands, a convoy holds). A phase module
+Each order is a boolean decision (a move succeeds, a support share stands, a convoy holds). A phase module
 subclasses `Resolver` and implements `adjudicate(i, optimistic)` from the rules' equations and
 `backup_rule(cycle)` for circular dependencies with zero or two solutions; this class knows nothing about
-Diplomacy. `optimistic` means: resolve every still-unknown decision in the way that favours decision `i`;
-when the optimistic and pessimistic readings agree, the decision is settled on partial information.
+Diplomacy. When a decision depends on itself, it is tried with both guesses: if both give the same answer,
+that answer stands (a cycle with one solution -- found by contradiction where need be, which the multi-unit
+variants' partial cuts require); otherwise the backup rule settles the cycle. The retreat to the ancestor of the
+whole cycle (`recursion_hits`) keeps knotted cycles such as Pandin's paradox clean.
+
+The `optimistic` argument is kept in the adjudicate signature for equations that read "at least"/"at most";
+this algorithm always passes the current guesses, so it is read as plain truth here.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ class Resolver:
         self._cycle: list[int] = []
         self._in_cycle: set[int] = set()
         self._recursion_hits = 0
-        self._uncertain = False
+        self._guess_based = False
 
     # --- to implement -----------------------------------------------------------------------------------
 
@@ -35,51 +40,64 @@ class Resolver:
         self.resolution[i] = value
         self.resolved[i] = True
 
-    def resolve(self, i: int, optimistic: bool) -> bool:
+    def resolve(self, i: int, optimistic: bool = True) -> bool:
         if self.resolved[i]:
             return self.resolution[i]
         if i in self._in_cycle:
-            self._uncertain = True
-            return optimistic
+            self._guess_based = True
+            return self.resolution[i]
         if self._visited[i]:
-            self._cycle.append(i)
-            self._in_cycle.add(i)
+            self._add_to_cycle(i)
+            self._guess_based = True
             self._recursion_hits += 1
-            self._uncertain = True
-            return optimistic
+            return self.resolution[i]
 
         self._visited[i] = True
         old_cycle_len = len(self._cycle)
+        old_guess_based = self._guess_based
         old_hits = self._recursion_hits
-        old_uncertain = self._uncertain
-        self._uncertain = False
+        self._guess_based = False
+        self.resolution[i] = False  # the guess deeper recursion sees first
         first = self.adjudicate(i, True)
-        second = self.adjudicate(i, False) if (self._uncertain and first) else first
-        self._visited[i] = False
 
-        if first == second:
-            self._truncate(old_cycle_len)
-            self._recursion_hits = old_hits
-            self._uncertain = old_uncertain
+        if not self._guess_based:  # no cycle below: the answer is final
+            self._guess_based = old_guess_based
+            self._visited[i] = False
             self.settle(i, first)
             return first
 
         if i in self._in_cycle:
             self._recursion_hits -= 1
         if self._recursion_hits == old_hits:
-            # this decision is the ancestor of the whole cycle: apply the backup rule to it
+            # this decision is the ancestor of the whole cycle: try the other guess
+            self._truncate(old_cycle_len)
+            self.resolution[i] = True
+            second = self.adjudicate(i, True)
+            if first == second:
+                self._truncate(old_cycle_len)
+                self._guess_based = old_guess_based
+                self._visited[i] = False
+                self.settle(i, first)
+                return first
             members = self._cycle[old_cycle_len:] or [i]
             self._truncate(old_cycle_len)
+            self._guess_based = old_guess_based
+            self._visited[i] = False
             self.backup_rule(members)
-            self._uncertain = old_uncertain
             if not any(self.resolved[m] for m in members):
                 self.settle(i, False)  # a backup rule that settles nothing must not loop forever
-            return self.resolve(i, optimistic)
+            return self.resolve(i)
 
+        # a cycle was hit deeper down, but its ancestor is further up: go on retreating
+        self._add_to_cycle(i)
+        self.resolution[i] = first
+        self._visited[i] = False
+        return first
+
+    def _add_to_cycle(self, i: int) -> None:
         if i not in self._in_cycle:
             self._cycle.append(i)
             self._in_cycle.add(i)
-        return optimistic
 
     def _truncate(self, length: int) -> None:
         for member in self._cycle[length:]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from judge.engine.binding import Binding
-    from judge.engine.orders import Submitted
+    from judge.engine.orders import Order, Submitted
     from judge.engine.position import Position
     from judge.engine.resolution import Detachment, MovementResolver
 
@@ -207,6 +207,31 @@ class Rules:
         """Winners declared at the end of the winter, and the variant state carried on. Standard: victory is
         checked after the Fall, nothing is carried."""
         return None, dict(position.variant_state)
+
+    split_parts_support: ClassVar[bool] = False
+    """May the part of a split that stays support a part that moves away (Multiplicity I: yes; II: no)?"""
+
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+        """Why a SPLIT of `force` into these parts is not allowed, or None. Standard has no multiples."""
+        return f"{force.describe()} is not a multiple unit"
+
+    def merge_problem(self, merged: Composition, province: str) -> str | None:
+        """Why the force a MERGE forms may not stand in `province`, or None."""
+        if not self.allows(merged):
+            return f"{merged} is not a unit of {self.variant}"
+        return None
+
+    def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
+        """May a merging unit enter a province it could not enter alone (an army joining a fleet at sea)?"""
+        return False
+
+    def may_enter(self, composition: Composition, province: str) -> str | None:
+        """Why a force of this composition may not move into `province`, or None (seaworthiness, ...)."""
+        return None
+
+    def can_convoy(self, composition: Composition) -> bool:
+        """May a force of this composition convoy? Standard: fleets."""
+        return composition.is_fleet
 
     def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:
         """Retreat orders meeting in one province (each a list of the units it moves): how many units of each

@@ -41,13 +41,14 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr, parsedate_to_datetime
 from enum import StrEnum
 from typing import Any
 
@@ -76,11 +77,13 @@ class IncomingMail:
     kind: MailKind
 
 
+_RAW_FACTOR, _RAW_HEADROOM = 4, 256 * 1024  # how much of a mail is parsed: 4 * max_bytes and room for headers
 _MAX_PARTS = 1000  # a MIME tree bigger than this is not a player's mail; the rest is not looked at
 _ATTRIBUTION_MAX = 400  # longer lines are not attribution lines (and keep the regex linear)
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # C0 except tab and line breaks, DEL, C1
 _HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # anything that could end a header line
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 _NULL_PATH = re.compile(r"<\s*>")
@@ -105,19 +108,25 @@ def read_mail(
     """Read one mail as it came off the wire. Never raises."""
     try:
         return _read(bytes(raw), own_address, loop_header, max_bytes, max_lines)
-    except Exception:  # the last line of defence: no mail, however broken, may stop the judge
+    except Exception:  # the last line of defence (seen: RecursionError on absurdly nested MIME)
         try:
-            return _incoming(_Headers(bytes(raw), None), MailKind.UNREADABLE, [], truncated=False)
+            return _incoming(_Headers(_header_block(bytes(raw))), MailKind.UNREADABLE, [], truncated=False)
         except Exception:
             return IncomingMail(None, None, "", None, "", None, [], [], False, MailKind.UNREADABLE)
 
 
 def _read(raw: bytes, own_address: str, loop_header: str, max_bytes: int, max_lines: int) -> IncomingMail:
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
-    headers = _Headers(raw, msg)
+    limit = _RAW_FACTOR * max_bytes + _RAW_HEADROOM
+    raw_cut = len(raw) > limit
+    if raw_cut:  # parsing costs time per line: the rest of a huge mail is never looked at
+        raw = raw[: raw.rfind(b"\n", 0, limit) + 1 or limit]
+    headers = _Headers(_header_block(raw))
+    # The MIME structure is parsed with compat32: policy.default builds a structured Content-Type header for
+    # every part while parsing, which is 15-50 times slower on many-part mail and raises on some hostile values.
+    msg = BytesParser(policy=policy.compat32).parsebytes(raw)
     if not msg.keys():
         return _incoming(headers, MailKind.UNREADABLE, [], truncated=False)
-    text, cut = _body_text(msg, max_bytes)
+    text, cut = _body_text(msg, max_bytes, raw_cut)
     lines, capped = _command_lines(text, max_lines)
     return _incoming(headers, _kind(msg, headers, own_address, loop_header), lines, truncated=cut or capped)
 
@@ -140,57 +149,55 @@ def _decode_words(value: str) -> str:
         return value
 
 
-class _Headers:
-    """Header values of the top-level message, decoded and on one line.
+def _header_block(raw: bytes) -> bytes:
+    end = _HEADER_END.search(raw)
+    return raw if end is None else raw[: end.end()]
 
-    Values come from `policy.default`'s structured headers; where that parser trips over a hostile value,
-    from a lenient `compat32` reading of the raw header block instead. No method raises.
+
+def _values(msg: Message | None, name: str) -> list[Any]:
+    return [] if msg is None else list(msg.get_all(name, []))
+
+
+class _Headers:
+    """Header values of the top-level message, decoded and on one line. No method raises.
+
+    Values come from `policy.default`'s structured headers (encoded words, address lists); where that parser
+    trips over a hostile value, from a lenient `compat32` reading of the same header block instead.
     """
 
-    def __init__(self, raw: bytes, msg: Message | None) -> None:
-        self._raw = raw
-        self._msg = msg
-        self._compat: Message | None = None
-
-    def _fallback(self) -> Message:
-        if self._compat is None:
-            self._compat = BytesHeaderParser(policy=policy.compat32).parsebytes(self._raw)
-        return self._compat
+    def __init__(self, head: bytes) -> None:
+        self._structured: Message | None = None
+        self._plain: Message | None = None
+        with suppress(Exception):  # policy.default fails on some hostile Content-Type values while parsing
+            self._structured = BytesHeaderParser(policy=policy.default).parsebytes(head)
+        with suppress(Exception):
+            self._plain = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
 
     def all(self, name: str) -> list[str]:
-        if self._msg is not None:
-            try:
-                return [_one_line(str(v)) for v in self._msg.get_all(name, [])]
-            except Exception:
-                pass
-        try:
-            return [_one_line(_decode_words(str(v))) for v in self._fallback().get_all(name, [])]
-        except Exception:
-            return []
+        with suppress(Exception):
+            if self._structured is not None:
+                return [_one_line(str(v)) for v in _values(self._structured, name)]
+        with suppress(Exception):
+            return [_one_line(_decode_words(str(v))) for v in _values(self._plain, name)]
+        return []
 
     def get(self, name: str) -> str | None:
         values = self.all(name)
         return values[0] if values else None
 
-    def _header_objects(self, name: str) -> list[Any]:
-        return [] if self._msg is None else list(self._msg.get_all(name, []))
-
     def addresses(self, name: str) -> list[tuple[str, str]]:
         """(display name, address) of every mailbox in every `name` header."""
-        if self._msg is not None:
-            try:
+        with suppress(Exception):
+            if self._structured is not None:
                 return [
                     (_one_line(a.display_name), _one_line(a.addr_spec))
-                    for header in self._header_objects(name)
+                    for header in _values(self._structured, name)
                     for a in header.addresses
                 ]
-            except Exception:
-                pass
-        try:
-            found = getaddresses([str(v) for v in self._fallback().get_all(name, [])])
+        with suppress(Exception):
+            found = getaddresses([str(v) for v in _values(self._plain, name)])
             return [(_one_line(_decode_words(n)), _one_line(a)) for n, a in found]
-        except Exception:
-            return []
+        return []
 
 
 def _valid_address(address: str) -> str | None:
@@ -298,8 +305,14 @@ def _content_type(part: Message) -> str:
 def _param(part: Message, name: str) -> str:
     """A Content-Type parameter, lower-cased; "" when absent or unreadable."""
     try:
-        header: Any = part["content-type"]
-        return "" if header is None else str(header.params.get(name, "")).strip().lower()
+        return str(collapse_rfc2231_value(part.get_param(name, ""))).strip().lower()
+    except Exception:
+        return ""
+
+
+def _charset(part: Message) -> str:
+    try:
+        return part.get_content_charset("")
     except Exception:
         return ""
 
@@ -311,22 +324,17 @@ def _is_attachment(part: Message) -> bool:
         return True  # cannot tell: do not read it
 
 
-def _body_text(msg: Message, max_bytes: int) -> tuple[str, bool]:
-    """The text the commands are in, and whether it was cut at max_bytes."""
-    plain = html = None
-    for part in _parts(msg):
-        if part.is_multipart() or _is_attachment(part):
-            continue
-        content_type = _content_type(part)
-        if content_type == "text/plain" and plain is None:
-            plain = part
-        elif content_type == "text/html" and html is None:
-            html = part
-    text, cut = _part_text(plain, max_bytes) if plain is not None else ("", False)
+def _body_text(msg: Message, max_bytes: int, raw_cut: bool) -> tuple[str, bool]:
+    """The text the commands are in, and whether it was cut (at max_bytes, or where the raw mail was cut)."""
+    leaves = [part for part in _parts(msg) if not part.is_multipart()]
+    readable = [part for part in leaves if not _is_attachment(part)]
+    plain = next((part for part in readable if _content_type(part) == "text/plain"), None)
+    html = next((part for part in readable if _content_type(part) == "text/html"), None)
+    chosen, (text, cut) = plain, _part_text(plain, max_bytes) if plain is not None else ("", False)
     if not text.strip() and html is not None:
-        markup, cut = _part_text(html, max_bytes)
+        chosen, (markup, cut) = html, _part_text(html, max_bytes)
         text = html_to_text(markup)
-    return text, cut
+    return text, cut or (raw_cut and chosen is not None and chosen is leaves[-1])
 
 
 def _part_text(part: Message, max_bytes: int) -> tuple[str, bool]:
@@ -346,7 +354,7 @@ def _part_text(part: Message, max_bytes: int) -> tuple[str, bool]:
     if cut:  # drop the partial last line rather than hand on half an order
         data = data[:max_bytes]
         data = data[: data.rfind(b"\n") + 1] or data
-    return _decode(data, _param(part, "charset")), cut
+    return _decode(data, _charset(part)), cut
 
 
 def _base64(encoded: str) -> bytes:

@@ -39,10 +39,13 @@ REMOVE_WORDS = frozenset({"remove", "removes", "removal"})
 BUILD_WORDS = frozenset({"b", "build", "builds", "add"})
 WAIVE_WORDS = frozenset({"waive", "waives", "waived", "waiver", "w", "pass"})
 VIA_WORDS = frozenset({"via", "by"})
+MERGE_WORDS = frozenset({"merge", "merges", "merging", "m"})
+SPLIT_WORDS = frozenset({"split", "splits", "divide", "divides", "division"})
+JOIN_WORDS = frozenset({"+", "&", "and"})
 FILLER_WORDS = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
 KEYWORDS: frozenset[str] = frozenset().union(
     HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS, MOVE_WORDS, DISBAND_WORDS, REMOVE_WORDS, BUILD_WORDS, WAIVE_WORDS,
-    VIA_WORDS,
+    VIA_WORDS, MERGE_WORDS, SPLIT_WORDS, JOIN_WORDS, {"="},
 )  # fmt: skip
 ARTICLES = frozenset({"the", "a", "an"})
 # No many-word name ends with these, and joining them on would make another name: "Marseille S" is not
@@ -73,6 +76,7 @@ _COAST_MARK = re.compile(
     re.IGNORECASE,
 )
 _PARENS = re.compile(r"[()\[\]]")
+_JOINERS = re.compile(r"([+&=])")
 _COMPOSITION = re.compile(r"^(?:[0-9]*[afg])(?:/[0-9]*[afg])*$")
 _COUNT = re.compile(r"^[0-9]+$")
 _TOKEN = re.compile(r"[^\s,;:]+")
@@ -116,6 +120,7 @@ def _tokenise(line: str) -> list[str]:
     text = _ARROWS.sub(" - ", line.strip())
     text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
     text = _PARENS.sub(" ", text)
+    text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"
     tokens: list[str] = []
     for raw in _TOKEN.findall(text.lower()):
         raw = raw.rstrip(".")
@@ -274,7 +279,10 @@ class OrderReader:
         return self.power_words.get(normalise_name(word))
 
     def _is_type(self, token: str | None) -> bool:
-        return token is not None and (token in UNIT_WORDS or _COMPOSITION.match(token) is not None)
+        if token is None:
+            return False
+        token = token.removesuffix("'s")
+        return token in UNIT_WORDS or _COMPOSITION.match(token) is not None
 
     def _power(self, cur: _Cursor, *, at_start: bool = False) -> str | None:
         """A power named before a unit (or, at the start of a line, before the whole order)."""
@@ -308,9 +316,9 @@ class OrderReader:
         if token in UNIT_WORDS:
             cur.pos += 1
             return Composition.parse(UNIT_WORDS[token])
-        if _COMPOSITION.match(token):
+        if _COMPOSITION.match(token.removesuffix("'s")):  # "3A's", as zines write the plural
             try:
-                composition = Composition.parse(token)
+                composition = Composition.parse(token.removesuffix("'s"))
             except ValueError:
                 raise OrderSyntaxError(
                     line, f"{token!r} is not a unit; expected A, F or a force like 2A or A/F"
@@ -349,13 +357,75 @@ class OrderReader:
                 unit = self._unit(cur, line, what)
                 self._expect_end(cur, line)
                 return Order(kind, unit)
+        merge = self._merge(cur, line)
+        if merge is not None:
+            return merge
         unit = self._unit(cur, line, "a unit")
         return self._after_unit(cur, line, unit)
+
+    def _merge(self, cur: _Cursor, line: str) -> Order | None:
+        """ "A Pie + A Par + A Gas MERGE = 3A Bur", "F(Bre)+A(Par)M: A/F(Pic)", "A(Mar) & A(Pic) MERGE 2A(Bur)"."""
+        if not any(t in JOIN_WORDS for t in cur.tokens[cur.pos :]):
+            return None
+        start = cur.pos
+        try:
+            units = [self._unit(cur, line, "a merging unit")]
+            while cur.peek() in JOIN_WORDS:
+                cur.pos += 1
+                units.append(self._unit(cur, line, "a merging unit"))
+        except OrderSyntaxError:
+            cur.pos = start
+            return None
+        if len(units) < 2 or cur.peek() not in MERGE_WORDS | {"="}:
+            cur.pos = start
+            return None
+        while cur.peek() in MERGE_WORDS | {"=", "into", "to", "-"}:
+            cur.pos += 1
+        formed = self._composition(cur, line)
+        if cur.peek() in FILLER_WORDS:
+            cur.pos += 1
+        destination = self._place(cur, line, "where the units merge")
+        self._expect_end(cur, line)
+        target = UnitRef(formed, destination) if formed is not None else None
+        return Order(OrderKind.MERGE, None, target=target, destination=destination, merging=tuple(units))
+
+    def _split(self, cur: _Cursor, line: str, unit: UnitRef) -> Order:
+        """ "3A Bur SPLIT = A Par A Bur A Mun", "A/F(Pic)D: F(Pic), A(Bel)"; a part naming the force's own
+        province stays, and may carry its own order at the end ("..., A(Mar) s F(MAO) - GAS")."""
+        origin = province_of(unit.location)
+        while cur.peek() == "=":
+            cur.pos += 1
+        parts: list[Order] = []
+        while not cur.done:
+            count = int(cur.take()) if _COUNT.match(cur.peek() or "") else 1
+            composition = self._composition(cur, line)
+            if composition is None:
+                raise OrderSyntaxError(line, 'expected a part of the split, like "A par" or "2A bur"')
+            composition = composition.times(count)
+            place = self._place(cur, line, "where the part goes")
+            ref = UnitRef(composition, unit.location)
+            if province_of(place) == origin:
+                nxt = cur.peek() or ""
+                tail = nxt in SUPPORT_WORDS | CONVOY_WORDS | HOLD_WORDS or (len(nxt) == 2 and nxt[0] == "s")
+                parts.append(self._after_unit(cur, line, ref) if tail else Order(OrderKind.HOLD, ref))
+            else:
+                parts.append(Order(OrderKind.MOVE, ref, destination=place))
+            while cur.peek() in JOIN_WORDS:
+                cur.pos += 1
+        if len(parts) < 2:
+            raise OrderSyntaxError(line, "a split names at least two parts")
+        return Order(OrderKind.SPLIT, unit, parts=tuple(parts))
 
     def _after_unit(self, cur: _Cursor, line: str, unit: UnitRef) -> Order:
         if cur.done:
             return Order(OrderKind.HOLD, unit)
         word = cur.take()
+        if word in SPLIT_WORDS or (word == "d" and not cur.done and self._is_type(cur.peek())):
+            return self._split(cur, line, unit)
+        if len(word) == 2 and word[0] == "s" and word[1] in "afgm" and self.board.lookup(word) is None:
+            # zine shorthand: "F(Pic)SA(Pic)-Bel", "A(Bur)SM(Pic)" (support the merge at Picardy)
+            cur.tokens.insert(cur.pos, "merge" if word[1] == "m" else word[1])
+            word = "s"
         for words, kind in (
             (HOLD_WORDS, OrderKind.HOLD),
             (BUILD_WORDS, OrderKind.BUILD),
@@ -368,6 +438,9 @@ class OrderReader:
         if word in MOVE_WORDS:
             kind = OrderKind.RETREAT if word in RETREAT_WORDS else OrderKind.MOVE
             self._skip_move_words(cur)  # "moves to", "retreats to"
+            if cur.peek() in HOLD_WORDS and cur.peek(1) is None:  # zines' "F(Pic)-st."
+                cur.pos += 1
+                return Order(OrderKind.HOLD, unit)
             destination = self._place(cur, line, "where the unit goes")
             path = False
             # njudge's convoy route "A lon - nth - bel": the army goes to the last place, by convoy
@@ -379,6 +452,18 @@ class OrderReader:
             self._expect_end(cur, line)
             return Order(kind, unit, destination=destination, via_convoy=via)
         if word in SUPPORT_WORDS:
+            if cur.peek() in MERGE_WORDS:  # "A(Par) S MERGE (Bur)"
+                cur.pos += 1
+                self._skip_move_words(cur)
+                into = self._place(cur, line, "where the supported merge takes place")
+                self._expect_end(cur, line)
+                return Order(OrderKind.SUPPORT, unit, target=None, destination=into)
+            if self._is_type(cur.peek()) and cur.peek(1) in MOVE_WORDS:  # "A Mar S 3A's - Bur": the merge
+                cur.pos += 1
+                self._skip_move_words(cur)
+                into = self._place(cur, line, "where the supported merge takes place")
+                self._expect_end(cur, line)
+                return Order(OrderKind.SUPPORT, unit, target=None, destination=into)
             target = self._unit(cur, line, "the unit supported")
             supported_to: str | None = None
             if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS:  # "S A ber to hold"

@@ -1,0 +1,240 @@
+"""Multiplicity I (Walkerdine) with the A/F rules, and Multiplicity II (Walkerdine, revised Black).
+
+A force may be a multiple -- 2A, 3F, A/F, A/2F, 2A/2F -- that stands, moves, supports and is supported as one,
+merges with others (MERGE) and splits (SPLIT, the A/F rules' DIVIDE). What departs from standard, by rule of
+the texts (rulings and their options: docs/variants/multiplicity1.md and multiplicity2.md):
+
+Multiplicity I
+- strength by terrain: at sea an A/F counts its fleets, inland only its armies (rule 4, A/F rule 6c);
+- in an A/F the armies are never more than the fleets (rule 3); a power's fleets may stand on both coasts of a
+  split-coast province without acting together (A/F rule 5);
+- an attack cuts support only up to its own strength (the GM's ruling), only the strongest of several attacks
+  counts (A/F rule 10), a component ordered to stand absorbs an attack of its strength (GM) while an idle one
+  does not (A/F rule 9); which of several supports falls is decided by a seeded die (GM), for an A/F the
+  second written (A/F rule 11);
+- 2F convoy a 2A; a force with a fleet in it is never convoyed (GM);
+- builds may be added onto own units on home centres (rule 5, A/F rule 12); Winter 1900 placement (rule 9);
+- an army and a fleet of one power retreating to one space: the army has priority (A/F rule 8).
+
+Multiplicity II
+- a force with armies is seaworthy when its fleets are at least as many; only seaworthy forces go to sea, an army
+  merging at sea does not support the merge (rule 5);
+- a support is cut up to the strongest single attack, supports for an attack on the cutter not counted, the
+  last-written support first (rule 4); a merging unit does not cut a support for an attack on its own origin;
+- split parts meeting in one space merge (rule 7); the part that stays may not support a splitting part;
+- an A/F convoys when it and its cargo are seaworthy (rule 6); the stronger retreat wins (rule 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from judge.board.model import Terrain
+from judge.engine.binding import Binding, bind_multiples
+from judge.engine.orders import Order, OrderKind, Submitted
+from judge.engine.position import Position
+from judge.engine.resolution import MovementResolver
+from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
+from judge.engine.units import Composition, Force
+
+
+class MultiplicityRules(Rules):
+    """Multiplicity I with the A/F rules."""
+
+    variant = "multiplicity1"
+    stacking = "location"
+    weighs_compositions = True
+    split_parts_support = True
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {
+        "edition": EDITION_OPTION,
+        "cut_choice": RuleOption(
+            "which of a multiple's several supports an attack cuts: a seeded die (the GM's ruling) or the "
+            "last written first (A/F rule 11); an A/F always uses A/F rule 11",
+            ("die", "last_written"),
+            "die",
+        ),
+        "standing_absorbs": RuleOption(
+            "a component ordered to stand absorbs an attack of its strength before supports are cut (GM's ruling)",
+            (True, False),
+            True,
+        ),
+    }
+
+    # --- what a force is ------------------------------------------------------------------------------
+
+    def allows(self, composition: Composition) -> bool:
+        if composition.garrisons or composition.size == 0:
+            return False
+        return composition.armies <= composition.fleets or composition.fleets == 0
+
+    def force_strength(self, composition: Composition, terrain: Terrain) -> int:
+        if terrain is Terrain.SEA:
+            return composition.fleets
+        if terrain is Terrain.LAND:
+            return composition.armies + composition.garrisons
+        return composition.size
+
+    def can_convoy(self, composition: Composition) -> bool:
+        return composition.fleets > 0
+
+    def convoy_capacity(self, composition: Composition) -> int | None:
+        return composition.fleets
+
+    # --- orders ---------------------------------------------------------------------------------------
+
+    def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
+        return bind_multiples(self, position, submitted)
+
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+        if force.composition.is_single:
+            return f"{force.describe()} is a single unit and cannot split"
+        for composition, _ in parts:
+            if not self.allows(composition):
+                return f"{composition} is not a unit of {self.variant}"
+        return None
+
+    # --- cuts -----------------------------------------------------------------------------------------
+
+    def _absorbed(self, resolver: MovementResolver, support: int) -> int:
+        """What the components ordered to stand in the supporting force's province take of an attack."""
+        if not self.options.get("standing_absorbs", True):
+            return 0
+        return sum(
+            resolver.own_strength[h]
+            for h in resolver.holders.get(resolver.origin[support], ())
+            if resolver.kind[h] is OrderKind.HOLD and not resolver.dets[h].idle and resolver.dets[h].merge is None
+        )
+
+    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+        """Only the strongest attack cuts, and only up to its own strength."""
+        if not cutters:
+            return 0
+        strongest = max(sum(resolver.attack_weight[m] for m in members) for members in cutters.values())
+        return max(0, strongest - self._absorbed(resolver, support))
+
+    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+        last_first = sorted(supports, key=lambda s: -resolver.dets[s].written)
+        if len(supports) < 2:
+            return last_first
+        mixed = any(resolver.dets[s].composition.armies and resolver.dets[s].composition.fleets for s in supports)
+        if mixed or self.options.get("cut_choice") == "last_written":
+            return last_first
+        return resolver.shuffled(sorted(supports), f"which support in {resolver.origin[supports[0]]} is cut first")
+
+    # --- after the moves ------------------------------------------------------------------------------
+
+    def assemble(self, forces: list[Force]) -> list[Force]:
+        """A power's detachments that end in one place are one force again (merges, a split that failed)."""
+        by_place: dict[tuple[str, str], Force] = {}
+        armies_only: list[Force] = []
+        for force in forces:
+            if force.composition.fleets == 0 and "/" not in force.at:
+                armies_only.append(force)
+                continue
+            key = (force.power, force.at)
+            known = by_place.get(key)
+            by_place[key] = (
+                force if known is None else Force(force.power, known.composition.plus(force.composition), force.at)
+            )
+        for army in armies_only:
+            hosts = [k for k, f in by_place.items() if f.power == army.power and f.province == army.province]
+            key = hosts[0] if len(hosts) == 1 else (army.power, army.at)
+            known = by_place.get(key)
+            by_place[key] = (
+                army if known is None else Force(army.power, known.composition.plus(army.composition), key[1])
+            )
+        return list(by_place.values())
+
+    def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:
+        """An army and a fleet of one power retreating to one space: the army has priority (A/F rule 8)."""
+        if len(arrivals) == 2 and arrivals[0][0].power == arrivals[1][0].power:
+            kinds = [units[0].composition for units in arrivals]
+            if kinds[0].is_army != kinds[1].is_army:
+                return [len(arrivals[0]) if kinds[0].is_army else 0, len(arrivals[1]) if kinds[1].is_army else 0]
+        return super().settle_retreats(arrivals)
+
+    def build_site_problem(
+        self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
+    ) -> str | None:
+        """Vacant home centres, or home centres held by the power's own units (rule 5)."""
+        home = self.board.powers[power].home if power in self.board.powers else ()
+        if province not in home:
+            return f"{province} is not a home centre of {power}"
+        if centres.get(province) != power:
+            return f"{power} does not own {province}"
+        if province in built_at:
+            return f"a unit was already built in {province}"
+        if any(f.province == province and f.power != power for f in units):
+            return f"{province} is occupied"
+        return None
+
+
+class Multiplicity2Rules(MultiplicityRules):
+    """Multiplicity II (Walkerdine, revised Black), the multiple-unit rules Hoplite Wars uses."""
+
+    variant = "multiplicity2"
+    stacking = "province"
+    split_parts_support = False
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+
+    def allows(self, composition: Composition) -> bool:
+        return composition.garrisons == 0 and composition.size > 0
+
+    def may_enter(self, composition: Composition, province: str) -> str | None:
+        if self.board.provinces[province].is_sea and composition.armies > composition.fleets:
+            return f"{composition} is not seaworthy (more armies than fleets) and cannot go to sea"
+        return None
+
+    def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
+        return self.board.provinces[province].is_sea  # an army may join a fleet at sea (rule 5)
+
+    def merge_problem(self, merged: Composition, province: str) -> str | None:
+        return super().merge_problem(merged, province) or self.may_enter(merged, province)
+
+    def can_convoy(self, composition: Composition) -> bool:
+        return composition.fleets > composition.armies
+
+    def convoy_capacity(self, composition: Composition) -> int | None:
+        """Room for as many armies as keep it and its cargo seaworthy (rule 6)."""
+        return composition.fleets - composition.armies
+
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+        problem = super().split_problem(force, parts)
+        if problem:
+            return problem
+        if self.board.provinces[force.province].is_sea:
+            staying = force.composition
+            for composition, order in parts:
+                if order.kind is OrderKind.MOVE:
+                    left = staying.minus(composition)
+                    staying = left if left is not None else staying
+            if staying.size and self.may_enter(staying, force.province):
+                return f"the part left at sea ({staying}) would not be seaworthy"
+        return None
+
+    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+        """Up to the strongest single attack with its supports -- not counting supports from the province the
+        cut support helps into, and not counting merging units from that province (rule 4)."""
+        if not cutters:
+            return 0
+        towards = resolver.dest[support] or resolver.target[support]
+        strongest = 0
+        for group, members in cutters.items():
+            strength = sum(resolver.attack_weight[m] for m in members)
+            for s in resolver.move_supports.get(group, []):
+                if resolver.origin[s] != towards:
+                    strength += sum(1 for share in resolver.shares[s] if resolver.resolve(share, high))
+            strongest = max(strongest, strength)
+        return strongest
+
+    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+        return sorted(supports, key=lambda s: -resolver.dets[s].written)
+
+    def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:
+        """The stronger retreating force wins a clash (rule 8); equal strengths are all disbanded."""
+        strengths = [sum(f.composition.size for f in units) for units in arrivals]
+        best = max(strengths)
+        if strengths.count(best) > 1:
+            return [0] * len(arrivals)
+        return [len(units) if s == best else 0 for units, s in zip(arrivals, strengths, strict=True)]
