@@ -91,7 +91,9 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     for n, entry in enumerate(case.get("dislodged") or []):
         force = _force(rules, entry, f"dislodged[{n}]")
         attacker = entry.get("attacker_from")
-        attacker_from = province_of(read_location(board, attacker)) if attacker else None
+        origins = [attacker] if isinstance(attacker, str) else list(attacker or [])
+        froms = [province_of(read_location(board, o)) for o in origins]
+        attacker_from = froms[0] if froms else None
         retreats = entry.get("retreats")
         dislodged.append(
             Dislodged(
@@ -99,6 +101,7 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
                 attacker_from,
                 bool(entry.get("by_convoy", False)),
                 tuple(read_location(board, r) for r in retreats) if retreats is not None else None,
+                tuple(froms[1:]),
             )
         )
     standoffs = frozenset(province_of(read_location(board, s)) for s in case.get("standoffs") or [])
@@ -157,7 +160,7 @@ def _unit_json(force: Force) -> dict[str, Any]:
 def _dislodged_json(d: Dislodged) -> dict[str, Any]:
     return {
         **_unit_json(d.force),
-        "attacker_from": d.attacker_from,
+        "attacker_from": [d.attacker_from, *d.also_from] if d.also_from else d.attacker_from,
         **({"by_convoy": True} if d.by_convoy else {}),
         "retreats": list(d.retreats or ()),
     }

@@ -169,6 +169,12 @@ def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, 
     province = province_of(dest)
     via = order.via_convoy
     target = board.provinces[province]
+    if force.composition.is_army and board.provinces[force.province].is_sea:
+        # armies aboard a force at sea land on an adjacent coast (a split A/F, Multiplicity II rule 7)
+        canonical = Order(OrderKind.MOVE, unit, destination=province)
+        if target.terrain.value != "coast" or not board.fleet_reaches_province(force.at, province):
+            return _bad(canonical, f"an army at {force.at} can only land on a coast next to it")
+        return Legal(canonical, True)
     if force.composition.is_army:
         if unit is order.unit and dest == province:
             canonical = order
@@ -233,7 +239,9 @@ def _check_support(
     if t is None:
         return _bad(replace(order, unit=unit), f"there is no unit in {target_province} to support")
     target = forces[t]
-    target_ref = UnitRef(target.composition, target.at, order.target.count)
+    named = order.target.composition
+    part = named if named is not None and target.composition.minus(named) is not None else target.composition
+    target_ref = UnitRef(part, target.at, order.target.count)
     if order.destination is None:
         canonical = Order(OrderKind.SUPPORT, unit, target=target_ref)
         if target_province == force.province:

@@ -27,25 +27,33 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
+    held: dict[int, str] = {}
     while True:
-        mv = MovementResolver(rules, dets, overland, seed)
+        mv = MovementResolver(rules, dets, overland, seed, held)
         for i in mv.decisions():
             if i >= len(dets) or mv.kind[i] is not HOLD:
                 mv.resolve(i, True)
-        if rules.edition.adjacent_convoy != "opposite_move":
+        changed = False
+        if rules.edition.adjacent_convoy == "opposite_move":
+            # 1971: an unwanted convoy to an adjacent province that is disrupted leaves the army its land route
+            fallen = {
+                i
+                for i in range(len(dets))
+                if mv.convoyed[i]
+                and not dets[i].order.via_convoy
+                and rules.board.army_can_move(mv.origin[i], mv.dest[i])
+                and not mv.path(i, True)
+            }
+            if fallen - overland:
+                overland = overland | fallen
+                changed = True
+        # the variant may call moves off that the first resolution shows impossible (and resolve again)
+        for i, why in rules.called_off(mv).items():
+            if i not in held:
+                held[i] = why
+                changed = True
+        if not changed:
             break
-        # 1971: an unwanted convoy to an adjacent province that is disrupted leaves the army its land route
-        fallen = {
-            i
-            for i in range(len(dets))
-            if mv.convoyed[i]
-            and not dets[i].order.via_convoy
-            and rules.board.army_can_move(mv.origin[i], mv.dest[i])
-            and not mv.path(i, True)
-        }
-        if not fallen:
-            break
-        overland = overland | fallen
     return _outcome(rules, position, mv, binding)
 
 
@@ -93,18 +101,42 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
             standoffs.add(province)
 
     dislodged_at = {d.force.province for d in dislodged}
+    parts_of_row: dict[int, list[int]] = {}
     for i, d in enumerate(dets):
-        reason, ok = _explain(mv, i, moved, d.province in dislodged_at, winners_into)
         for r in d.entries:
-            entry = results[r]
-            if entry.result is Result.ILLEGAL:
-                if d.province in dislodged_at:
-                    entry.reason += f"; dislodged from {d.province}"
-                continue
+            parts_of_row.setdefault(r, []).append(i)
+    for r, parts in parts_of_row.items():
+        entry = results[r]
+        if entry.result is Result.ILLEGAL:
+            if any(dets[i].province in dislodged_at for i in parts):
+                entry.reason += f"; dislodged from {dets[parts[0]].province}"
+            continue
+        told = [(i, *_explain(mv, i, moved, dets[i].province in dislodged_at, winners_into)) for i in parts]
+        if len(told) == 1:
+            i, reason, ok = told[0]
             entry.result = Result.SUCCEEDS if ok else Result.FAILS
             entry.reason = reason
             if not ok and mv.kind[i] is MOVE:
                 entry.explain = partial(_why_move_failed, mv, i)
+            continue
+        # one line for several detachments (a split, a merge): it succeeds if any part did what it was told
+        entry.result = Result.SUCCEEDS if any(ok for _, _, ok in told) else Result.FAILS
+        if all(mv.leader[i] == mv.leader[told[0][0]] and mv.kind[i] is MOVE for i, _, _ in told):
+            if not told[0][2]:
+                entry.explain = partial(_why_move_failed, mv, told[0][0])
+            continue
+        notes: list[str] = []
+        for i, reason, ok in told:
+            if not ok and mv.kind[i] is MOVE:
+                reason = _why_move_failed(mv, i)
+            if not reason:
+                continue
+            if reason in {r for _, r, _ in told if r} and len({r for _, r, _ in told if r}) == 1:
+                notes = [reason]  # the same reason for every part: say it once
+                break
+            d = dets[i]
+            notes.append(f"{d.composition} {mv.dest[i] or d.province}: {reason}")
+        entry.reason = "; ".join(notes)
 
     with_options = tuple(
         Dislodged(
@@ -153,6 +185,14 @@ def _event_json(event: dict[str, object]) -> dict[str, object]:
     return out
 
 
+def _force_name(mv: MovementResolver, parts: list[int]) -> str:
+    """The force several detachments make up, as one name ("France 3A bur")."""
+    total = mv.dets[parts[0]].composition
+    for j in parts[1:]:
+        total = total.plus(mv.dets[j].composition)
+    return f"{mv.power[parts[0]]} {total} {mv.origin[parts[0]]}"
+
+
 def _unit_name(mv: MovementResolver, j: int) -> str:
     d = mv.dets[j]
     return f"{d.power} {d.composition} {d.at}"
@@ -164,6 +204,8 @@ def _explain(
     kind = mv.kind[i]
     here = mv.origin[i]
     fate = ""
+    if i in mv.held:
+        return (mv.held[i], False)
     if was_dislodged:
         winner = winners_into[here]
         origins = ", ".join(dict.fromkeys(mv.origin[m] for m in mv.members[winner] if moved[m]))
@@ -251,7 +293,7 @@ def _why_move_failed(mv: MovementResolver, i: int) -> str:
     elif holders and not (mv.may_share and mv.power[holders[0]] == mv.power[g]):
         hold = mv.hold_strength(destination, True)
         if attack <= hold:
-            names = " and ".join(_unit_name(mv, j) for j in holders)
+            names = _force_name(mv, holders)
             if all(mv.kind[j] is MOVE for j in holders):
                 reasons.append(f"bounced off {names}, which did not move away")
             else:

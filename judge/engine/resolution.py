@@ -65,9 +65,17 @@ class Detachment:
 
 class MovementResolver(Resolver):
     def __init__(
-        self, rules: Rules, dets: list[Detachment], overland: frozenset[int] = frozenset(), seed: int = 0
+        self,
+        rules: Rules,
+        dets: list[Detachment],
+        overland: frozenset[int] = frozenset(),
+        seed: int = 0,
+        held: dict[int, str] | None = None,
     ) -> None:
         n = len(dets)
+        self.held = held or {}
+        """moves the rules call off after a first resolution (a split at sea that would leave an unseaworthy
+        remainder), with the reason"""
         self.seed = seed
         self.events: list[dict[str, object]] = []
         self.rules = rules
@@ -81,7 +89,7 @@ class MovementResolver(Resolver):
         self.paradox: set[int] = set()
 
         forces = [d.force for d in dets]
-        kind = self.kind = [d.order.kind for d in dets]
+        kind = self.kind = [HOLD if i in self.held else d.order.kind for i, d in enumerate(dets)]
         self.power = [f.power for f in forces]
         origin = self.origin = [f.province for f in forces]
         dest = self.dest = [""] * n
@@ -94,7 +102,7 @@ class MovementResolver(Resolver):
         for i, d in enumerate(dets):
             holders.setdefault(origin[i], []).append(i)
             o = d.order
-            k = o.kind
+            k = kind[i]
             if k is MOVE:
                 moves.append(i)
             elif k is SUPPORT:

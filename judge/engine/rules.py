@@ -229,6 +229,10 @@ class Rules:
         """Why a force of this composition may not move into `province`, or None (seaworthiness, ...)."""
         return None
 
+    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
+        """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
+        return {}
+
     def can_convoy(self, composition: Composition) -> bool:
         """May a force of this composition convoy? Standard: fleets."""
         return composition.is_fleet

@@ -199,6 +199,29 @@ class Multiplicity2Rules(MultiplicityRules):
         """Room for as many armies as keep it and its cargo seaworthy (rule 6)."""
         return composition.fleets - composition.armies
 
+    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
+        """A split at sea whose failed parts would leave an unseaworthy force there fails whole (rule 7)."""
+        provinces = self.board.provinces
+        off: dict[int, str] = {}
+        for province, here in resolver.holders.items():
+            if not provinces[province].is_sea:
+                continue
+            leaving = [
+                i
+                for i in here
+                if resolver.kind[i] is OrderKind.MOVE and (resolver.dets[i].merge or "").startswith("split")
+            ]
+            if not leaving:
+                continue
+            staying = Composition.of()
+            for i in here:
+                if not (resolver.kind[i] is OrderKind.MOVE and resolver.resolution[resolver.leader[i]]):
+                    staying = staying.plus(resolver.dets[i].composition)
+            if staying.size and staying.armies > staying.fleets:
+                why = f"the split fails whole: it would leave an unseaworthy {staying} at sea"
+                off.update(dict.fromkeys(leaving, why))
+        return off
+
     def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
         problem = super().split_problem(force, parts)
         if problem:
