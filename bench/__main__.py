@@ -16,10 +16,10 @@ import os
 import time
 from dataclasses import dataclass
 
-from judge.board import load_map
-from judge.engine import Rules, adjudicate
+from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
 from judge.testing.random_games import PlayedPhase, play
+from judge.variants import get_variant
 
 
 @dataclass
@@ -42,8 +42,8 @@ def _case_json(phase: PlayedPhase) -> dict[str, object]:
     }
 
 
-def _games(seeds: range, years: int) -> list[PlayedPhase]:
-    rules = Rules.build(load_map("standard"))
+def _games(seeds: range, years: int, variant: str = "standard") -> list[PlayedPhase]:
+    rules = get_variant(variant).rules()
     phases: list[PlayedPhase] = []
     for seed in seeds:
         phases.extend(played for played, _ in play(rules, seed, years))
@@ -105,6 +105,34 @@ def engine_benchmark(games: int, years: int, rounds: int, workers: int) -> None:
               f"({phases / wall / (single.phases / took):.2f} x one process)")  # fmt: skip
 
 
+def _phase_seconds(phases: list[PlayedPhase], rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for p in phases:
+            adjudicate(p.rules, p.position, p.orders)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def variant_benchmark(games: int, years: int, rounds: int) -> None:
+    """The multi-unit variants next to standard: cost of a phase, and of a movement phase, as a ratio."""
+    print(f"variants: {games} random games of {years} years each; best of {rounds} rounds")
+    base: tuple[float, float] | None = None
+    for name in ("standard", "multiplomacy", "multiplicity1", "multiplicity2"):
+        phases = _games(range(games), years, name)
+        movement = [p for p in phases if p.position.phase.type is PhaseType.MOVEMENT]
+        per_phase = _phase_seconds(phases, rounds) / len(phases)
+        per_move = _phase_seconds(movement, rounds) / len(movement)
+        orders = sum(len(p.orders) for p in movement) / len(movement)
+        if base is None:
+            base = (per_phase, per_move)
+        print(
+            f"  {name:14} {1 / per_phase:8,.0f} phases/s  movement {1 / per_move:7,.0f}/s "
+            f"({orders:4.1f} orders)  cost x{per_phase / base[0]:.2f} a phase, x{per_move / base[1]:.2f} a movement"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="make bench")
     parser.add_argument("--games", type=int, default=40)
@@ -113,6 +141,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
+    variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
 
 
 if __name__ == "__main__":

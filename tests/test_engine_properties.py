@@ -12,6 +12,7 @@ from judge.board import load_map
 from judge.board.model import province_of
 from judge.engine import Outcome, Result, Rules, adjudicate
 from judge.testing.random_games import play, random_position, wild_orders
+from judge.variants import get_variant
 
 BOARD = load_map("standard")
 RULES = Rules.build(BOARD)
@@ -63,3 +64,20 @@ def test_random_games_run_to_the_end_with_a_consistent_board(seed: int) -> None:
         assert len(provinces) == len(set(provinces))
         assert set(outcome.centres) <= set(BOARD.supply_centres)
         assert played.position.phase != outcome.next_phase
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2"]))
+def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> None:
+    """Stacks, merges and splits never produce a board the variant forbids, and every unit is accounted for."""
+    rules = get_variant(variant).rules()
+    for played, outcome in play(rules, seed, years=5):
+        assert rules.check_stacking(list(outcome.units)) is None
+        for force in outcome.units:
+            assert rules.check_force(force) is None, (variant, force)
+        before = sum(f.composition.size for f in played.position.units)
+        after = sum(f.composition.size for f in outcome.units) + sum(
+            d.force.composition.size for d in outcome.dislodged
+        )
+        if played.position.phase.type.value == "Movement":
+            assert before == after

@@ -86,6 +86,12 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 entry.reason = found
                 continue
             index, taken = found
+            rest = units[index].composition.minus(taken)
+            if rest is not None and rest.size and rules.check_force(Force(power, rest, units[index].at)):
+                entry.reason = (
+                    f"removing {taken} from {units[index].describe()} would leave {rest}, which cannot stand there"
+                )
+                continue
             if removals_done[power] + taken.size > -due:
                 entry.reason = f"{power} has only {-due - removals_done[power]} removal(s) left"
                 continue
@@ -105,7 +111,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
         for victim in civil_disorder_order(rules, power, candidates, position.centres):
             if short <= 0:
                 break
-            taken = _components(victim.composition, short)
+            taken = _components(rules, victim, short)
             _reduce(units, units.index(victim), taken)
             short -= taken.size
             results.append(
@@ -136,12 +142,23 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     )
 
 
-def _components(composition: Composition, most: int) -> Composition:
-    """Up to `most` units of a force to remove: fleets before armies, as the civil-disorder rules order."""
-    fleets = min(composition.fleets, most)
-    armies = min(composition.armies, most - fleets)
-    garrisons = min(composition.garrisons, most - fleets - armies)
-    return Composition.of(armies, fleets, garrisons)
+def _components(rules: Rules, force: Force, most: int) -> Composition:
+    """Up to `most` units of a force to remove: fleets before armies, as the civil-disorder rules order --
+    unless what is left could not stand there (an army left alone at sea), then armies first, else all."""
+    composition = force.composition
+    choices = []
+    for first in ("fleets", "armies"):
+        fleets = min(composition.fleets, most) if first == "fleets" else 0
+        armies = min(composition.armies, most - fleets)
+        if first == "armies":
+            fleets = min(composition.fleets, most - armies)
+        garrisons = min(composition.garrisons, most - fleets - armies)
+        choices.append(Composition.of(armies, fleets, garrisons))
+    for taken in choices:
+        rest = composition.minus(taken)
+        if rest is not None and (rest.size == 0 or rules.check_force(Force(force.power, rest, force.at)) is None):
+            return taken
+    return composition
 
 
 def _removal(units: list[Force], power: str, ref: UnitRef) -> tuple[int, Composition] | str:

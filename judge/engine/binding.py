@@ -290,6 +290,24 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         claims[i].append(_Claim(row, checked.order, part))
         entry.result = Result.FAILS
 
+    # several merges (or a split's parts) of one power into one province form one force: it must be a unit
+    formed: dict[tuple[str, str], list[tuple[int, _Claim]]] = {}
+    for i, mine in enumerate(claims):
+        for c in mine:
+            if c.merge is not None:
+                into = province_of(c.order.destination or forces[i].at)
+                formed.setdefault((forces[i].power, into), []).append((i, c))
+    for (_, into), members in formed.items():
+        total = Composition.of()
+        for _, c in members:
+            total = total.plus(c.composition)
+        if len({c.row for _, c in members}) > 1:
+            problem = rules.merge_problem(total, into)
+            if problem:
+                for i, c in members:
+                    bad(results[c.row], f"together the units ordered into {into} would form {total}: {problem}")
+                    claims[i].remove(c)
+
     dets: list[Detachment] = []
     for i, force in enumerate(forces):
         mine = claims[i]
@@ -392,6 +410,11 @@ def _bind_merge(
         found.append((i, _Claim(row, checked.order if checked.ok else move, force.composition, key)))
     if len({i for i, _ in found}) < 2:
         return "a merge needs two or more units"
+    coasts = {
+        c.order.destination for _, c in found if c.order.kind is OrderKind.MOVE and "/" in (c.order.destination or "")
+    }
+    if len(coasts) > 1:
+        return f"the merging fleets would arrive on different coasts of {province} ({', '.join(sorted(coasts))})"
     problem = rules.merge_problem(merged, province)
     return problem if problem else found
 

@@ -1,8 +1,8 @@
 """HTML mail bodies to plain text, for players whose mail program sends only HTML.
 
 Block elements and <br> end lines, entities are decoded, whitespace collapses as a browser would (except in
-<pre>), <script>, <style>, <title> and <template> are dropped, and <blockquote> content comes out with a
-leading "> " so the reader drops it like any quoted text.
+<pre>), the cells of a table row share a line, <script>, <style>, <title> and <template> are dropped, and
+<blockquote> content comes out with a leading "> " so the reader drops it like any quoted text.
 
 This is a small linear tokenizer plus `html.unescape`, not `html.parser`: on Python 3.11 `HTMLParser`
 takes quadratic time on unclosed tags (120 KB of `<a b='` took 46 s) and raises AssertionError on `<![`,

@@ -1,9 +1,8 @@
 """Reading incoming mail: any bytes in, an `IncomingMail` out, never an exception.
 
 The judge reads whatever arrives: mail from every client there is, bounces, vacation replies, list traffic,
-spam and broken or hostile MIME. `read_mail` parses with the standard `email` package (`policy.default`),
-guards every header and body access, and keeps only what the judge acts on: who sent it, what it answers,
-and the command lines.
+spam and broken or hostile MIME. `read_mail` uses only the standard library, guards every header and body
+access, and keeps only what the judge acts on: who sent it, what it answers, and the command lines.
 
 Kind, first match wins:
 
@@ -33,12 +32,26 @@ ORDINARY: everything else.
 The command lines come from the first text/plain part that is not an attachment (HTML only when there is no
 non-blank text/plain), never from attached messages. Reading stops at a signature separator or at the start
 of a quoted reply (attribution line, Outlook separators, "Sent from my ..."), quoted ">" lines are dropped,
-and at most `max_bytes` of the part and `max_lines` lines are read (`truncated` says so).
+and at most `max_bytes` of the part and `max_lines` lines are read (`truncated` says so). Orders written
+below a quoted message (bottom-posting) are therefore not read: reading on past an attribution line would
+read the judge's own quoted mail as orders whenever a client quotes without ">".
+
+Keeping one mail from stalling or breaking the judge:
+  - at most 4 * max_bytes + 256 KiB of the raw mail is parsed (the parser's cost grows with the line count);
+  - header values are decoded with `policy.default` (encoded words, address lists), falling back to a
+    `compat32` reading where its parser raises (it does on some hostile Content-Type parameters);
+  - the MIME structure is parsed with `compat32`: policy.default builds a structured Content-Type header
+    for every part while parsing, 15-50 times slower on many-part mail, and raises on hostile values;
+  - at most 1000 MIME parts are looked at; attachments are never decoded;
+  - a body is decoded with its declared charset if that fits, else UTF-8, else Latin-1; Python codecs that
+    are no mail charset (punycode is quadratic) are ignored; NUL and other control characters are removed;
+  - HTML goes through a linear tokenizer (judge.mail.html_text), not html.parser.
 """
 
 from __future__ import annotations
 
 import base64
+import codecs
 import re
 from collections.abc import Iterator
 from contextlib import suppress
@@ -78,6 +91,9 @@ class IncomingMail:
 
 
 _RAW_FACTOR, _RAW_HEADROOM = 4, 256 * 1024  # how much of a mail is parsed: 4 * max_bytes and room for headers
+# Python codecs that are no mail charset: ascii (read as undeclared), punycode (quadratic: a 1 MB body would
+# take minutes), idna, and the escape codecs (they turn "\n" in the text into line breaks).
+_NOT_MAIL_CHARSETS = frozenset({"ascii", "punycode", "idna", "unicode-escape", "raw-unicode-escape"})
 _MAX_PARTS = 1000  # a MIME tree bigger than this is not a player's mail; the rest is not looked at
 _ATTRIBUTION_MAX = 400  # longer lines are not attribution lines (and keep the regex linear)
 
@@ -110,7 +126,9 @@ def read_mail(
         return _read(bytes(raw), own_address, loop_header, max_bytes, max_lines)
     except Exception:  # the last line of defence (seen: RecursionError on absurdly nested MIME)
         try:
-            return _incoming(_Headers(_header_block(bytes(raw))), MailKind.UNREADABLE, [], truncated=False)
+            return _incoming(
+                _Headers(_header_block(bytes(raw)[:_RAW_HEADROOM])), MailKind.UNREADABLE, [], truncated=False
+            )
         except Exception:
             return IncomingMail(None, None, "", None, "", None, [], [], False, MailKind.UNREADABLE)
 
@@ -118,11 +136,9 @@ def read_mail(
 def _read(raw: bytes, own_address: str, loop_header: str, max_bytes: int, max_lines: int) -> IncomingMail:
     limit = _RAW_FACTOR * max_bytes + _RAW_HEADROOM
     raw_cut = len(raw) > limit
-    if raw_cut:  # parsing costs time per line: the rest of a huge mail is never looked at
+    if raw_cut:  # cut at a line end; the rest of a huge mail is never looked at
         raw = raw[: raw.rfind(b"\n", 0, limit) + 1 or limit]
     headers = _Headers(_header_block(raw))
-    # The MIME structure is parsed with compat32: policy.default builds a structured Content-Type header for
-    # every part while parsing, which is 15-50 times slower on many-part mail and raises on some hostile values.
     msg = BytesParser(policy=policy.compat32).parsebytes(raw)
     if not msg.keys():
         return _incoming(headers, MailKind.UNREADABLE, [], truncated=False)
@@ -328,33 +344,38 @@ def _body_text(msg: Message, max_bytes: int, raw_cut: bool) -> tuple[str, bool]:
     """The text the commands are in, and whether it was cut (at max_bytes, or where the raw mail was cut)."""
     leaves = [part for part in _parts(msg) if not part.is_multipart()]
     readable = [part for part in leaves if not _is_attachment(part)]
-    plain = next((part for part in readable if _content_type(part) == "text/plain"), None)
+    chosen = next((part for part in readable if _content_type(part) == "text/plain"), None)
+    text, cut = _part_text(chosen, max_bytes) if chosen is not None else ("", False)
     html = next((part for part in readable if _content_type(part) == "text/html"), None)
-    chosen, (text, cut) = plain, _part_text(plain, max_bytes) if plain is not None else ("", False)
     if not text.strip() and html is not None:
-        chosen, (markup, cut) = html, _part_text(html, max_bytes)
+        chosen = html
+        markup, cut = _part_text(html, max_bytes)
         text = html_to_text(markup)
     return text, cut or (raw_cut and chosen is not None and chosen is leaves[-1])
 
 
 def _part_text(part: Message, max_bytes: int) -> tuple[str, bool]:
+    """A part's text, decoded, at most max_bytes of it; and whether it was cut."""
     try:
         encoding = str(part.get("content-transfer-encoding", "")).strip().lower()
     except Exception:
         encoding = ""
+    sliced = False
     try:
-        if encoding == "base64":  # decoded here: the library gives up on a stray character too many
-            data = _base64(str(part.get_payload())[: 2 * max_bytes])
+        if encoding == "base64":  # decoded here: the library gives up on one stray character too many
+            encoded = str(part.get_payload())
+            sliced = len(encoded) > 2 * max_bytes  # 2 * max_bytes of base64 is more than max_bytes decoded
+            data = _base64(encoded[: 2 * max_bytes])
         else:  # quoted-printable, 7bit, 8bit, binary, unknown: the library is lenient enough
             payload = part.get_payload(decode=True)
             data = payload if isinstance(payload, bytes) else b""
     except Exception:
         data = b""
-    cut = len(data) > max_bytes
+    cut = sliced or len(data) > max_bytes
     if cut:  # drop the partial last line rather than hand on half an order
         data = data[:max_bytes]
         data = data[: data.rfind(b"\n") + 1] or data
-    return _decode(data, _charset(part)), cut
+    return _decode(data, _codec(_charset(part))), cut
 
 
 def _base64(encoded: str) -> bytes:
@@ -364,23 +385,29 @@ def _base64(encoded: str) -> bytes:
     return base64.b64decode(data + "=" * (-len(data) % 4))
 
 
-def _decode(data: bytes, charset: str) -> str:
+def _codec(charset: str) -> str | None:
+    """The codec for a declared charset; None when unknown, us-ascii, or one of Python's own codecs."""
+    try:
+        name = codecs.lookup(charset).name if charset else None
+    except (LookupError, ValueError):
+        return None
+    return None if name in _NOT_MAIL_CHARSETS else name
+
+
+def _decode(data: bytes, codec: str | None) -> str:
     """Bytes to text: the declared charset if it fits, else UTF-8, else Latin-1 (which always fits).
 
     A declared UTF-8 that does not fit is read as UTF-8 with replacement characters instead: one bad byte
     should not turn every accented letter into two. Undeclared and us-ascii bodies with 8-bit bytes are
     usually Latin-1 from an old client, or UTF-8 from a client that forgot to say.
     """
-    declared = "" if charset in ("", "us-ascii", "ascii") else charset
-    for candidate in (declared, "utf-8"):
+    for candidate in (codec, "utf-8"):
         if candidate:
             try:
                 return data.decode(candidate)
-            except (LookupError, ValueError):  # unknown charset, bytes that do not fit it
+            except (LookupError, ValueError):  # a codec that is not for text, bytes that do not fit
                 pass
-    if declared.replace("-", "").replace("_", "") == "utf8":
-        return data.decode("utf-8", "replace")
-    return data.decode("latin-1")
+    return data.decode("utf-8", "replace") if codec == "utf-8" else data.decode("latin-1")
 
 
 # --- lines -----------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.board.model import Board, province_of
 from judge.engine import (
@@ -28,6 +28,7 @@ from judge.engine import (
     adjudicate,
 )
 from judge.engine.supply import build_sites, centre_counts, unit_counts
+from judge.engine.units import Composition
 from judge.variants import get_variant
 
 
@@ -96,7 +97,13 @@ def movement_orders(board: Board, position: Position, rng: random.Random) -> lis
                     chosen[force.province] = Order(OrderKind.SUPPORT, _ref(force), target=_ref(friend))
                     continue
         chosen[force.province] = Order(OrderKind.HOLD, _ref(force))
-    return [Submitted(u.power, "", chosen[u.province]) for u in position.units]
+    # each unit its own order (where a power's units share a province, each names its own type)
+    return [Submitted(u.power, "", _for_unit(chosen[u.province], u)) for u in position.units]
+
+
+def _for_unit(order: Order, unit: Force) -> Order:
+    ref = _ref(unit)
+    return order if order.unit == ref else replace(order, unit=ref)
 
 
 def retreat_orders(position: Position, rng: random.Random) -> list[Submitted]:
@@ -137,6 +144,73 @@ def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> l
     return orders
 
 
+def variant_movement_orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
+    """Orders in the variant's own forms: numbered stack orders (Multiplomacy), splits and merges of
+    multiples (Multiplicity); standard orders otherwise."""
+    orders = movement_orders(rules.board, position, rng)
+    if rules.stacking == "power":
+        return _numbered(orders)
+    if rules.allows(Composition.of(armies=2)):
+        return _with_splits_and_merges(rules, position, orders, rng)
+    return orders
+
+
+def _numbered(orders: list[Submitted]) -> list[Submitted]:
+    """Identical orders for units of one stack become one numbered order ("3 F Eng-Bre")."""
+    counted: dict[tuple[str, Order], int] = {}
+    for sub in orders:
+        assert sub.order is not None
+        counted[(sub.power, sub.order)] = counted.get((sub.power, sub.order), 0) + 1
+    out = []
+    for (power, order), count in counted.items():
+        assert order.unit is not None
+        if count > 1:
+            order = replace(order, unit=replace(order.unit, count=count))
+        out.append(Submitted(power, "", order))
+    return out
+
+
+def _with_splits_and_merges(
+    rules: Rules, position: Position, orders: list[Submitted], rng: random.Random
+) -> list[Submitted]:
+    board = rules.board
+    by_province = {f.province: f for f in position.units}
+    replaced: dict[str, Submitted] = {}
+    for force in position.units:
+        if force.province in replaced or rng.random() > 0.15:
+            continue
+        neighbours = sorted(province_of(t) for t in _destinations(board, force))
+        if force.composition.size > 1 and neighbours:
+            part = force.composition.singles()[0]
+            moving = Order(OrderKind.MOVE, UnitRef(part, force.at), destination=rng.choice(neighbours))
+            rest = force.composition.minus(part)
+            assert rest is not None
+            staying = Order(OrderKind.HOLD, UnitRef(rest, force.at))
+            split = Order(OrderKind.SPLIT, _ref(force), parts=(moving, staying))
+            replaced[force.province] = Submitted(force.power, "", split)
+            continue
+        for target in neighbours:
+            partners = [
+                f
+                for p, f in by_province.items()
+                if f.power == force.power
+                and p not in replaced
+                and p != force.province
+                and target in {province_of(t) for t in _destinations(board, f)}
+            ]
+            if partners:
+                partner = rng.choice(partners)
+                merge = Order(OrderKind.MERGE, None, destination=target, merging=(_ref(force), _ref(partner)))
+                replaced[force.province] = replaced[partner.province] = Submitted(force.power, "", merge)
+                break
+    kept = [
+        s
+        for s in orders
+        if s.order is None or s.order.unit is None or province_of(s.order.unit.location) not in replaced
+    ]
+    return kept + list({id(s): s for s in replaced.values()}.values())
+
+
 def next_position(position: Position, outcome: Outcome) -> Position:
     return Position(
         outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs, outcome.variant_state
@@ -151,7 +225,7 @@ def play(rules: Rules, seed: int, years: int) -> Iterator[tuple[PlayedPhase, Out
     while position.phase.year < last_year:
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            orders = movement_orders(rules.board, position, rng)
+            orders = variant_movement_orders(rules, position, rng)
         elif kind is PhaseType.RETREAT:
             orders = retreat_orders(position, rng)
         else:

@@ -86,12 +86,46 @@ class MultiplicityRules(Rules):
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
         return bind_multiples(self, position, submitted)
 
+    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
+        """A split at sea whose failed parts would leave a force there that cannot stand at sea (an army
+        alone; in Multiplicity II an unseaworthy force) fails whole (Multiplicity II rule 7, and for Multiplicity
+        I the A/F rules' 'each component must move away')."""
+        provinces = self.board.provinces
+        off: dict[int, str] = {}
+        for province, here in resolver.holders.items():
+            if not provinces[province].is_sea:
+                continue
+            leaving = [
+                i
+                for i in here
+                if resolver.kind[i] is OrderKind.MOVE and (resolver.dets[i].merge or "").startswith("split")
+            ]
+            if not leaving:
+                continue
+            staying = Composition.of()
+            for i in here:
+                if not (resolver.kind[i] is OrderKind.MOVE and resolver.resolution[resolver.leader[i]]):
+                    staying = staying.plus(resolver.dets[i].composition)
+            power = resolver.power[here[0]]
+            left = Force(power, staying, resolver.dets[here[0]].at)
+            if staying.size and (self.check_force(left) or self.may_enter(staying, province)):
+                why = f"the split fails whole: it would leave {staying} at sea, which cannot stand there"
+                off.update(dict.fromkeys(leaving, why))
+        return off
+
     def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
         if force.composition.is_single:
             return f"{force.describe()} is a single unit and cannot split"
-        for composition, _ in parts:
+        staying = force.composition
+        for composition, order in parts:
             if not self.allows(composition):
                 return f"{composition} is not a unit of {self.variant}"
+            if order.kind is OrderKind.MOVE:
+                staying = staying.minus(composition) or staying
+        if staying.size and staying != force.composition:
+            problem = self.check_force(Force(force.power, staying, force.at)) or self.may_enter(staying, force.province)
+            if problem:
+                return f"the part left in {force.province} ({staying}) could not stand there: {problem}"
         return None
 
     # --- cuts -----------------------------------------------------------------------------------------
@@ -198,43 +232,6 @@ class Multiplicity2Rules(MultiplicityRules):
     def convoy_capacity(self, composition: Composition) -> int | None:
         """Room for as many armies as keep it and its cargo seaworthy (rule 6)."""
         return composition.fleets - composition.armies
-
-    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
-        """A split at sea whose failed parts would leave an unseaworthy force there fails whole (rule 7)."""
-        provinces = self.board.provinces
-        off: dict[int, str] = {}
-        for province, here in resolver.holders.items():
-            if not provinces[province].is_sea:
-                continue
-            leaving = [
-                i
-                for i in here
-                if resolver.kind[i] is OrderKind.MOVE and (resolver.dets[i].merge or "").startswith("split")
-            ]
-            if not leaving:
-                continue
-            staying = Composition.of()
-            for i in here:
-                if not (resolver.kind[i] is OrderKind.MOVE and resolver.resolution[resolver.leader[i]]):
-                    staying = staying.plus(resolver.dets[i].composition)
-            if staying.size and staying.armies > staying.fleets:
-                why = f"the split fails whole: it would leave an unseaworthy {staying} at sea"
-                off.update(dict.fromkeys(leaving, why))
-        return off
-
-    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
-        problem = super().split_problem(force, parts)
-        if problem:
-            return problem
-        if self.board.provinces[force.province].is_sea:
-            staying = force.composition
-            for composition, order in parts:
-                if order.kind is OrderKind.MOVE:
-                    left = staying.minus(composition)
-                    staying = left if left is not None else staying
-            if staying.size and self.may_enter(staying, force.province):
-                return f"the part left at sea ({staying}) would not be seaworthy"
-        return None
 
     def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """Up to the strongest single attack with its supports -- not counting supports from the province the
