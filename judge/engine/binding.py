@@ -411,7 +411,9 @@ def _bind_merge(
     if len({i for i, _ in found}) < 2:
         return "a merge needs two or more units"
     coasts = {
-        c.order.destination for _, c in found if c.order.kind is OrderKind.MOVE and "/" in (c.order.destination or "")
+        c.order.destination
+        for _, c in found
+        if c.order.kind is OrderKind.MOVE and c.order.destination and "/" in c.order.destination
     }
     if len(coasts) > 1:
         return f"the merging fleets would arrive on different coasts of {province} ({', '.join(sorted(coasts))})"

@@ -413,7 +413,9 @@ class OrderReader:
             while cur.peek() in JOIN_WORDS:
                 cur.pos += 1
         if len(parts) < 2:
-            raise OrderSyntaxError(line, "a split names at least two parts")
+            raise OrderSyntaxError(
+                line, 'a split names at least two parts; expected like "3A bur SPLIT = A par, 2A bur"'
+            )
         return Order(OrderKind.SPLIT, unit, parts=tuple(parts))
 
     def _after_unit(self, cur: _Cursor, line: str, unit: UnitRef) -> Order:
