@@ -263,6 +263,15 @@ def test_python_codecs_that_are_no_mail_charset_are_not_used(charset: str) -> No
     assert mail.lines[0] == "A PAR - BUR\\nF BRE - MAO"
 
 
+def test_lone_surrogates_from_a_codec_become_replacement_characters() -> None:
+    raw = raw_mail(
+        "From: jane@example.com\nSubject: =?unicode_escape?q?A\\ud800B?=\nContent-Type: text/plain; charset=utf-7",
+        b"A+2AA-B\r\n",  # utf-7 for a lone surrogate
+    )
+    mail = read(raw)
+    assert (mail.subject, mail.lines) == ("A\ufffdB", ["A\ufffdB"])
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
 def test_an_8bit_body_without_charset_is_read(encoding: str) -> None:
     raw = raw_mail("From: jane@example.com\nSubject: Bestellung", "Müller: A PAR - BUR".encode(encoding))
@@ -457,6 +466,7 @@ def test_the_loop_header_name_can_be_chosen() -> None:
 BOUNCE_HEADERS = {
     "null return path, no from": {"From": None, "Return-Path": "<>"},
     "null return path, empty from": {"From": "", "Return-Path": "< >"},
+    "null return path, null from": {"From": "<>", "Return-Path": "<>"},
     "mailer-daemon": {"From": "Mail Delivery System <MAILER-DAEMON@mx.example.net>"},
     "mailer-daemon without domain": {"From": "MAILER-DAEMON (Mail Delivery Subsystem)"},
     "postmaster": {"From": "PostMaster@example.net"},

@@ -11,7 +11,7 @@ OWN, so the judge never answers itself in a loop:
     mail it sends with it, so a copy that comes back (an alias, a list, a forward) is recognised;
   - a From address equal to the judge's own address, for copies that lost the header on the way.
 BOUNCE, a delivery failure, handed to the bounce handling and never read as commands:
-  - no From address and a Return-Path of "<>": the null envelope sender is what RFC 5321 prescribes for
+  - no usable From address and a Return-Path of "<>": the null envelope sender is what RFC 5321 prescribes for
     delivery reports (the empty From alone is not enough; RFC 3834 auto-replies also use "<>");
   - a From local part MAILER-DAEMON or postmaster (any case): the conventional senders of bounces;
   - Content-Type multipart/report with report-type=delivery-status: the RFC 3462 / 3464 report format;
@@ -99,6 +99,7 @@ _ATTRIBUTION_MAX = 400  # longer lines are not attribution lines (and keep the r
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # C0 except tab and line breaks, DEL, C1
 _HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # anything that could end a header line
+_SURROGATES = re.compile("[\ud800-\udfff]")
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
@@ -150,11 +151,20 @@ def _read(raw: bytes, own_address: str, loop_header: str, max_bytes: int, max_li
 # --- headers ---------------------------------------------------------------------------------------------
 
 
+def _no_surrogates(value: str) -> str:
+    """Text that can be encoded: raw bytes the parser smuggled through as surrogates are read as UTF-8, and
+    lone surrogates a codec made (utf-7, unicode_escape in an encoded word) become U+FFFD."""
+    if not _SURROGATES.search(value):
+        return value
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return _SURROGATES.sub("\ufffd", value)
+
+
 def _one_line(value: str) -> str:
     """A header value on one line: no CR, LF or other control character, whitespace runs collapsed."""
-    if any("\udc80" <= c <= "\udcff" for c in value):  # undecodable bytes the parser smuggled through
-        value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return " ".join(_HEADER_BREAKS.sub(" ", value).split())
+    return " ".join(_HEADER_BREAKS.sub(" ", _no_surrogates(value)).split())
 
 
 def _decode_words(value: str) -> str:
@@ -270,7 +280,7 @@ def _kind(msg: Message, headers: _Headers, own_address: str, loop_header: str) -
 
 
 def _is_bounce(msg: Message, headers: _Headers, froms: list[str]) -> bool:
-    if not any(froms) and _NULL_PATH.fullmatch(headers.get("return-path") or "-"):
+    if not any(map(_valid_address, froms)) and _NULL_PATH.fullmatch(headers.get("return-path") or "-"):
         return True
     if any(address.rsplit("@", 1)[0] in ("mailer-daemon", "postmaster") for address in froms):
         return True
@@ -427,7 +437,7 @@ def _starts_quoted_reply(line: str, following: str) -> bool:
 
 def _command_lines(text: str, max_lines: int) -> tuple[list[str], bool]:
     """The lines the judge reads as commands, and whether there were more than `max_lines` of them."""
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = _no_surrogates(text).removeprefix("\ufeff").splitlines()
     kept: list[str] = []
     for index, line in enumerate(lines):
         if line in ("--", "-- "):  # signature separator
