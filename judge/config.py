@@ -1,30 +1,88 @@
 """The judge's settings: `judge.toml` (or the file named by --config / JUDGE_CONFIG), with embedded defaults.
 
-Secrets are never read from this file; they come from the environment or from files it names.
+Secrets (the IMAP and SMTP relay passwords) are never read from this file: the settings name an environment
+variable or a file that holds them.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 DEFAULT_DATABASE_URL = "sqlite:///var/judge.sqlite"
 
 
+def _secret(table: dict[str, Any], name: str) -> str:
+    """A password from the environment variable `<name>_env` names, or the file `<name>_file` names."""
+    env = table.get(f"{name}_env")
+    if env and os.environ.get(str(env)):
+        return os.environ[str(env)]
+    path = table.get(f"{name}_file")
+    if path:
+        return Path(str(path)).read_text(encoding="utf-8").strip()
+    if name in table:
+        raise ValueError(f"{name} must not be written in the settings file: use {name}_env or {name}_file")
+    return ""
+
+
+@dataclass(frozen=True)
+class SmtpIntakeConfig:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 2525
+    lmtp: bool = False
+    max_bytes: int = 10_000_000
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 993
+    security: str = "tls"  # tls, starttls or plain (plain only on loopback)
+    user: str = "judge"
+    password: str = ""
+    mailbox: str = "INBOX"
+    processed_folder: str = "Processed"
+    poll_seconds: float = 30.0
+    idle: bool = True
+
+
+@dataclass(frozen=True)
+class OutboundConfig:
+    relay_host: str = ""
+    """an SMTP relay to deliver through; empty: write .eml files to `outbox_dir` instead"""
+    relay_port: int = 587
+    relay_security: str = "starttls"  # tls, starttls or plain
+    relay_user: str = ""
+    relay_password: str = ""
+    outbox_dir: str = "var/outbox"
+    max_attempts: int = 8
+
+
 @dataclass(frozen=True)
 class Config:
     address: str = "judge@localhost"
     name: str = "judge"
+    admin: str = "root@localhost"
+    """who hears about shunted mail"""
+    creators: tuple[str, ...] = ()
+    """addresses allowed to CREATE games (empty: every registered player)"""
     database_url: str = DEFAULT_DATABASE_URL
+    smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
+    imap: ImapConfig = field(default_factory=ImapConfig)
+    outbound: OutboundConfig = field(default_factory=OutboundConfig)
 
 
-def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key, {})
+def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    value: Any = data
+    for key in keys:
+        value = value.get(key, {}) if isinstance(value, dict) else {}
     if not isinstance(value, dict):
-        raise ValueError(f"[{key}] must be a table")
+        raise ValueError(f"[{'.'.join(keys)}] must be a table")
     return value
 
 
@@ -38,8 +96,41 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         raise FileNotFoundError(f"no configuration file {file}")
     judge = _table(data, "judge")
     database = _table(data, "database")
+    smtp = _table(data, "intake", "smtp")
+    imap = _table(data, "intake", "imap")
+    outbound = _table(data, "outbound")
     return Config(
         address=str(judge.get("address", Config.address)),
         name=str(judge.get("name", Config.name)),
+        admin=str(judge.get("admin", Config.admin)),
+        creators=tuple(str(c).lower() for c in judge.get("creators", ())),
         database_url=os.environ.get("JUDGE_DATABASE_URL") or str(database.get("url", DEFAULT_DATABASE_URL)),
+        smtp_intake=SmtpIntakeConfig(
+            enabled=bool(smtp.get("enabled", True)),
+            host=str(smtp.get("host", "127.0.0.1")),
+            port=int(smtp.get("port", 2525)),
+            lmtp=bool(smtp.get("lmtp", False)),
+            max_bytes=int(smtp.get("max_bytes", 10_000_000)),
+        ),
+        imap=ImapConfig(
+            enabled=bool(imap.get("enabled", False)),
+            host=str(imap.get("host", "127.0.0.1")),
+            port=int(imap.get("port", 993)),
+            security=str(imap.get("security", "tls")),
+            user=str(imap.get("user", "judge")),
+            password=_secret(imap, "password"),
+            mailbox=str(imap.get("mailbox", "INBOX")),
+            processed_folder=str(imap.get("processed_folder", "Processed")),
+            poll_seconds=float(imap.get("poll_seconds", 30.0)),
+            idle=bool(imap.get("idle", True)),
+        ),
+        outbound=OutboundConfig(
+            relay_host=str(outbound.get("relay_host", "")),
+            relay_port=int(outbound.get("relay_port", 587)),
+            relay_security=str(outbound.get("relay_security", "starttls")),
+            relay_user=str(outbound.get("relay_user", "")),
+            relay_password=_secret(outbound, "relay_password"),
+            outbox_dir=str(outbound.get("outbox_dir", "var/outbox")),
+            max_attempts=int(outbound.get("max_attempts", 8)),
+        ),
     )

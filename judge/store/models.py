@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     DateTime,
     ForeignKey,
     Index,
@@ -249,3 +250,17 @@ class OutboundMail(Base):
     last_error: Mapped[str | None] = mapped_column(Text, default=None)
     created_at: Mapped[datetime]
     sent_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class ImapState(Base):
+    """Where the IMAP poller got to in a mailbox: nothing is fetched twice, nothing skipped after a restart."""
+
+    __tablename__ = "imap_state"
+    __table_args__ = (UniqueConstraint("account", "mailbox"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account: Mapped[str] = mapped_column(String(320))
+    mailbox: Mapped[str] = mapped_column(String(200))
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    last_uid: Mapped[int] = mapped_column(BigInteger, default=0)
+    updated_at: Mapped[datetime]

@@ -1,0 +1,36 @@
+"""Every mail the judge sends is first a row of the outbound queue, written in the same transaction as the
+change it reports; the sender delivers the rows. So a reply is queued exactly once with the work it answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+from sqlalchemy.orm import Session
+
+from judge.store import OutboundMail, OutboundStatus
+
+
+def queue_mail(
+    session: Session,
+    message: EmailMessage,
+    *,
+    kind: str,
+    now: datetime,
+    game_id: int | None = None,
+    inbound_id: int | None = None,
+) -> OutboundMail:
+    recipients = [address for _, address in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
+    row = OutboundMail(
+        message=bytes(message),
+        recipients=[r for r in recipients if r],
+        kind=kind,
+        game_id=game_id,
+        inbound_id=inbound_id,
+        status=OutboundStatus.QUEUED,
+        next_try_at=now,
+        created_at=now,
+    )
+    session.add(row)
+    return row
