@@ -9,7 +9,8 @@ it, in the next one -- never nowhere. A unique key on (game, phase index) is the
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,15 +82,30 @@ def _phase_name(position: dict[str, Any]) -> str:
 
 
 class GameService:
-    def __init__(self, db: Database, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, db: Database, clock: Clock = SYSTEM_CLOCK, session: Session | None = None) -> None:
         self.db = db
         self.clock = clock
+        self._session = session
+
+    def bound(self, session: Session) -> GameService:
+        """The same service working inside the caller's transaction (the mail processor handles a whole mail
+        in one transaction; each command in a savepoint of it)."""
+        return GameService(self.db, self.clock, session)
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        if self._session is not None:
+            with self._session.begin_nested():
+                yield self._session
+            return
+        with self.db.transaction() as session:
+            yield session
 
     # --- players -------------------------------------------------------------------------------------
 
     def register(self, address: str, name: str, password: str) -> None:
         address = address.strip().lower()
-        with self.db.transaction() as s:
+        with self._tx() as s:
             if s.scalar(select(Player).where(Player.address == address)) is not None:
                 raise ServiceError(f"{address} is already registered")
             s.add(
@@ -140,7 +156,7 @@ class GameService:
             chosen.rules(options)  # rejects unknown options now, not at the first deadline
         except (UnknownVariant, ValueError) as exc:
             raise ServiceError(str(exc).strip("'\"")) from None
-        with self.db.transaction() as s:
+        with self._tx() as s:
             gm = self._player(s, gm_address)
             if s.scalar(select(Game.id).where(Game.name == name)) is not None:
                 raise ServiceError(f"a game called {name} already exists")
@@ -160,7 +176,7 @@ class GameService:
 
     def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> str | None:
         """Join a forming game; returns the game's new status when the join filled it and it started."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status != GameStatus.FORMING:
                 raise ServiceError(f"{name} is not taking new players")
@@ -186,7 +202,7 @@ class GameService:
             return None
 
     def start(self, name: str) -> None:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status != GameStatus.FORMING:
                 raise ServiceError(f"{name} has already started")
@@ -233,7 +249,7 @@ class GameService:
         source_message_id: str | None = None,
     ) -> Submission:
         """File a power's orders for the current phase, replacing any earlier set, and say what is wrong."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
@@ -262,7 +278,7 @@ class GameService:
             return Submission(name, power, _phase_name(game.position or {}), checks, existing is not None)
 
     def orders_on_file(self, name: str, power: str) -> list[str]:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             found = s.scalar(
                 select(OrderSet).where(
@@ -283,7 +299,7 @@ class GameService:
     def process(self, name: str, *, expected_index: int | None = None) -> Processed | None:
         """Adjudicate the current phase. With `expected_index`, do nothing if that phase is already done
         (a deadline fired twice, or another judge process got there first)."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if expected_index is not None and game.phase_index != expected_index:
                 return None
@@ -293,7 +309,7 @@ class GameService:
 
     def predict(self, name: str) -> dict[str, Any]:
         """What the current orders would give, without committing anything (the GM's PREDICT)."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             outcome, _ = self._adjudicate(s, game)  # reads only: nothing to undo
             return outcome_json(game.variant, outcome)
@@ -386,7 +402,7 @@ class GameService:
 
     def rollback(self, name: str, to_index: int) -> None:
         """Return to the start of phase `to_index`; the phases after it are forgotten, its orders restored."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == to_index))
             if record is None:
@@ -421,14 +437,14 @@ class GameService:
                     seat.status = SeatStatus.PLAYING
 
     def pause(self, name: str) -> None:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status != GameStatus.ACTIVE:
                 raise ServiceError(f"{name} is {game.status}; only an active game can be paused")
             game.status = GameStatus.PAUSED
 
     def resume(self, name: str) -> None:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status != GameStatus.PAUSED:
                 raise ServiceError(f"{name} is not paused")
@@ -436,14 +452,14 @@ class GameService:
 
     def eject(self, name: str, power: str) -> None:
         """Remove the player of `power`; the power waits for a replacement (its units hold meanwhile)."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             seat = self._seat(game, power)
             seat.player = None
             seat.status = SeatStatus.VACANT
 
     def replace(self, name: str, power: str, address: str) -> None:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             seat = self._seat(game, power)
             seat.player = self._player(s, address)
@@ -452,7 +468,7 @@ class GameService:
 
     def vote_draw(self, name: str, power: str, accept: bool) -> bool:
         """Record a draw vote; returns True when every surviving power has accepted and the game is drawn."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
@@ -475,7 +491,7 @@ class GameService:
 
     def concede(self, name: str, power: str, to_power: str) -> bool:
         """`power` concedes the game to `to_power`; when all other survivors have, `to_power` wins."""
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             self._seat(game, power)
             self._seat(game, to_power)
@@ -489,14 +505,14 @@ class GameService:
             return False
 
     def terminate(self, name: str) -> None:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = self._lock(s, name)
             self._finish(game, "terminated", [])
 
     # --- reading -------------------------------------------------------------------------------------
 
     def view(self, name: str) -> dict[str, Any]:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = s.scalar(select(Game).where(Game.name == name))
             if game is None:
                 raise ServiceError(f"there is no game called {name}")
@@ -521,7 +537,7 @@ class GameService:
             }
 
     def history(self, name: str, index: int) -> dict[str, Any]:
-        with self.db.transaction() as s:
+        with self._tx() as s:
             game = s.scalar(select(Game).where(Game.name == name))
             if game is None:
                 raise ServiceError(f"there is no game called {name}")
