@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -31,6 +32,7 @@ from judge.store import (
     OrderSet,
     PhaseRecord,
     Player,
+    Press,
     Seat,
     SeatStatus,
 )
@@ -509,6 +511,145 @@ class GameService:
             game = self._lock(s, name)
             self._finish(game, "terminated", [])
 
+    # --- signing on ------------------------------------------------------------------------------------
+
+    def signon(self, name: str, power: str, password: str) -> tuple[str, str]:
+        """Check a SIGNON: the password of the player holding `power` (or of the GM for MASTER). Returns the
+        power (canonical, or "MASTER") and that player's address. Every failure says the same, so that a wrong
+        guess learns nothing about the game."""
+        failed = ServiceError("signon failed: wrong game, power or password")
+        with self._tx() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise failed
+            if power.upper() in ("MASTER", "GM"):
+                if verify_password(password, game.gm.password_hash):
+                    return "MASTER", game.gm.address
+                raise failed
+            canonical = self._rules(game).board.lookup_power(power) if game.position else None
+            canonical = canonical or next(
+                (seat.power for seat in game.seats if seat.power and seat.power.lower() == power.lower()), None
+            )
+            for seat in game.seats:
+                if (
+                    canonical is not None
+                    and seat.power == canonical
+                    and seat.player
+                    and verify_password(password, seat.player.password_hash)
+                ):
+                    return canonical, seat.player.address
+            raise failed
+
+    def power_by_initial(self, name: str, initial: str) -> str | None:
+        """njudge's SIGNON Fgame: the power whose initial is given."""
+        with self._tx() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                return None
+            for power in self._rules(game).board.powers.values():
+                if power.initial.lower() == initial.lower():
+                    return power.name
+            return None
+
+    # --- settings the players and the GM change by mail ------------------------------------------------
+
+    def set_wait(self, name: str, power: str, wait: bool) -> None:
+        with self._tx() as s:
+            self._seat(self._lock(s, name), power).wait = wait
+
+    def set_deadline(self, name: str, when: datetime | None) -> None:
+        with self._tx() as s:
+            self._lock(s, name).deadline = when
+
+    def change_settings(self, name: str, **changes: Any) -> None:
+        """Timing, press and house rules: any time. Rule options: only before the game starts."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            options = dict(game.options)
+            settings = dict(game.settings)
+            variant = get_variant(game.variant)
+            for key, value in changes.items():
+                if key in variant.options:
+                    if game.status != GameStatus.FORMING:
+                        raise ServiceError(f"the rule option {key} can only be changed before {name} starts")
+                    options[key] = value
+                else:
+                    settings[key] = value
+            try:
+                variant.rules(options)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from None
+            game.options = options
+            game.settings = settings
+
+    def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> list[str]:
+        """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM)."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            board = self._rules(game).board
+            wanted = set()
+            for text in recipients:
+                if text == "*":
+                    wanted = {seat.power for seat in game.seats if seat.power}
+                    break
+                power = board.lookup_power(text)
+                if power is None:
+                    raise ServiceError(f"{text!r} is not a power of {game.variant}")
+                wanted.add(power)
+            s.add(
+                Press(
+                    game_id=game.id,
+                    phase_index=game.phase_index,
+                    sender=sender,
+                    recipients=sorted(wanted) if recipients != ["*"] else ["*"],
+                    body=body,
+                    created_at=self.clock.now(),
+                )
+            )
+            addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
+            addresses.add(game.gm.address)
+            return sorted(addresses)
+
+    def addresses(self, name: str) -> dict[str, str]:
+        """Who gets a game's mail: power -> player address, and "MASTER" -> the GM."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            found = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
+            found["MASTER"] = game.gm.address
+            return found
+
+    def games(self) -> list[dict[str, Any]]:
+        with self._tx() as s:
+            rows = s.scalars(select(Game).order_by(Game.name)).all()
+            return [
+                {
+                    "name": g.name,
+                    "variant": g.variant,
+                    "status": g.status,
+                    "phase": _phase_name(g.position) if g.position else "forming",
+                    "players": sum(1 for seat in g.seats if seat.player_id),
+                }
+                for g in rows
+            ]
+
+    def centre_history(self, name: str) -> list[tuple[str, dict[str, int]]]:
+        """The centre counts after each processed phase that changed ownership, by phase name."""
+        with self._tx() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            records = s.scalars(
+                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
+            ).all()
+            rows = []
+            last: dict[str, int] | None = None
+            for record in records:
+                counts = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
+                if counts != last:
+                    rows.append((f"{record.season} {record.year} {record.type}", counts))
+                    last = counts
+            return rows
+
     # --- reading -------------------------------------------------------------------------------------
 
     def view(self, name: str) -> dict[str, Any]:
@@ -524,6 +665,7 @@ class GameService:
                 "position": game.position,
                 "result": game.result,
                 "winners": game.winners,
+                "deadline": game.deadline.isoformat() if game.deadline else None,
                 "gm": game.gm.address,
                 "seats": [
                     {
@@ -545,3 +687,31 @@ class GameService:
             if record is None:
                 raise ServiceError(f"{name} has no processed phase {index}")
             return dict(record.outcome)
+
+
+class Accounts:
+    """Players' own records: who they are, how they sign in, where their mail goes. No game in it."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def change_password(self, address: str, old: str, new: str) -> None:
+        with self.service._tx() as s:
+            player = self.service.authenticate(s, address, old)
+            player.password_hash = hash_password(new)
+
+    def change_address(self, address: str, password: str, new_address: str) -> None:
+        new_address = new_address.strip().lower()
+        with self.service._tx() as s:
+            player = self.service.authenticate(s, address, password)
+            if s.scalar(select(Player).where(Player.address == new_address)) is not None:
+                raise ServiceError(f"{new_address} is already registered")
+            player.address = new_address
+
+    def check(self, address: str, password: str) -> bool:
+        with self.service._tx() as s:
+            try:
+                self.service.authenticate(s, address, password)
+            except ServiceError:
+                return False
+            return True

@@ -1,0 +1,47 @@
+"""Commands about a player's own account."""
+
+from __future__ import annotations
+
+from judge.commands.base import Command, CommandError, MailContext, command, require
+from judge.game.service import Accounts
+
+
+@command
+class Register(Command):
+    name = "REGISTER"
+    usage = "REGISTER your name password"
+    summary = "register your address with the judge (needed before JOIN or CREATE)"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) >= 2, f"usage: {self.usage}")
+        ctx.service.register(ctx.sender, " ".join(args[:-1]), args[-1])
+        return [f"{ctx.sender} is registered as {' '.join(args[:-1])}."]
+
+
+@command
+class SetPassword(Command):
+    name = "SET PASSWORD"
+    usage = "SET PASSWORD old new"
+    summary = "change your password"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 2, f"usage: {self.usage}")
+        Accounts(ctx.service).change_password(ctx.as_address or ctx.sender, args[0], args[1])
+        return ["Password changed."]
+
+
+@command
+class SetAddress(Command):
+    name = "SET ADDRESS"
+    usage = "SET ADDRESS password new-address"
+    summary = "move your account to another mail address"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 2 and "@" in args[1], f"usage: {self.usage}")
+        Accounts(ctx.service).change_address(ctx.as_address or ctx.sender, args[0], args[1])
+        if ctx.as_address:
+            ctx.as_address = args[1].lower()
+        return [f"Your mail now goes to {args[1].lower()}."]
+
+
+_ = CommandError

@@ -1,0 +1,104 @@
+"""What every command shares: the registry, the context a mail is handled in, and the reply it builds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from typing import ClassVar
+
+from judge.config import Config
+from judge.game import GameService
+
+
+class CommandError(Exception):
+    """A command that cannot be done; the message is the reply's explanation."""
+
+
+@dataclass
+class Section:
+    """One command line of the mail and what the judge did with it."""
+
+    line: str
+    output: list[str]
+    failed: bool = False
+
+
+@dataclass
+class MailContext:
+    service: GameService
+    config: Config
+    sender: str
+    now: datetime
+    message_id: str | None = None
+    game: str | None = None
+    power: str | None = None
+    """the power whose orders the following lines are (the signed-on power, or the one the GM became)"""
+    master: bool = False
+    """signed on as the game's GM"""
+    as_address: str | None = None
+    """the address of the signed-on player (the sender may write from another address)"""
+    orders: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    mails: list[tuple[EmailMessage, str]] = field(default_factory=list)
+    """further mail the commands send (results, press), with its kind"""
+    game_of_reply: str | None = None
+    phase_of_reply: str | None = None
+
+    @property
+    def signed_on(self) -> bool:
+        return self.game is not None
+
+    @property
+    def is_master(self) -> bool:
+        return self.master
+
+    def say(self, line: str, output: list[str], failed: bool = False) -> None:
+        self.sections.append(Section(line, output, failed))
+
+
+class Command:
+    """A mail command. `name` may be several words ("SET PASSWORD"); `role` says who may use it."""
+
+    name: ClassVar[str]
+    usage: ClassVar[str]
+    summary: ClassVar[str]
+    role: ClassVar[str] = "anyone"  # anyone, player (signed on to a power), master (signed on as GM), signed
+    takes_body: ClassVar[bool] = False
+    """the lines after it, up to ENDPRESS, belong to it"""
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        raise NotImplementedError
+
+
+REGISTRY: dict[str, type[Command]] = {}
+
+
+def command(cls: type[Command]) -> type[Command]:
+    REGISTRY[cls.name] = cls
+    return cls
+
+
+def lookup(line: str) -> tuple[type[Command], list[str]] | None:
+    """The command a line starts with (the longest name that fits) and its arguments."""
+    words = line.split()
+    if not words:
+        return None
+    for width in (3, 2, 1):
+        name = " ".join(w.upper() for w in words[:width])
+        found = REGISTRY.get(name)
+        if found is not None:
+            return found, words[width:]
+    # njudge writes SET options as "SET NOWAIT", and "SET option=value" is a command of its own
+    if words[0].upper() == "SET" and len(words) > 1 and "=" in words[1]:
+        return REGISTRY["SET OPTION"], words[1:]
+    return None
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise CommandError(message)
+
+
+Handler = Callable[[MailContext, list[str], list[str]], list[str]]

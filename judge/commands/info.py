@@ -1,0 +1,92 @@
+"""Commands anyone may send: what games there are, how they stand, what happened, and help."""
+
+from __future__ import annotations
+
+from judge.commands.base import REGISTRY, Command, CommandError, MailContext, command, require
+from judge.render import render_results
+
+
+@command
+class Help(Command):
+    name = "HELP"
+    usage = "HELP [command]"
+    summary = "list the commands, or explain one"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        if args:
+            wanted = " ".join(a.upper() for a in args)
+            found = REGISTRY.get(wanted)
+            require(found is not None, f"there is no command {wanted}; send HELP for the list")
+            assert found is not None
+            return [found.usage, f"  {found.summary}", f"  (may be sent by: {_who(found.role)})"]
+        lines = ["Commands (one a line; orders follow SIGNON until SIGNOFF or the end of the mail):"]
+        for cls in sorted(REGISTRY.values(), key=lambda c: (c.role != "anyone", c.name)):
+            lines.append(f"  {cls.usage:45} {cls.summary}")
+        return lines
+
+
+def _who(role: str) -> str:
+    return {
+        "anyone": "anyone",
+        "player": "a signed-on player",
+        "master": "the game's GM",
+        "signed": "anyone signed on",
+    }[role]
+
+
+@command
+class List(Command):
+    name = "LIST"
+    usage = "LIST [game]"
+    summary = "the games on this judge, or one game's players and state"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        if args:
+            view = ctx.service.view(args[0])
+            lines = [f"{view['name']}: {view['variant']}, {view['status']}, GM {view['gm']}"]
+            if view["position"]:
+                phase = view["position"]["phase"]
+                lines.append(f"  now: {phase['season']} {phase['year']} {phase['type']}")
+            for seat in view["seats"]:
+                lines.append(
+                    f"  {seat['power'] or '(not yet assigned)':12} {seat['player'] or '-':30} {seat['status']}"
+                )
+            return lines
+        games = ctx.service.games()
+        if not games:
+            return ["No games yet."]
+        return [f"{g['name']:16} {g['variant']:14} {g['status']:9} {g['phase']}" for g in games]
+
+
+@command
+class Summary(Command):
+    name = "SUMMARY"
+    usage = "SUMMARY game"
+    summary = "the supply-centre counts, phase by phase"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1, f"usage: {self.usage}")
+        history = ctx.service.centre_history(args[0])
+        if not history:
+            return [f"{args[0]} has no processed phase yet."]
+        powers = sorted({p for _, counts in history for p in counts})
+        lines = [f"{'':22}" + "".join(f"{p[:8]:>9}" for p in powers)]
+        for phase, counts in history:
+            lines.append(f"{phase:22}" + "".join(f"{counts.get(p, 0):>9}" for p in powers))
+        return lines
+
+
+@command
+class History(Command):
+    name = "HISTORY"
+    usage = "HISTORY game [phase number]"
+    summary = "the results of a processed phase again (the last one by default)"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(1 <= len(args) <= 2, f"usage: {self.usage}")
+        view = ctx.service.view(args[0])
+        index = int(args[1]) if len(args) == 2 and args[1].isdigit() else view["phase_index"] - 1
+        if index < 0:
+            raise CommandError(f"{args[0]} has no processed phase yet")
+        outcome = ctx.service.history(args[0], index)
+        return render_results(args[0], outcome, None).splitlines()

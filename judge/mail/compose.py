@@ -1,0 +1,46 @@
+"""Building the judge's outgoing mail with `email.message.EmailMessage`, so that nothing a player wrote can
+add a header: header values are single lines, and the library refuses anything else."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate, make_msgid
+
+from judge.config import Config
+
+LOOP_HEADER = "X-Judge-Loop"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _base(config: Config, to: str, subject: str, body: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = formataddr((config.name, config.address))
+    message["To"] = to
+    message["Subject"] = _one_line(subject)[:200]
+    message["Date"] = formatdate(localtime=False, usegmt=True)
+    message["Message-ID"] = make_msgid(domain=config.address.partition("@")[2] or "localhost")
+    message[LOOP_HEADER] = config.name
+    message.set_content(body)
+    return message
+
+
+def reply(
+    config: Config, to: str, subject: str, body: str, in_reply_to: str | None, references: list[str]
+) -> EmailMessage:
+    """The answer to a player's mail: marked as an automatic reply, threaded under the mail it answers."""
+    message = _base(config, to, subject, body)
+    message["Auto-Submitted"] = "auto-replied"
+    if in_reply_to:
+        message["In-Reply-To"] = _one_line(in_reply_to)
+        message["References"] = _one_line(" ".join([*references, in_reply_to])[-900:])
+    return message
+
+
+def notice(config: Config, to: str, subject: str, body: str, kind: str = "auto-generated") -> EmailMessage:
+    """Mail the judge sends of its own accord (results, press, notices)."""
+    message = _base(config, to, subject, body)
+    message["Auto-Submitted"] = kind
+    return message

@@ -1,0 +1,157 @@
+"""Taking stored mail in order and acting on it: each message in one transaction, answered exactly once.
+
+The attempt is counted in a transaction of its own before the work starts; the work -- the commands, the game
+changes, the reply and any result mail queued -- is one transaction that either commits whole or leaves no
+trace. So a crash at any point leaves the message `received` (it is done again on restart, and was not answered)
+or `processed` (done and answered once). After three failed attempts a message is shunted with its error and
+the judge's admin is told; `judge shunt retry` puts it back.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.clock import SYSTEM_CLOCK, Clock
+from judge.commands import MailContext, interpret
+from judge.config import Config
+from judge.game import GameService
+from judge.mail.compose import notice, reply
+from judge.mail.outbox import queue_mail
+from judge.mail.reading import IncomingMail, MailKind, read_mail
+from judge.render import render_reply
+from judge.store import Database, InboundMail, MailStatus, OutboundMail
+
+MAX_ATTEMPTS = 3
+
+
+class Processor:
+    def __init__(
+        self,
+        db: Database,
+        config: Config,
+        clock: Clock = SYSTEM_CLOCK,
+        *,
+        rate_limit: int = 30,
+        rate_window: timedelta = timedelta(minutes=10),
+    ) -> None:
+        self.db = db
+        self.config = config
+        self.clock = clock
+        self.rate_limit = rate_limit
+        """replies to one address within `rate_window`, beyond which its further mail waits (it is not lost)"""
+        self.rate_window = rate_window
+        self.wakeup = threading.Event()
+
+    # --- the loop --------------------------------------------------------------------------------------
+
+    def pending(self, limit: int = 500) -> list[int]:
+        with self.db.transaction() as s:
+            rows = s.scalars(
+                select(InboundMail.id)
+                .where(InboundMail.status == MailStatus.RECEIVED)
+                .order_by(InboundMail.id)
+                .limit(limit)
+            )
+            return list(rows)
+
+    def process_pending(self, limit: int = 500) -> int:
+        """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
+        shunted). Messages deferred by the rate limit stay for a later round."""
+        done = 0
+        for message_id in self.pending(limit):
+            if self.process_one(message_id) != MailStatus.RECEIVED:
+                done += 1
+        return done
+
+    def run(self, stop: threading.Event, idle_seconds: float = 2.0) -> None:
+        while not stop.is_set():
+            self.process_pending()
+            self.wakeup.wait(idle_seconds)
+            self.wakeup.clear()
+
+    # --- one message -----------------------------------------------------------------------------------
+
+    def process_one(self, message_id: int) -> str:
+        with self.db.transaction() as s:
+            row = s.get(InboundMail, message_id, with_for_update=True)
+            if row is None or row.status != MailStatus.RECEIVED:
+                return row.status if row is not None else MailStatus.PROCESSED
+            mail = read_mail(row.raw, own_address=self.config.address)
+            if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(s, mail.sender):
+                return MailStatus.RECEIVED  # deferred: answered in a later round
+            row.attempts += 1
+        try:
+            with self.db.transaction() as s:
+                row = s.get(InboundMail, message_id, with_for_update=True)
+                assert row is not None
+                if row.status != MailStatus.RECEIVED:
+                    return row.status
+                self._handle(s, row, mail)
+                return row.status
+        except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
+            with self.db.transaction() as s:
+                row = s.get(InboundMail, message_id, with_for_update=True)
+                assert row is not None
+                row.error = f"{type(exc).__name__}: {exc}"[:4000]
+                if row.attempts >= MAX_ATTEMPTS:
+                    row.status = MailStatus.SHUNTED
+                    text = (
+                        f"Message {row.id} (Message-ID {row.message_id}) could not be processed after "
+                        f"{row.attempts} attempts and was shunted:\n\n{row.error}\n\n"
+                        f"judge shunt show {row.id}   /   judge shunt retry {row.id}"
+                    )
+                    admin = notice(self.config, self.config.admin, f"shunted message {row.id}", text)
+                    queue_mail(s, admin, kind="notice", now=self.clock.now())
+                return row.status
+
+    def _over_limit(self, s: Session, address: str) -> bool:
+        since = self.clock.now() - self.rate_window
+        recent = s.scalars(
+            select(OutboundMail.recipients).where(OutboundMail.kind == "reply", OutboundMail.created_at >= since)
+        )
+        return sum(1 for recipients in recent if address in recipients) >= self.rate_limit
+
+    def _handle(self, s: Session, row: InboundMail, mail: IncomingMail) -> None:
+        now = self.clock.now()
+        row.processed_at = now
+        if mail.kind is not MailKind.ORDINARY or mail.sender is None:
+            row.status = MailStatus.IGNORED  # bounces, auto-replies, our own mail, no sender: never answered
+            row.error = None if mail.sender else "no usable sender address"
+            return
+        service = GameService(self.db, self.clock).bound(s)
+        ctx = MailContext(service, self.config, sender=mail.sender, now=now, message_id=mail.message_id)
+        interpret(ctx, mail.lines)
+        footer = self._footer(ctx, mail)
+        subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}".strip()
+        if ctx.game_of_reply and ctx.game_of_reply not in subject:
+            subject += f" [{ctx.game_of_reply}{' ' + ctx.phase_of_reply if ctx.phase_of_reply else ''}]"
+        body = render_reply(self.config.name, ctx.sections, footer)
+        answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
+        queue_mail(s, answer, kind="reply", now=now, inbound_id=row.id)
+        for message, kind in ctx.mails:
+            queue_mail(s, message, kind=kind, now=now)
+        row.status = MailStatus.PROCESSED
+        row.error = None
+
+    def _footer(self, ctx: MailContext, mail: IncomingMail) -> list[str]:
+        lines = []
+        if not ctx.sections:
+            lines.append("Your mail held no commands. Send HELP for the list of commands.")
+        if mail.truncated:
+            lines.append("Your mail was too long: only its beginning was read.")
+        if ctx.game_of_reply:
+            try:
+                view = ctx.service.view(ctx.game_of_reply)
+            except Exception:
+                return lines
+            if view["position"]:
+                phase = view["position"]["phase"]
+                lines.append(f"{view['name']} is in {phase['season']} {phase['year']} {phase['type']}.")
+            deadline = view.get("deadline")
+            if deadline:
+                lines.append(f"Deadline: {deadline}.")
+        return lines

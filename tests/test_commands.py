@@ -1,0 +1,215 @@
+"""The command language by mail: stored mails in, replies (and result mail) out, through the real processor
+and a real database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.clock import FakeClock
+from judge.config import Config
+from judge.mail.inbox import store_inbound
+from judge.mail.processor import Processor
+from judge.store import Database, InboundMail, MailStatus, OutboundMail, open_database
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org")
+
+
+class Judge:
+    """A judge on a real SQLite file: mail goes in as raw bytes, replies come out of the outbound queue."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.clock = FakeClock()
+        self.processor = Processor(db, CONFIG, self.clock)
+        self.count = 0
+
+    def mail(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> str:
+        """Send one mail; return the reply's text."""
+        self.count += 1
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = CONFIG.address
+        message["Subject"] = subject
+        message["Message-ID"] = f"<m{self.count}@example.org>"
+        for key, value in (extra or {}).items():
+            message[key] = value
+        message.set_content(body)
+        return self.raw(bytes(message), sender)
+
+    def raw(self, raw: bytes, sender: str) -> str:
+        stored = store_inbound(self.db, raw, source="smtp", envelope_from=sender, clock=self.clock)
+        self.processor.process_pending()
+        replies = self.outbound(kind="reply", inbound_id=stored)
+        return replies[0].get_content() if replies else ""
+
+    def outbound(
+        self, kind: str | None = None, inbound_id: int | None = None, to: str | None = None
+    ) -> list[EmailMessage]:
+        with self.db.transaction() as s:
+            query = select(OutboundMail).order_by(OutboundMail.id)
+            if kind:
+                query = query.where(OutboundMail.kind == kind)
+            if inbound_id is not None:
+                query = query.where(OutboundMail.inbound_id == inbound_id)
+            rows = s.scalars(query).all()
+            found = [
+                message_from_bytes(r.message, policy=policy.default) for r in rows if to is None or to in r.recipients
+            ]
+        return [m for m in found if isinstance(m, EmailMessage)]
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Iterator[Judge]:
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    yield Judge(db)
+    db.dispose()
+
+
+def _started(judge: Judge) -> None:
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    assert "created" in judge.mail("gm@example.org", "CREATE alpha standard joinpw")
+    for power in POWERS:
+        address = f"{power.lower()}@example.org"
+        judge.mail(address, f"REGISTER {power} Player {power.lower()}pw")
+        judge.mail(address, f"JOIN alpha joinpw {power}")
+
+
+def test_register_create_and_join_start_a_game_when_full(judge: Judge) -> None:
+    _started(judge)
+    last = judge.outbound(kind="reply")[-1].get_content()
+    assert "has started" in last
+    assert judge.outbound(kind="notice", to="gm@example.org")
+
+
+def test_orders_after_signon_are_read_and_each_line_answered(judge: Judge) -> None:
+    _started(judge)
+    text = judge.mail("france@example.org", "SIGNON alpha France francepw\nA Paris - Burgundy\nF bre - xyz\nA mar H\n")
+    assert "Signed on to alpha as France" in text
+    assert "-> A par - bur" in text
+    assert "'xyz' is not a place" in text
+    again = judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - pic\n")
+    assert "replace the ones you sent before" in again
+
+
+def test_njudge_signon_with_the_initial_glued_to_the_game(judge: Judge) -> None:
+    _started(judge)
+    assert "Signed on to alpha as France" in judge.mail("france@example.org", "SIGNON Falpha francepw")
+
+
+def test_a_wrong_password_reveals_nothing_about_the_game(judge: Judge) -> None:
+    _started(judge)
+    wrong_password = judge.mail("x@example.org", "SIGNON alpha France guess")
+    no_game = judge.mail("x@example.org", "SIGNON nosuchgame France guess")
+    assert "signon failed: wrong game, power or password" in wrong_password
+    assert wrong_password.replace("m1", "").count("failed") == no_game.count("failed")
+    assert "guess" not in wrong_password
+
+
+def test_gm_commands_need_the_gms_signon(judge: Judge) -> None:
+    _started(judge)
+    assert "this is a GM command" in judge.mail("france@example.org", "SIGNON alpha France francepw\nPROCESS")
+    text = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert "Phase processed; results sent to 8 address(es)" in text
+    results = judge.outbound(kind="result", to="france@example.org")
+    assert "Spring 1901, Movement" in results[0].get_content()
+
+
+def test_html_mail_and_a_quoted_reply_are_read_as_the_player_meant(judge: Judge) -> None:
+    _started(judge)
+    message = EmailMessage()
+    message["From"] = "italy@example.org"
+    message["Subject"] = "Re: orders"
+    message.set_content("SIGNON alpha Italy italypw\nA ven - tyr\n\nOn Monday, judge wrote:\n> A rom - apu\n")
+    message.add_alternative("<p>SIGNON alpha Italy italypw<br>A ven - tyr</p>", subtype="html")
+    text = judge.raw(bytes(message), "italy@example.org")
+    assert "-> A ven - tyr" in text
+    assert "rom" not in text.split("(orders)")[1]
+
+
+def test_bounces_and_auto_replies_are_never_answered(judge: Judge) -> None:
+    judge.mail("MAILER-DAEMON@example.org", "Delivery failed")
+    judge.mail("bob@example.org", "I am away", extra={"Auto-Submitted": "auto-replied"})
+    judge.mail("bob@example.org", "list mail", extra={"Precedence": "bulk"})
+    assert judge.outbound(kind="reply") == []
+    with judge.db.transaction() as s:
+        assert set(s.scalars(select(InboundMail.status))) == {MailStatus.IGNORED}
+
+
+def test_every_reply_is_threaded_and_marked_automatic(judge: Judge) -> None:
+    judge.mail("bob@example.org", "HELP", subject="question")
+    reply = judge.outbound(kind="reply")[0]
+    assert reply["In-Reply-To"] == "<m1@example.org>"
+    assert reply["Auto-Submitted"] == "auto-replied"
+    assert reply["X-Judge-Loop"] == "testjudge"
+    assert reply["Subject"] == "Re: question"
+    assert "REGISTER" in reply.get_content()
+
+
+def test_a_header_injection_attempt_stays_in_the_subject(judge: Judge) -> None:
+    raw = b"From: eve@example.org\r\nSubject: hi\r\n =?utf-8?q?x=0D=0ABcc:_victim@example.org?=\r\n\r\nHELP\r\n"
+    judge.raw(raw, "eve@example.org")
+    reply = judge.outbound(kind="reply")[0]
+    assert reply["Bcc"] is None
+    assert "victim" not in str(reply["To"])
+
+
+def test_press_reaches_the_named_powers_and_the_gm(judge: Judge) -> None:
+    _started(judge)
+    text = judge.mail(
+        "france@example.org", "SIGNON alpha France francepw\nPRESS TO England Germany\nShall we?\nENDPRESS"
+    )
+    assert "Press sent to 3 address(es)" in text
+    press = judge.outbound(kind="press", to="england@example.org")
+    assert "Shall we?" in press[0].get_content()
+    assert not judge.outbound(kind="press", to="italy@example.org")
+
+
+def test_rollback_and_predict_by_mail(judge: Judge) -> None:
+    _started(judge)
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur")
+    predicted = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPREDICT")
+    assert "A par - bur" in predicted
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert "Rolled back to Spring 1901 Movement" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nROLLBACK")
+
+
+def test_a_mail_that_keeps_failing_is_shunted_and_the_admin_told(judge: Judge) -> None:
+    _started(judge)
+    from judge.store import Game
+
+    with judge.db.transaction() as s:  # a damaged game record: processing its orders raises
+        game = s.scalars(select(Game)).one()
+        game.position = {"phase": {}}
+    assert judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur") == ""
+    for _ in range(2):
+        judge.processor.process_pending()
+    with judge.db.transaction() as s:
+        row = s.scalars(select(InboundMail).order_by(InboundMail.id.desc())).first()
+        assert row is not None
+        assert (row.status, row.attempts) == (MailStatus.SHUNTED, 3)
+        assert "KeyError" in (row.error or "")
+    notices = judge.outbound(kind="notice", to="admin@example.org")
+    assert "shunted" in notices[-1]["Subject"]
+    assert not judge.outbound(kind="reply", inbound_id=row.id)
+
+
+def test_a_mail_is_answered_once_even_if_processed_again(judge: Judge) -> None:
+    judge.mail("bob@example.org", "HELP")
+    judge.processor.process_pending()
+    judge.processor.process_one(1)
+    assert len(judge.outbound(kind="reply")) == 1
+
+
+def test_help_lists_every_command_from_the_registry(judge: Judge) -> None:
+    from judge.commands import REGISTRY
+
+    text = judge.mail("bob@example.org", "HELP")
+    for name in REGISTRY:
+        assert REGISTRY[name].usage.split()[0] in text
