@@ -71,6 +71,47 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shunt(args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from judge.config import load_config
+    from judge.mail.reading import read_mail
+    from judge.store import InboundMail, MailStatus, open_database
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        with db.transaction() as s:
+            if args.shunt_command == "list":
+                rows = s.scalars(
+                    select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
+                )
+                for listed in rows:
+                    when = f"{listed.received_at:%Y-%m-%d %H:%M}"
+                    print(f"{listed.id:6}  {when}  {listed.envelope_from or '-':30}  {listed.error or ''}"[:160])
+                return 0
+            row = s.get(InboundMail, args.id)
+            if row is None:
+                print(f"judge shunt: no message {args.id}", file=sys.stderr)
+                return 1
+            if args.shunt_command == "show":
+                mail = read_mail(row.raw, own_address=config.address)
+                print(f"message {row.id}: {row.status}, {row.attempts} attempt(s), from {mail.sender}")
+                print(f"error: {row.error}")
+                print(f"subject: {mail.subject}")
+                print("\n".join(mail.lines))
+                return 0
+            if row.status != MailStatus.SHUNTED:
+                print(f"judge shunt: message {args.id} is {row.status}, not shunted", file=sys.stderr)
+                return 1
+            row.status = MailStatus.RECEIVED
+            row.attempts = 0
+            print(f"message {row.id} is queued again")
+            return 0
+    finally:
+        db.dispose()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     parser.add_argument("--config", help="settings file (default: judge.toml, or $JUDGE_CONFIG)")
@@ -92,6 +133,14 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade = db_sub.add_parser("upgrade", help="create or upgrade the database schema")
     upgrade.add_argument("--url", help="database URL (default: from the settings)")
     upgrade.set_defaults(run=_db_upgrade)
+
+    shunt = sub.add_parser("shunt", help="mail that could not be processed")
+    shunt_sub = shunt.add_subparsers(dest="shunt_command", required=True)
+    shunt_sub.add_parser("list", help="list shunted messages").set_defaults(run=_shunt)
+    for verb, text in (("show", "show a shunted message and its error"), ("retry", "queue a shunted message again")):
+        one = shunt_sub.add_parser(verb, help=text)
+        one.add_argument("id", type=int)
+        one.set_defaults(run=_shunt)
 
     var = sub.add_parser("variants", help="list the variants, or one variant's options")
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 
 _N, _R, _P = 2**14, 8, 1
 
@@ -15,7 +16,32 @@ def hash_password(password: str) -> str:
     return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
 
 
+_VERIFIED: OrderedDict[bytes, None] = OrderedDict()
+_VERIFIED_MAX = 10_000
+_PEPPER = secrets.token_bytes(32)
+"""a per-process key: the memo of verified passwords holds only keyed digests, useless outside this process"""
+
+
+def _memo_key(password: str, stored: str) -> bytes:
+    return hmac.new(_PEPPER, stored.encode() + b"\0" + password.encode("utf-8"), hashlib.sha256).digest()
+
+
 def verify_password(password: str, stored: str) -> bool:
+    """scrypt costs ~60 ms on purpose; a player who signs on with every order mail pays it once per process
+    (the memo of successful checks), so the judge keeps up with a deadline's rush of mail."""
+    key = _memo_key(password, stored)
+    if key in _VERIFIED:
+        _VERIFIED.move_to_end(key)
+        return True
+    if _verify(password, stored):
+        _VERIFIED[key] = None
+        if len(_VERIFIED) > _VERIFIED_MAX:
+            _VERIFIED.popitem(last=False)
+        return True
+    return False
+
+
+def _verify(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
     except ValueError:
