@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.player import parse_value
+from judge.mail.announce import results_mails
 from judge.mail.compose import notice
 from judge.render import render_results
 
@@ -16,16 +18,11 @@ def _game(ctx: MailContext) -> str:
     return ctx.game
 
 
-def send_results(ctx: MailContext, game: str, outcome: dict[str, object], next_phase: dict[str, object] | None) -> int:
+def send_results(ctx: MailContext, game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None) -> int:
     """The results of a processed phase to every player and the GM."""
-    text = render_results(game, outcome, next_phase)
-    phase = outcome["phase"]
-    assert isinstance(phase, dict)
-    subject = f"{game}: results of {phase['season']} {phase['year']} {phase['type']}"
-    addresses = sorted(set(ctx.service.addresses(game).values()))
-    for address in addresses:
-        ctx.mails.append((notice(ctx.config, address, subject, text, kind="auto-generated"), "result"))
-    return len(addresses)
+    mails = results_mails(ctx.config, list(ctx.service.addresses(game).values()), game, outcome, next_phase)
+    ctx.mails.extend((mail, "result") for mail in mails)
+    return len(mails)
 
 
 @command

@@ -24,6 +24,7 @@ from judge.engine import Outcome, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import LineCheck, check_orders, read_lines
 from judge.passwords import hash_password, verify_password
+from judge.schedule.timing import deadline_after, timing_from_settings
 from judge.store import (
     Database,
     DrawVote,
@@ -220,6 +221,7 @@ class GameService:
         game.position = position_json(variant.name, position)
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
+        game.deadline = self._next_deadline(game)
 
     @staticmethod
     def _assign_powers(game: Game, powers: list[str]) -> None:
@@ -366,11 +368,11 @@ class GameService:
                 seat.status = SeatStatus.ELIMINATED
         game.position = after_json
         game.phase_index += 1
-        game.deadline = None
         finished = None
         if outcome.winner:
             self._finish(game, "victory", outcome.winner)
             finished = "victory"
+        game.deadline = None if finished else self._next_deadline(game)
         s.flush()  # the unique (game, index) key stops a second process here
         return Processed(
             game.name, game.phase_index - 1, out, None if finished else after_json["phase"], late, finished
@@ -393,6 +395,13 @@ class GameService:
             if seat.status != SeatStatus.VACANT:
                 seat.status = SeatStatus.ABANDONED if seat.missed >= limit else SeatStatus.LATE
         return sorted(late)
+
+    def _next_deadline(self, game: Game) -> datetime | None:
+        """The deadline of the phase the game is now in, counted from now."""
+        if not game.position:
+            return None
+        timing = timing_from_settings(game.settings)
+        return deadline_after(self.clock.now(), timing, str(game.position["phase"]["type"]))
 
     def _finish(self, game: Game, result: str, winners: list[str]) -> None:
         game.status = GameStatus.FINISHED
@@ -427,7 +436,7 @@ class GameService:
                 )
             game.position = record.position_before
             game.phase_index = to_index
-            game.deadline = None
+            game.deadline = self._next_deadline(game)
             if game.status == GameStatus.FINISHED:
                 game.status = GameStatus.ACTIVE
                 game.result = None

@@ -1,0 +1,168 @@
+"""The deadline keeper: looks at every running game and does what has fallen due -- early processing when every
+order is in, reminders before the deadline, late notices after it, processing at the end of grace.
+
+The games table is the source of truth: the keeper keeps no state of its own, so a judge that was down catches up
+on its first tick, and two judges on one database do each thing once (each game is handled under its row lock,
+and processing names the phase it expects). What was done for a phase is remembered in the game's settings
+(`_reminded`, `_late`, `_gm_told`: the phase index).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.clock import SYSTEM_CLOCK, Clock
+from judge.config import Config
+from judge.contract import position_from_json
+from judge.engine.supply import powers_to_order
+from judge.game import GameService
+from judge.mail.announce import results_mails
+from judge.mail.compose import notice
+from judge.mail.outbox import queue_mail
+from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
+from judge.store import Database, Game, GameStatus, OrderSet, SeatStatus
+from judge.variants import get_variant
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes for what was stored as UTC."""
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class DeadlineKeeper:
+    def __init__(self, db: Database, config: Config, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.db = db
+        self.config = config
+        self.clock = clock
+
+    def tick(self) -> list[str]:
+        """Do everything due now; returns what was done, one line each (for the log and the tests)."""
+        with self.db.transaction() as s:
+            names = list(s.scalars(select(Game.name).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)))
+        done: list[str] = []
+        for name in names:
+            with self.db.transaction() as s:
+                done.extend(self._game(s, name))
+        return done
+
+    def next_due(self) -> datetime | None:
+        """The next instant something will fall due (the scheduler sleeps until then)."""
+        now = self.clock.now()
+        found: list[datetime] = []
+        with self.db.transaction() as s:
+            for game in s.scalars(select(Game).where(Game.status == GameStatus.ACTIVE)):
+                deadline = as_utc(game.deadline)
+                if deadline is None or game.position is None:
+                    continue
+                timing = timing_from_settings(game.settings)
+                kind = str(game.position["phase"]["type"])
+                index = game.phase_index
+                for moment, key in (
+                    (reminder_time(deadline, timing), "_reminded"),
+                    (deadline, "_late"),
+                    (grace_end(deadline, timing, kind), "_gm_told" if timing.manual else "_processed"),
+                ):
+                    if moment > now and game.settings.get(key) != index:
+                        found.append(moment)
+        return min(found) if found else None
+
+    # --- one game ----------------------------------------------------------------------------------------
+
+    def _game(self, s: Session, name: str) -> list[str]:
+        game = s.scalar(select(Game).where(Game.name == name).with_for_update())
+        if game is None or game.status != GameStatus.ACTIVE or game.position is None:
+            return []
+        now = self.clock.now()
+        timing = timing_from_settings(game.settings)
+        rules = get_variant(game.variant).rules(game.options)
+        position = position_from_json(rules, game.position)
+        due = powers_to_order(rules, position)
+        sets = {
+            o.power: o
+            for o in s.scalars(
+                select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
+            )
+        }
+        missing = sorted(p for p in due if p not in sets)
+        faulty = sorted(p for p in due if p in sets and sets[p].has_errors)
+        waiting = any(seat.wait for seat in game.seats if seat.power in due)
+        phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
+        index = game.phase_index
+        addresses = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
+        done: list[str] = []
+
+        if not timing.manual and due and not missing and not faulty and not waiting:
+            return self._process(s, game, f"{name}: every order is in, {phase} processed early")
+        deadline = as_utc(game.deadline)
+        if deadline is None:
+            return done
+        if reminder_time(deadline, timing) <= now < deadline and game.settings.get("_reminded") != index:
+            for power in [*missing, *faulty]:
+                if power in addresses:
+                    why = "we have no orders from you" if power in missing else "some of your orders have errors"
+                    text = f"{name}, {phase}: the deadline is {deadline:%Y-%m-%d %H:%M} UTC and {why} ({power})."
+                    self._mail(s, addresses[power], f"{name}: reminder, {phase}", text, game.id)
+            self._mark(game, "_reminded", index)
+            done.append(f"{name}: reminded {', '.join([*missing, *faulty]) or 'nobody'}")
+        if now >= deadline and game.settings.get("_late") != index and (missing or faulty):
+            for power in missing:
+                if power in addresses:
+                    text = f"{name}, {phase}: the deadline has passed and we have no orders from you ({power})."
+                    self._mail(s, addresses[power], f"{name}: late, {phase}", text, game.id)
+            self._mail(
+                s,
+                game.gm.address,
+                f"{name}: late powers, {phase}",
+                f"No orders yet from: {', '.join(missing)}.",
+                game.id,
+            )
+            self._mark(game, "_late", index)
+            done.append(f"{name}: late notices to {', '.join(missing) or 'nobody'}")
+        if now >= grace_end(deadline, timing, position.phase.type.value):
+            if timing.manual:
+                if game.settings.get("_gm_told") != index:
+                    self._mail(
+                        s,
+                        game.gm.address,
+                        f"{name}: {phase} is due",
+                        "The deadline and grace are over: PROCESS when ready.",
+                        game.id,
+                    )
+                    self._mark(game, "_gm_told", index)
+                    done.append(f"{name}: the GM was told the phase is due")
+                return done
+            unfilled = [seat.power for seat in game.seats if seat.power in due and seat.status in (SeatStatus.VACANT,)]
+            if unfilled and game.settings.get("nmr") == "wait":
+                if game.settings.get("_gm_told") != index:
+                    text = f"Waiting for a replacement for {', '.join(unfilled)} before {phase} is processed."
+                    self._mail(s, game.gm.address, f"{name}: waiting for replacements", text, game.id)
+                    self._mark(game, "_gm_told", index)
+                    done.append(f"{name}: waiting for replacements")
+                return done
+            done.extend(self._process(s, game, f"{name}: {phase} processed at the deadline"))
+        return done
+
+    def _process(self, s: Session, game: Game, what: str) -> list[str]:
+        service = GameService(self.db, self.clock).bound(s)
+        index = game.phase_index
+        processed = service.process(game.name, expected_index=index)
+        if processed is None:
+            return []
+        self._mark(game, "_processed", index)
+        addresses = list(service.addresses(game.name).values())
+        now = self.clock.now()
+        for mail in results_mails(self.config, addresses, game.name, processed.outcome, processed.next_phase):
+            queue_mail(s, mail, kind="result", now=now, game_id=game.id)
+        return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
+
+    def _mail(self, s: Session, to: str, subject: str, text: str, game_id: int) -> None:
+        queue_mail(s, notice(self.config, to, subject, text), kind="notice", now=self.clock.now(), game_id=game_id)
+
+    @staticmethod
+    def _mark(game: Game, key: str, index: int) -> None:
+        game.settings = {**game.settings, key: index}

@@ -1,0 +1,136 @@
+"""Deadlines without the GM, on a clock the tests move: reminders, late notices, grace, early processing,
+manual games, waiting for replacements, and a judge that was down across a deadline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.clock import FakeClock
+from judge.config import Config
+from judge.game import GameService
+from judge.schedule.keeper import DeadlineKeeper, as_utc
+from judge.store import Game, OutboundMail, open_database
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+CONFIG = Config(address="judge@example.org", name="testjudge")
+HOLDS = {
+    "Austria": ["A vie H", "A bud H", "F tri H"],
+    "England": ["F lon H", "F edi H", "A lvp H"],
+    "France": ["A par H", "A mar H", "F bre H"],
+    "Germany": ["A ber H", "A mun H", "F kie H"],
+    "Italy": ["A rom H", "A ven H", "F nap H"],
+    "Russia": ["A mos H", "A war H", "F sev H", "F stp/sc H"],
+    "Turkey": ["A con H", "A smy H", "F ank H"],
+}
+
+
+class Table:
+    def __init__(self, url: str, settings: dict[str, object]) -> None:
+        self.clock = FakeClock()
+        self.db = open_database(url)
+        self.service = GameService(self.db, self.clock)
+        self.keeper = DeadlineKeeper(self.db, CONFIG, self.clock)
+        self.service.register("gm@example.org", "GM", "pw")
+        for power in POWERS:
+            self.service.register(f"{power.lower()}@example.org", power, "pw")
+        self.service.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=1)
+        for power in POWERS:
+            self.service.join("alpha", f"{power.lower()}@example.org", "pw", [power])
+
+    def game(self) -> Game:
+        with self.db.transaction() as s:
+            game = s.scalars(select(Game)).one()
+            s.expunge(game)
+            return game
+
+    def mails(self, kind: str) -> list[tuple[list[str], str]]:
+        with self.db.transaction() as s:
+            rows = s.scalars(select(OutboundMail).where(OutboundMail.kind == kind).order_by(OutboundMail.id)).all()
+            return [(r.recipients, str(message_from_bytes(r.message, policy=policy.default)["Subject"])) for r in rows]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = Table(f"sqlite:///{tmp_path / 'j.sqlite'}", {"timing": {"reminder_hours": 12}, "grace_hours": 6})
+    yield t
+    t.db.dispose()
+
+
+def test_a_started_game_has_its_first_deadline(table: Table) -> None:
+    assert as_utc(table.game().deadline) == table.clock.now() + timedelta(hours=48)
+
+
+def test_reminders_go_to_the_powers_without_orders_before_the_deadline(table: Table) -> None:
+    table.service.submit_orders("alpha", "France", HOLDS["France"])
+    table.service.submit_orders("alpha", "England", ["F lon - xyz"])
+    assert table.keeper.tick() == []
+    table.clock.advance(timedelta(hours=37))
+    done = table.keeper.tick()
+    assert done and "reminded" in done[0]
+    reminded = {r[0] for r, _ in table.mails("notice")}
+    assert "england@example.org" in reminded and "france@example.org" not in reminded
+    assert table.keeper.tick() == []  # once a phase
+
+
+def test_at_the_deadline_late_notices_and_at_the_end_of_grace_the_phase_goes_without_them(table: Table) -> None:
+    table.clock.advance(timedelta(hours=48))
+    assert any("late notices" in line for line in table.keeper.tick())
+    assert table.game().phase_index == 0
+    table.clock.advance(timedelta(hours=6))
+    assert any("processed at the deadline" in line for line in table.keeper.tick())
+    assert table.game().phase_index == 1
+    assert len(table.mails("result")) == 8
+
+
+def test_every_order_in_and_nobody_waiting_processes_early(table: Table) -> None:
+    for power, lines in HOLDS.items():
+        table.service.submit_orders("alpha", power, lines)
+    table.service.set_wait("alpha", "Italy", True)
+    assert table.keeper.tick() == []
+    table.service.set_wait("alpha", "Italy", False)
+    assert any("processed early" in line for line in table.keeper.tick())
+
+
+def test_a_manual_game_waits_for_the_gm(tmp_path: Path) -> None:
+    table = Table(f"sqlite:///{tmp_path / 'm.sqlite'}", {"timing": {"manual": True}})
+    for power, lines in HOLDS.items():
+        table.service.submit_orders("alpha", power, lines)
+    table.clock.advance(timedelta(days=3))
+    done = table.keeper.tick()
+    assert table.game().phase_index == 0
+    assert any("GM was told" in line for line in done)
+
+
+def test_a_vacant_power_makes_a_waiting_game_wait_for_a_replacement(tmp_path: Path) -> None:
+    table = Table(f"sqlite:///{tmp_path / 'w.sqlite'}", {"nmr": "wait"})
+    table.service.eject("alpha", "Turkey")
+    table.clock.advance(timedelta(days=3))
+    assert any("waiting for replacements" in line for line in table.keeper.tick())
+    assert table.game().phase_index == 0
+    table.service.register("new@example.org", "New", "pw")
+    table.service.replace("alpha", "Turkey", "new@example.org")
+    assert any("processed" in line for line in table.keeper.tick())
+
+
+def test_a_judge_that_was_down_across_a_deadline_catches_up_on_start(table: Table) -> None:
+    table.clock.advance(timedelta(days=5))  # the judge was down: nothing ticked
+    restarted = DeadlineKeeper(table.db, CONFIG, table.clock)
+    done = restarted.tick()
+    assert table.game().phase_index == 1
+    assert [line.split(":")[1].strip() for line in done][-1].startswith("Spring 1901 Movement processed")
+    assert as_utc(table.game().deadline) == table.clock.now() + timedelta(hours=48)
+
+
+def test_the_next_due_instant_is_the_earliest_pending_event(table: Table) -> None:
+    deadline = as_utc(table.game().deadline)
+    assert deadline is not None
+    assert table.keeper.next_due() == deadline - timedelta(hours=12)
+    table.clock.advance(timedelta(hours=37))
+    table.keeper.tick()
+    assert table.keeper.next_due() == deadline
