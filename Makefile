@@ -25,5 +25,9 @@ lint: install
 bench: install
 	$(BIN)/python -m bench
 
+# the daemon on embedded defaults: SQLite in var/, SMTP intake on 127.0.0.1:2525, outgoing mail to var/outbox/
+run: install
+	$(BIN)/judge serve
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -71,6 +71,13 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from judge.config import load_config
+    from judge.serve import serve
+
+    return serve(load_config(args.config))
+
+
 def _shunt(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
@@ -133,6 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade = db_sub.add_parser("upgrade", help="create or upgrade the database schema")
     upgrade.add_argument("--url", help="database URL (default: from the settings)")
     upgrade.set_defaults(run=_db_upgrade)
+
+    sub.add_parser("serve", help="run the judge: mail intake, processing, sending and deadlines").set_defaults(
+        run=_serve
+    )
 
     shunt = sub.add_parser("shunt", help="mail that could not be processed")
     shunt_sub = shunt.add_subparsers(dest="shunt_command", required=True)

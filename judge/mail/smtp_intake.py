@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 
@@ -42,9 +43,18 @@ _READY_TIMEOUT = 10.0
 class _Handler:
     """aiosmtpd handler: every envelope is accepted up to DATA, where the message is stored or refused."""
 
-    def __init__(self, db: Database, clock: Clock, *, lmtp: bool, executor: ThreadPoolExecutor) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        lmtp: bool,
+        executor: ThreadPoolExecutor,
+        on_stored: Callable[[int], None] | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
+        self.on_stored = on_stored
         self.lmtp = lmtp
         self.source = "lmtp" if lmtp else "smtp"
         self.executor = executor
@@ -64,6 +74,8 @@ class _Handler:
                 "stored message %d (%d bytes) from %s by %s", inbound_id, len(raw), envelope.mail_from, self.source
             )
             status = ACCEPTED
+            if self.on_stored is not None:
+                self.on_stored(inbound_id)
         if self.lmtp:
             # RFC 2033 4.2: one reply per successful RCPT TO, in order; push() ends the last line
             return "\r\n".join([status] * max(1, len(envelope.rcpt_tos)))
@@ -95,10 +107,14 @@ class _Controller(Controller):
 class SmtpIntake:
     """The listener: `start()` / `stop()`, or use it as a context manager; `port` is the port it listens on."""
 
-    def __init__(self, db: Database, config: SmtpIntakeConfig, clock: Clock) -> None:
+    def __init__(
+        self, db: Database, config: SmtpIntakeConfig, clock: Clock, on_stored: Callable[[int], None] | None = None
+    ) -> None:
         self.db = db
         self.config = config
         self.clock = clock
+        self.on_stored = on_stored
+        """called with the new message's id once it is stored (the daemon wakes its processor)"""
         self._controller: _Controller | None = None
         self._executor: ThreadPoolExecutor | None = None
 
@@ -121,7 +137,7 @@ class SmtpIntake:
         if self._controller is not None:
             raise RuntimeError("the SMTP intake is already running")
         executor = ThreadPoolExecutor(max_workers=_STORE_THREADS, thread_name_prefix="smtp-intake-store")
-        handler = _Handler(self.db, self.clock, lmtp=self.config.lmtp, executor=executor)
+        handler = _Handler(self.db, self.clock, lmtp=self.config.lmtp, executor=executor, on_stored=self.on_stored)
         controller = _Controller(
             handler,
             lmtp=self.config.lmtp,

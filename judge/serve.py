@@ -1,0 +1,129 @@
+"""`judge serve`: the whole judge in one process -- intake (SMTP/LMTP listener, IMAP poller), the processor,
+the sender and the deadline keeper -- with a clean shutdown on SIGTERM.
+
+Each part runs in its own thread and talks to the others only through the database (stored mail, the outbound
+queue, the games table) and a few wake-up events, so stopping at any moment loses nothing: what was stored is
+processed on the next start, what was queued is sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from datetime import UTC, datetime, timedelta
+from types import FrameType
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from judge.clock import SYSTEM_CLOCK, Clock
+from judge.config import Config
+from judge.mail.imap_poller import ImapPoller
+from judge.mail.processor import Processor
+from judge.mail.sender import Sender
+from judge.mail.smtp_intake import SmtpIntake
+from judge.schedule.keeper import DeadlineKeeper
+from judge.store import Database, open_database
+
+log = logging.getLogger(__name__)
+
+
+class Daemon:
+    def __init__(self, config: Config, clock: Clock = SYSTEM_CLOCK, db: Database | None = None) -> None:
+        self.config = config
+        self.clock = clock
+        self.db = db or open_database(config.database_url)  # creates or upgrades the schema, under a lock
+        self.stop = threading.Event()
+        self.processor = Processor(self.db, config, clock)
+        self.sender = Sender(self.db, config.outbound, clock)
+        self.keeper = DeadlineKeeper(self.db, config, clock)
+        self.intake = (
+            SmtpIntake(self.db, config.smtp_intake, clock, self._stored) if config.smtp_intake.enabled else None
+        )
+        self.poller = ImapPoller(self.db, config.imap, clock, self._stored) if config.imap.enabled else None
+        self.scheduler = BackgroundScheduler(timezone=UTC)
+        self.threads: list[threading.Thread] = []
+
+    def _stored(self, _inbound_id: int) -> None:
+        self.processor.wakeup.set()
+
+    # --- the parts' loops ------------------------------------------------------------------------------
+
+    def _process_loop(self) -> None:
+        while not self.stop.is_set():
+            try:
+                if self.processor.process_pending():
+                    self.sender.wake()
+                    self.tick()  # orders just filed may let a phase go early
+            except Exception:
+                log.exception("the processor failed; trying again shortly")
+            self.processor.wakeup.wait(2.0)
+            self.processor.wakeup.clear()
+
+    def tick(self) -> None:
+        """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one."""
+        try:
+            for line in self.keeper.tick():
+                log.info("%s", line)
+                self.sender.wake()
+            upcoming = self.keeper.next_due()
+        except Exception:
+            log.exception("the deadline keeper failed; trying again in a minute")
+            upcoming = None
+        # nothing due: look again in a minute (a game may have started meanwhile)
+        when = upcoming or datetime.now(UTC) + timedelta(minutes=1)
+        if self.scheduler.running:
+            self.scheduler.add_job(self.tick, "date", run_date=when, id="deadlines", replace_existing=True)
+
+    # --- start and stop --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.intake is not None:
+            self.intake.start()
+        self.scheduler.start()
+        loops = [("processor", self._process_loop), ("sender", lambda: self.sender.run(self.stop))]
+        if self.poller is not None:
+            poller = self.poller
+            loops.append(("imap", lambda: poller.run(self.stop)))
+        for name, target in loops:
+            thread = threading.Thread(target=target, name=f"judge-{name}", daemon=True)
+            thread.start()
+            self.threads.append(thread)
+        self.tick()  # anything overdue while the judge was down is handled now
+        log.info("the judge is running")
+
+    def shutdown(self) -> None:
+        self.stop.set()
+        self.processor.wakeup.set()
+        self.sender.wake()
+        if self.intake is not None:
+            self.intake.stop()
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        for thread in self.threads:
+            thread.join(timeout=30)
+        if self.poller is not None:
+            self.poller.close()
+        self.db.dispose()
+        log.info("the judge has stopped")
+
+
+def serve(config: Config) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for chatty in ("mail.log", "apscheduler"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    daemon = Daemon(config)
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        log.info("signal %d: stopping", signum)
+        daemon.stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    daemon.start()
+    if daemon.intake is not None:
+        log.info("mail in: %s:%d; mail out: %s", config.smtp_intake.host, daemon.intake.port,
+                 config.outbound.relay_host or config.outbound.outbox_dir)  # fmt: skip
+    daemon.stop.wait()
+    daemon.shutdown()
+    return 0
