@@ -1,0 +1,189 @@
+"""The judge as players meet it: mail in through a real IMAP server (Dovecot), mail out through a real SMTP relay
+(aiosmtpd), a real database, the whole daemon running -- and a daemon killed mid-batch and restarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from sqlalchemy import select
+
+from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.mail.inbox import store_inbound
+from judge.serve import Daemon
+from judge.store import OrderSet, OutboundMail, open_database
+from judge.testing.dovecot import DovecotServer
+from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+ORDERS = {
+    "Austria": "A vie - gal\nA bud - ser\nF tri - alb",
+    "England": "F lon - nth\nF edi - nwg\nA lvp - yor",
+    "France": "A par - bur\nA mar - spa\nF bre - mao",
+    "Germany": "A ber - kie\nA mun - ruh\nF kie - den",
+    "Italy": "A rom - apu\nA ven H\nF nap - ion",
+    "Russia": "A mos - ukr\nA war - gal\nF sev - bla\nF stp/sc - bot",
+    "Turkey": "A con - bul\nA smy - con\nF ank - bla",
+}
+
+
+def _mail(sender: str, body: str, subject: str = "orders", html: str | None = None) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "judge@example.org"
+    message["Subject"] = subject
+    message.set_content(body)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
+    return bytes(message)
+
+
+def _texts(received: list[ReceivedMessage], to: str) -> list[str]:
+    found = []
+    for item in received:
+        if to in item.rcpt_tos:
+            parsed = message_from_bytes(item.data, policy=policy.default)
+            assert isinstance(parsed, EmailMessage)
+            found.append(f"{parsed['Subject']}\n{parsed.get_content()}")
+    return found
+
+
+def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
+    mailbox: DovecotServer, smtp_relay: SmtpRelay, tmp_path: Path
+) -> None:
+    config = Config(
+        address="judge@example.org",
+        name="testjudge",
+        database_url=f"sqlite:///{tmp_path / 'judge.sqlite'}",
+        smtp_intake=SmtpIntakeConfig(enabled=False),
+        imap=ImapConfig(
+            enabled=True,
+            host=mailbox.host,
+            port=mailbox.imap_port,
+            security="plain",
+            user="judge",
+            password="secret",
+            poll_seconds=1.0,
+        ),
+        outbound=OutboundConfig(relay_host="127.0.0.1", relay_port=smtp_relay.port, relay_security="plain"),
+    )
+    daemon = Daemon(config)
+    daemon.start()
+    try:
+        deliver = lambda raw: mailbox.append("judge", raw)  # noqa: E731  (what the MTA does)
+        deliver(_mail("gm@example.org", "REGISTER The GM gmpass\nCREATE alpha standard letmein"))
+        for power in POWERS:
+            address = f"{power.lower()}@example.org"
+            deliver(_mail(address, f"REGISTER {power} Player {power.lower()}pw\nJOIN alpha letmein {power}"))
+        smtp_relay.wait_for(8 + 7, timeout=60)  # 8 replies; the start notice to 6 other players and the GM
+        for power in POWERS:
+            address = f"{power.lower()}@example.org"
+            body = f"SIGNON alpha {power} {power.lower()}pw\n{ORDERS[power]}"
+            if power == "France":  # an order with an error
+                body += "\nA pic - xyz"
+            if power == "Italy":  # an HTML mail
+                deliver(_mail(address, "", html="<p>" + body.replace("\n", "<br>") + "</p>"))
+                continue
+            if power == "Turkey":  # a reply with the old mail quoted under it
+                body += "\n\nOn Sunday, testjudge wrote:\n> SIGNON alpha Turkey turkeypw\n> A con - smy"
+            deliver(_mail(address, body))
+        smtp_relay.wait_for(8 + 7 + 7, timeout=60)
+        received = smtp_relay.messages
+        france = _texts(received, "france@example.org")[-1]
+        assert "-> A par - bur" in france and "'xyz' is not a place" in france
+        assert "-> A ven H" in _texts(received, "italy@example.org")[-1]
+        turkey = _texts(received, "turkey@example.org")[-1]
+        assert "-> A con - bul" in turkey and "smy -> " not in turkey.split("(orders)")[1].split("Orders filed")[0]
+        before = len(smtp_relay.messages)
+        deliver(_mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS"))
+        received = smtp_relay.wait_for(before + 1 + 8, timeout=60)
+        for power in POWERS:
+            results = [t for t in _texts(received, f"{power.lower()}@example.org") if "results of Spring 1901" in t]
+            assert len(results) == 1, power
+            assert "France:" in results[0] and "A par - bur" in results[0]
+    finally:
+        daemon.shutdown()
+
+
+def _daemon(config_file: Path, cwd: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "judge", "--config", str(config_file), "serve"],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=open(cwd / "serve.log", "ab"),
+        start_new_session=True,
+    )
+
+
+def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_path: Path) -> None:
+    database = tmp_path / "judge.sqlite"
+    config_file = tmp_path / "judge.toml"
+    config_file.write_text(
+        f'[judge]\naddress = "judge@example.org"\n[database]\nurl = "sqlite:///{database}"\n'
+        f'[intake.smtp]\nenabled = false\n[outbound]\noutbox_dir = "{tmp_path / "outbox"}"\n',
+        encoding="utf-8",
+    )
+    db = open_database(f"sqlite:///{database}")
+    games = 29  # 203 players, one order mail each
+    from judge.clock import SYSTEM_CLOCK
+    from judge.game import GameService
+
+    service = GameService(db)
+    service.register("gm@example.org", "GM", "pw")
+    players = []
+    for g in range(games):
+        service.create_game(f"g{g}", "standard", "gm@example.org", "pw", seed=g)
+        for power in POWERS:
+            address = f"{power.lower()}{g}@example.org"
+            service.register(address, address, "pw")
+            service.join(f"g{g}", address, "pw", [power])
+            players.append((f"g{g}", power, address))
+    for game, power, address in players:
+        store_inbound(
+            db, _mail(address, f"SIGNON {game} {power} pw\n{ORDERS[power]}"), source="smtp", clock=SYSTEM_CLOCK
+        )
+    total = len(players)
+
+    def processed() -> int:
+        # a plain reader: in WAL mode it never waits for the daemon's writes (an IMMEDIATE transaction would)
+        with sqlite3.connect(database) as reader:
+            (count,) = reader.execute("select count(*) from inbound_mail where status = 'processed'").fetchone()
+        return int(count)
+
+    first = _daemon(config_file, tmp_path)
+    deadline = time.monotonic() + 120
+    while processed() < total // 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(first.pid, signal.SIGKILL)  # in the middle of the batch
+    first.wait()
+    halfway = processed()
+    assert 0 < halfway < total, "the kill did not land in the middle of the batch"
+
+    second = _daemon(config_file, tmp_path)
+    try:
+        deadline = time.monotonic() + 180
+        while processed() < total and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=60)
+    assert processed() == total
+    with db.transaction() as s:
+        sets = s.scalars(select(OrderSet)).all()
+        assert Counter((o.game_id, o.power) for o in sets) == Counter(
+            {k: 1 for k in {(o.game_id, o.power) for o in sets}}
+        )
+        assert len(sets) == total
+        assert all(o.lines == ORDERS[o.power].split("\n") for o in sets)
+        replies = s.scalars(select(OutboundMail.recipients).where(OutboundMail.kind == "reply")).all()
+    per_sender = Counter(r[0] for r in replies)
+    assert set(per_sender.values()) == {1} and len(per_sender) == total
+    db.dispose()
