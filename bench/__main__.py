@@ -16,6 +16,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from bench.mail import mail_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
 from judge.testing.random_games import PlayedPhase, play
@@ -139,9 +140,12 @@ def main() -> None:
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
     args = parser.parse_args()
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
+    if args.mails:
+        mail_benchmark(args.mails)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ and a real database."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -130,7 +131,7 @@ def test_html_mail_and_a_quoted_reply_are_read_as_the_player_meant(judge: Judge)
     message.add_alternative("<p>SIGNON alpha Italy italypw<br>A ven - tyr</p>", subtype="html")
     text = judge.raw(bytes(message), "italy@example.org")
     assert "-> A ven - tyr" in text
-    assert "rom" not in text.split("(orders)")[1]
+    assert "A rom" not in text.split("(orders)")[1]
 
 
 def test_bounces_and_auto_replies_are_never_answered(judge: Judge) -> None:
@@ -213,3 +214,63 @@ def test_help_lists_every_command_from_the_registry(judge: Judge) -> None:
     text = judge.mail("bob@example.org", "HELP")
     for name in REGISTRY:
         assert REGISTRY[name].usage.split()[0] in text
+
+
+def test_a_sender_over_the_rate_limit_waits_and_is_answered_later(judge: Judge) -> None:
+    judge.processor.rate_limit = 2
+    for _ in range(3):
+        judge.mail("chatty@example.org", "HELP")
+    assert len(judge.outbound(kind="reply", to="chatty@example.org")) == 2
+    with judge.db.transaction() as s:
+        waiting = s.scalars(select(InboundMail).where(InboundMail.status == MailStatus.RECEIVED)).all()
+        assert len(waiting) == 1 and waiting[0].attempts == 0  # deferred, not lost, not counted as a failure
+    judge.clock.advance(timedelta(minutes=11))
+    judge.processor.process_pending()
+    assert len(judge.outbound(kind="reply", to="chatty@example.org")) == 3
+
+
+def test_password_and_address_changes_by_mail(judge: Judge) -> None:
+    judge.mail("old@example.org", "REGISTER Old Hand secret1")
+    assert "Password changed" in judge.mail("old@example.org", "SET PASSWORD secret1 secret2")
+    assert "wrong password" in judge.mail("old@example.org", "SET PASSWORD secret1 secret3")
+    assert "now goes to new@example.org" in judge.mail("old@example.org", "SET ADDRESS secret2 new@example.org")
+    reply = judge.mail("old@example.org", "SET PASSWORD secret2 x")
+    assert "unknown address or wrong password" in reply
+    assert "****" in reply and "secret2" not in reply
+
+
+def test_the_gm_sets_deadlines_and_orders_for_a_power_with_become(judge: Judge) -> None:
+    _started(judge)
+    text = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET DEADLINE +24h\nBECOME Turkey\nA con - bul")
+    assert "Deadline: 2026-01-02T12:00:00+00:00" in text
+    assert "-> A con - bul" in text
+    assert "Grace: 6 hour(s)" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET GRACE 6")
+    assert "can only be changed before alpha starts" in judge.mail(
+        "gm@example.org", "SIGNON alpha MASTER gmpass\nSET edition=1971"
+    )
+
+
+def test_shunted_mail_is_listed_shown_and_retried_from_the_command_line(
+    judge: Judge, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from judge.cli import main
+    from judge.store import Game
+
+    _started(judge)
+    with judge.db.transaction() as s:
+        s.scalars(select(Game)).one().position = {"phase": {}}
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur")
+    for _ in range(2):
+        judge.processor.process_pending()
+    url = str(judge.db.engine.url)
+    config = tmp_path / "judge.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n', encoding="utf-8")
+    assert main(["--config", str(config), "shunt", "list"]) == 0
+    listed = capsys.readouterr().out
+    shunted_id = int(listed.split()[0])
+    assert main(["--config", str(config), "shunt", "show", str(shunted_id)]) == 0
+    assert "KeyError" in capsys.readouterr().out
+    assert main(["--config", str(config), "shunt", "retry", str(shunted_id)]) == 0
+    with judge.db.transaction() as s:
+        row = s.get(InboundMail, shunted_id)
+        assert row is not None and row.status == MailStatus.RECEIVED and row.attempts == 0

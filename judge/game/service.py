@@ -8,6 +8,7 @@ it, in the next one -- never nowhere. A unique key on (game, phase index) is the
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.contract import outcome_json, position_from_json, position_json
@@ -38,6 +39,9 @@ from judge.store import (
     SeatStatus,
 )
 from judge.variants import UnknownVariant, get_variant
+
+_POSITIONS: dict[tuple[object, ...], Position] = {}
+"""parsed positions by game, phase, version and content: a key that changes whenever the position can"""
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
@@ -130,7 +134,13 @@ class GameService:
     # --- games ---------------------------------------------------------------------------------------
 
     def _lock(self, s: Session, name: str) -> Game:
-        game = s.scalar(select(Game).where(Game.name == name).with_for_update())
+        """The game, locked for this transaction, with its seats and players loaded in one more query."""
+        game = s.scalar(
+            select(Game)
+            .where(Game.name == name)
+            .options(selectinload(Game.seats).joinedload(Seat.player), joinedload(Game.gm))
+            .with_for_update(of=Game)
+        )
         if game is None:
             raise ServiceError(f"there is no game called {name}")
         return game
@@ -142,6 +152,17 @@ class GameService:
         if game.position is None:
             raise ServiceError(f"{game.name} has not started")
         return position_from_json(self._rules(game), game.position)
+
+    def _current(self, game: Game, rules: Rules) -> Position:
+        """The game's position, read once per phase and game version (orders arrive in bursts)."""
+        key = (game.id, game.phase_index, game.version, json.dumps(game.position, sort_keys=True))
+        found = _POSITIONS.get(key)
+        if found is None:
+            found = position_from_json(rules, game.position or {})
+            if len(_POSITIONS) > 256:
+                _POSITIONS.clear()
+            _POSITIONS[key] = found
+        return found
 
     def create_game(
         self,
@@ -259,7 +280,7 @@ class GameService:
                 raise ServiceError(f"{name} is not running")
             rules = self._rules(game)
             seat = self._seat(game, power)
-            position = position_from_json(rules, game.position or {})
+            position = self._current(game, rules)
             checks = check_orders(rules, position, seat.power or power, lines)
             existing = s.scalar(
                 select(OrderSet).where(
@@ -528,7 +549,11 @@ class GameService:
         guess learns nothing about the game."""
         failed = ServiceError("signon failed: wrong game, power or password")
         with self._tx() as s:
-            game = s.scalar(select(Game).where(Game.name == name))
+            game = s.scalar(
+                select(Game)
+                .where(Game.name == name)
+                .options(selectinload(Game.seats).joinedload(Seat.player), joinedload(Game.gm))
+            )
             if game is None:
                 raise failed
             if power.upper() in ("MASTER", "GM"):
@@ -660,6 +685,14 @@ class GameService:
             return rows
 
     # --- reading -------------------------------------------------------------------------------------
+
+    def brief(self, name: str) -> tuple[str | None, datetime | None]:
+        """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
+        with self._tx() as s:
+            row = s.execute(select(Game.position, Game.deadline).where(Game.name == name)).first()
+            if row is None or row.position is None:
+                return None, None
+            return _phase_name(row.position), row.deadline
 
     def view(self, name: str) -> dict[str, Any]:
         with self._tx() as s:

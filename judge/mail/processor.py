@@ -10,7 +10,7 @@ the judge's admin is told; `judge shunt retry` puts it back.
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -144,14 +144,11 @@ class Processor:
         if mail.truncated:
             lines.append("Your mail was too long: only its beginning was read.")
         if ctx.game_of_reply:
-            try:
-                view = ctx.service.view(ctx.game_of_reply)
-            except Exception:
-                return lines
-            if view["position"]:
-                phase = view["position"]["phase"]
-                lines.append(f"{view['name']} is in {phase['season']} {phase['year']} {phase['type']}.")
-            deadline = view.get("deadline")
+            phase, deadline = ctx.service.brief(ctx.game_of_reply)
+            if phase:
+                lines.append(f"{ctx.game_of_reply} is in {phase}.")
             if deadline:
-                lines.append(f"Deadline: {deadline}.")
+                left = deadline.replace(tzinfo=deadline.tzinfo or UTC) - self.clock.now()
+                hours = max(0, int(left.total_seconds() // 3600))
+                lines.append(f"Deadline: {deadline:%Y-%m-%d %H:%M} UTC ({hours} hours from now).")
         return lines

@@ -1,0 +1,112 @@
+"""The mail benchmark: N order mails from the players of several games, appended to a real Dovecot, then timed
+until every one is stored, checked against its game and answered (its reply queued) -- next to the raw IMAP
+fetch-and-parse rate measured in the same run, the ceiling any judge reading that mailbox has."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from judge.clock import SYSTEM_CLOCK
+from judge.config import Config, ImapConfig
+from judge.game import GameService
+from judge.mail.imap_poller import ImapPoller
+from judge.mail.processor import Processor
+from judge.passwords import verify_password
+from judge.store import Player, open_database
+from judge.testing.dovecot import DovecotServer, dovecot_available
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+ORDERS = {
+    "Austria": "A vie - gal\nA bud - ser\nF tri - alb",
+    "England": "F lon - nth\nF edi - nwg\nA lvp - yor",
+    "France": "A par - bur\nA mar - spa\nF bre - mao",
+    "Germany": "A ber - kie\nA mun - ruh\nF kie - den",
+    "Italy": "A rom - apu\nA ven H\nF nap - ion",
+    "Russia": "A mos - ukr\nA war - gal\nF sev - bla\nF stp/sc - bot",
+    "Turkey": "A con - bul\nA smy - con\nF ank - bla",
+}
+
+
+def _order_mail(address: str, game: str, power: str, n: int) -> bytes:
+    message = EmailMessage()
+    message["From"] = address
+    message["To"] = "judge@example.org"
+    message["Subject"] = f"orders {n}"
+    message["Message-ID"] = f"<bench{n}@example.org>"
+    message.set_content(f"SIGNON {game} {power} pw\n{ORDERS[power]}\n")
+    return bytes(message)
+
+
+def mail_benchmark(mails: int, games: int = 10) -> None:
+    problem = dovecot_available()
+    if problem:
+        print(f"mail: skipped ({problem})")
+        return
+    with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot:
+        db = open_database(f"sqlite:///{Path(folder) / 'judge.sqlite'}")
+        service = GameService(db)
+        service.register("gm@example.org", "GM", "pw")
+        players = []
+        for g in range(games):
+            service.create_game(f"g{g}", "standard", "gm@example.org", "pw", seed=g)
+            for power in POWERS:
+                address = f"{power.lower()}{g}@example.org"
+                service.register(address, address, "pw")
+                service.join(f"g{g}", address, "pw", [power])
+                players.append((f"g{g}", power, address))
+        with db.transaction() as s:  # a judge that has been running has checked its players' passwords before
+            for player in s.query(Player):
+                verify_password("pw", player.password_hash)
+        for n in range(mails):
+            game, power, address = players[n % len(players)]
+            dovecot.append("judge", _order_mail(address, game, power, n))
+
+        # the reference: fetch every message and parse it, nothing else
+        start = time.perf_counter()
+        with dovecot.client() as imap:
+            imap.select_folder("INBOX", readonly=True)
+            uids = imap.search("ALL")
+            for i in range(0, len(uids), 500):
+                for data in imap.fetch(uids[i : i + 500], ["BODY.PEEK[]"]).values():
+                    parsed = message_from_bytes(data[b"BODY[]"], policy=policy.default)
+                    _ = parsed["From"], parsed["Subject"], parsed.get_body(("plain",))
+        reference = time.perf_counter() - start
+
+        config = Config(
+            address="judge@example.org",
+            imap=ImapConfig(
+                enabled=True, host=dovecot.host, port=dovecot.imap_port, security="plain", password="secret"
+            ),
+        )
+        poller = ImapPoller(db, config.imap, SYSTEM_CLOCK)
+        processor = Processor(db, config, SYSTEM_CLOCK, rate_limit=10**9)
+        stored_all = threading.Event()
+
+        def intake() -> None:
+            total = 0
+            while total < mails:
+                total += poller.poll_once()
+            stored_all.set()
+
+        start = time.perf_counter()
+        thread = threading.Thread(target=intake)
+        thread.start()
+        answered = 0
+        while answered < mails:
+            done = processor.process_pending()
+            answered += done
+            if not done and stored_all.is_set() and not processor.pending():
+                break
+        thread.join()
+        took = time.perf_counter() - start
+        poller.close()
+        db.dispose()
+    print(f"mail: {mails} order mails from {len(players)} players of {games} games, through Dovecot into SQLite")
+    print(f"  reference (IMAP fetch + parse only): {mails / reference:8,.0f} mails/s")
+    print(f"  stored, checked and answered:        {answered / took:8,.0f} mails/s  "
+          f"({took / reference:.1f} x the reference's time)")  # fmt: skip
