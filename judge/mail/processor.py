@@ -10,9 +10,10 @@ the judge's admin is told; `judge shunt retry` puts it back.
 from __future__ import annotations
 
 import threading
-from datetime import UTC, timedelta
+from collections import deque
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -23,7 +24,7 @@ from judge.mail.compose import notice, reply
 from judge.mail.outbox import queue_mail
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
-from judge.store import Database, InboundMail, MailStatus, OutboundMail
+from judge.store import Database, InboundMail, MailStatus
 
 MAX_ATTEMPTS = 3
 
@@ -44,27 +45,74 @@ class Processor:
         self.rate_limit = rate_limit
         """replies to one address within `rate_window`, beyond which its further mail waits (it is not lost)"""
         self.rate_window = rate_window
+        self._answered: dict[str, deque[datetime]] = {}
         self.wakeup = threading.Event()
 
     # --- the loop --------------------------------------------------------------------------------------
 
     def pending(self, limit: int = 500) -> list[int]:
+        return [message_id for message_id, _ in self._pending(limit)]
+
+    def _pending(self, limit: int) -> list[tuple[int, int]]:
         with self.db.transaction() as s:
-            rows = s.scalars(
-                select(InboundMail.id)
+            rows = s.execute(
+                select(InboundMail.id, InboundMail.attempts)
                 .where(InboundMail.status == MailStatus.RECEIVED)
                 .order_by(InboundMail.id)
                 .limit(limit)
             )
-            return list(rows)
+            return [(row.id, row.attempts) for row in rows]
 
-    def process_pending(self, limit: int = 500) -> int:
+    def process_pending(self, limit: int = 500, batch: int = 25) -> int:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
-        shunted). Messages deferred by the rate limit stay for a later round."""
+        shunted). Messages deferred by the rate limit stay for a later round.
+
+        Fresh messages go in batches: one transaction for a batch, a savepoint for each message, so the commit is
+        shared while each message still succeeds or fails alone. A message that has failed before goes alone, so
+        that one which brings the process down cannot take its batch-mates' attempts with it."""
         done = 0
-        for message_id in self.pending(limit):
+        fresh: list[int] = []
+        for message_id, attempts in self._pending(limit):
+            if attempts == 0:
+                fresh.append(message_id)
+                if len(fresh) >= batch:
+                    done += self.process_batch(fresh)
+                    fresh = []
+                continue
+            if fresh:
+                done += self.process_batch(fresh)
+                fresh = []
             if self.process_one(message_id) != MailStatus.RECEIVED:
                 done += 1
+        if fresh:
+            done += self.process_batch(fresh)
+        return done
+
+    def process_batch(self, message_ids: list[int]) -> int:
+        with self.db.transaction() as s:
+            s.execute(
+                update(InboundMail)
+                .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
+                .values(attempts=InboundMail.attempts + 1)
+            )
+        done = 0
+        with self.db.transaction() as s:
+            rows = s.scalars(
+                select(InboundMail).where(InboundMail.id.in_(message_ids)).order_by(InboundMail.id).with_for_update()
+            ).all()
+            for row in rows:
+                if row.status != MailStatus.RECEIVED:
+                    continue
+                mail = read_mail(row.raw, own_address=self.config.address)
+                if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(mail.sender):
+                    row.attempts -= 1  # deferred, not failed
+                    continue
+                try:
+                    with s.begin_nested():
+                        self._handle(s, row, mail)
+                except Exception as exc:  # only this message's savepoint is undone
+                    self._failed(s, row, exc)
+                done += row.status != MailStatus.RECEIVED
         return done
 
     def run(self, stop: threading.Event, idle_seconds: float = 2.0) -> None:
@@ -81,7 +129,7 @@ class Processor:
             if row is None or row.status != MailStatus.RECEIVED:
                 return row.status if row is not None else MailStatus.PROCESSED
             mail = read_mail(row.raw, own_address=self.config.address)
-            if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(s, mail.sender):
+            if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(mail.sender):
                 return MailStatus.RECEIVED  # deferred: answered in a later round
             row.attempts += 1
         try:
@@ -96,24 +144,28 @@ class Processor:
             with self.db.transaction() as s:
                 row = s.get(InboundMail, message_id, with_for_update=True)
                 assert row is not None
-                row.error = f"{type(exc).__name__}: {exc}"[:4000]
-                if row.attempts >= MAX_ATTEMPTS:
-                    row.status = MailStatus.SHUNTED
-                    text = (
-                        f"Message {row.id} (Message-ID {row.message_id}) could not be processed after "
-                        f"{row.attempts} attempts and was shunted:\n\n{row.error}\n\n"
-                        f"judge shunt show {row.id}   /   judge shunt retry {row.id}"
-                    )
-                    admin = notice(self.config, self.config.admin, f"shunted message {row.id}", text)
-                    queue_mail(s, admin, kind="notice", now=self.clock.now())
+                self._failed(s, row, exc)
                 return row.status
 
-    def _over_limit(self, s: Session, address: str) -> bool:
-        since = self.clock.now() - self.rate_window
-        recent = s.scalars(
-            select(OutboundMail.recipients).where(OutboundMail.kind == "reply", OutboundMail.created_at >= since)
-        )
-        return sum(1 for recipients in recent if address in recipients) >= self.rate_limit
+    def _failed(self, s: Session, row: InboundMail, exc: Exception) -> None:
+        row.error = f"{type(exc).__name__}: {exc}"[:4000]
+        if row.attempts >= MAX_ATTEMPTS:
+            row.status = MailStatus.SHUNTED
+            text = (
+                f"Message {row.id} (Message-ID {row.message_id}) could not be processed after "
+                f"{row.attempts} attempts and was shunted:\n\n{row.error}\n\n"
+                f"judge shunt show {row.id}   /   judge shunt retry {row.id}"
+            )
+            admin = notice(self.config, self.config.admin, f"shunted message {row.id}", text)
+            queue_mail(s, admin, kind="notice", now=self.clock.now())
+
+    def _over_limit(self, address: str) -> bool:
+        """Replies to this address in the window (kept in memory: a limit on a flood, not an account)."""
+        now = self.clock.now()
+        recent = self._answered.setdefault(address, deque())
+        while recent and recent[0] <= now - self.rate_window:
+            recent.popleft()
+        return len(recent) >= self.rate_limit
 
     def _handle(self, s: Session, row: InboundMail, mail: IncomingMail) -> None:
         now = self.clock.now()
@@ -132,6 +184,7 @@ class Processor:
         body = render_reply(self.config.name, ctx.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
         queue_mail(s, answer, kind="reply", now=now, inbound_id=row.id)
+        self._answered.setdefault(mail.sender, deque()).append(now)
         for message, kind in ctx.mails:
             queue_mail(s, message, kind=kind, now=now)
         row.status = MailStatus.PROCESSED
