@@ -91,3 +91,21 @@ def smtp_relay() -> Iterator[SmtpRelay]:
     """A fresh SMTP relay per test, recording what the judge sends."""
     with SmtpRelay() as relay:
         yield relay
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture
+def golden() -> object:
+    """Compare a rendered mail with its golden file (reviewed by eye once, then pinned). With JUDGE_UPDATE_GOLDEN=1
+    the file is rewritten instead: review the diff before committing it."""
+
+    def check(name: str, text: str) -> None:
+        path = GOLDEN / f"{name}.txt"
+        if os.environ.get("JUDGE_UPDATE_GOLDEN"):
+            path.write_text(text, encoding="utf-8")
+        assert path.is_file(), f"no golden file {path.name}; run with JUDGE_UPDATE_GOLDEN=1 and review it"
+        assert text == path.read_text(encoding="utf-8")
+
+    return check

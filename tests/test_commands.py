@@ -119,7 +119,7 @@ def test_gm_commands_need_the_gms_signon(judge: Judge) -> None:
     text = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     assert "Phase processed; results sent to 8 address(es)" in text
     results = judge.outbound(kind="result", to="france@example.org")
-    assert "Spring 1901, Movement" in results[0].get_content()
+    assert "Movement results for Spring 1901." in results[0].get_content()
 
 
 def test_html_mail_and_a_quoted_reply_are_read_as_the_player_meant(judge: Judge) -> None:
@@ -172,11 +172,25 @@ def test_press_reaches_the_named_powers_and_the_gm(judge: Judge) -> None:
     assert not judge.outbound(kind="press", to="italy@example.org")
 
 
+def test_the_gms_note_is_printed_with_the_results_and_history_finds_a_phase_by_its_code(judge: Judge) -> None:
+    _started(judge)
+    assert "Note for the results: Press is grey." in judge.mail(
+        "gm@example.org", "SIGNON alpha MASTER gmpass\nNOTE Press is grey."
+    )
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    results = judge.outbound(kind="result", to="italy@example.org")
+    assert "Note from the GM: Press is grey." in results[0].get_content()
+    history = judge.mail("italy@example.org", "HISTORY alpha S1901M")
+    assert "Movement results for Spring 1901." in history and "Note from the GM" not in history
+    assert "has no processed phase F1905M" in judge.mail("italy@example.org", "HISTORY alpha F1905M")
+
+
 def test_rollback_and_predict_by_mail(judge: Judge) -> None:
     _started(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur")
     predicted = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPREDICT")
-    assert "A par - bur" in predicted
+    assert "Movement predicted results for Spring 1901." in predicted
+    assert "A Par - Bur" in predicted
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     assert "Rolled back to Spring 1901 Movement" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nROLLBACK")
 

@@ -3,9 +3,10 @@ manual games, waiting for replacements, and a judge that was down across a deadl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,12 @@ class Table:
             s.expunge(game)
             return game
 
+    def bodies(self, kind: str, to: str) -> list[str]:
+        with self.db.transaction() as s:
+            rows = s.scalars(select(OutboundMail).where(OutboundMail.kind == kind).order_by(OutboundMail.id)).all()
+            found = [message_from_bytes(r.message, policy=policy.default) for r in rows if to in r.recipients]
+            return [m.get_content().replace("\r\n", "\n") for m in found if isinstance(m, EmailMessage)]
+
     def mails(self, kind: str) -> list[tuple[list[str], str]]:
         with self.db.transaction() as s:
             rows = s.scalars(select(OutboundMail).where(OutboundMail.kind == kind).order_by(OutboundMail.id)).all()
@@ -76,6 +83,19 @@ def test_reminders_go_to_the_powers_without_orders_before_the_deadline(table: Ta
     reminded = {r[0] for r, _ in table.mails("notice")}
     assert "england@example.org" in reminded and "france@example.org" not in reminded
     assert table.keeper.tick() == []  # once a phase
+
+
+def test_the_reminder_and_the_late_notice_tell_the_power_what_to_do(
+    table: Table, golden: Callable[[str, str], None]
+) -> None:
+    table.service.submit_orders("alpha", "England", ["F lon - xyz"])
+    table.clock.advance(timedelta(hours=37))
+    table.keeper.tick()
+    golden("reminder_missing", table.bodies("notice", "russia@example.org")[0])
+    golden("reminder_errors", table.bodies("notice", "england@example.org")[0])
+    table.clock.advance(timedelta(hours=11))
+    table.keeper.tick()
+    golden("late_notice", table.bodies("notice", "russia@example.org")[1])
 
 
 def test_at_the_deadline_late_notices_and_at_the_end_of_grace_the_phase_goes_without_them(table: Table) -> None:

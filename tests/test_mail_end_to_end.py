@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -108,9 +110,41 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
         for power in POWERS:
             results = [t for t in _texts(received, f"{power.lower()}@example.org") if "results of Spring 1901" in t]
             assert len(results) == 1, power
-            assert "France:" in results[0] and "A par - bur" in results[0]
+            assert "France:   A Par - Bur" in results[0] and ":: Phase: S1901M" in results[0]
+        _fall_is_processed_at_its_deadline_without_russia(deliver, smtp_relay)
     finally:
         daemon.shutdown()
+
+
+FALL_ORDERS = {
+    "Austria": "A ser H",
+    "England": "F nth H",
+    "France": "A bur - mun",
+    "Germany": "A ruh H",
+    "Italy": "A ven H",
+    "Turkey": "A bul H",
+}
+
+
+def _fall_is_processed_at_its_deadline_without_russia(deliver: Callable[[bytes], None], relay: SmtpRelay) -> None:
+    """The scheduler, not the GM, processes Fall 1901 when its deadline passes; Russia sent nothing."""
+    deadline = (datetime.now(UTC) + timedelta(seconds=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    deliver(_mail("gm@example.org", f"SIGNON alpha MASTER gmpass\nSET DEADLINE {deadline}"))
+    for power, orders in FALL_ORDERS.items():
+        deliver(_mail(f"{power.lower()}@example.org", f"SIGNON alpha {power} {power.lower()}pw\n{orders}"))
+    give_up = time.monotonic() + 60
+    while True:
+        results = [t for t in _texts(relay.messages, "russia@example.org") if "results of Fall 1901" in t]
+        if results or time.monotonic() > give_up:
+            break
+        time.sleep(0.2)
+    assert results, "Fall 1901 was not processed at its deadline"
+    sheet = results[0]
+    assert ":: Phase: F1901M" in sheet and "No orders were received from Russia." in sheet
+    assert "Russia:   A War H  (*unordered*)" in sheet
+    assert "France:   A Bur - Mun" in sheet and "France:   Bre, Mar, Mun, Par, Spa" in sheet
+    late = [t for t in _texts(relay.messages, "russia@example.org") if "late" in t.lower().split("\n")[0]]
+    assert late, "Russia was not told its orders were late"
 
 
 def _daemon(config_file: Path, cwd: Path) -> subprocess.Popen[bytes]:

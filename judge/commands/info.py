@@ -79,14 +79,19 @@ class Summary(Command):
 @command
 class History(Command):
     name = "HISTORY"
-    usage = "HISTORY game [phase number]"
+    usage = "HISTORY game [phase number or code, e.g. F1901M]"
     summary = "the results of a processed phase again (the last one by default)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         view = ctx.service.view(args[0])
-        index = int(args[1]) if len(args) == 2 and args[1].isdigit() else view["phase_index"] - 1
+        if len(args) == 1:
+            index = view["phase_index"] - 1
+        elif args[1].isdigit():
+            index = int(args[1])
+        else:
+            index = ctx.service.phase_index_of(args[0], args[1])
         if index < 0:
             raise CommandError(f"{args[0]} has no processed phase yet")
         outcome = ctx.service.history(args[0], index)
-        return render_results(args[0], outcome, None).splitlines()
+        return render_results(args[0], outcome, outcome.get("next_phase"), judge=ctx.config.address).splitlines()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.player import parse_value
+from judge.game.service import Processed
 from judge.mail.announce import results_mails
 from judge.mail.compose import notice
 from judge.render import render_results
@@ -18,9 +18,9 @@ def _game(ctx: MailContext) -> str:
     return ctx.game
 
 
-def send_results(ctx: MailContext, game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None) -> int:
+def send_results(ctx: MailContext, processed: Processed) -> int:
     """The results of a processed phase to every player and the GM."""
-    mails = results_mails(ctx.config, list(ctx.service.addresses(game).values()), game, outcome, next_phase)
+    mails = results_mails(ctx.config, list(ctx.service.addresses(processed.game).values()), processed)
     ctx.mails.extend((mail, "result") for mail in mails)
     return len(mails)
 
@@ -47,7 +47,7 @@ class Process(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         done = ctx.service.process(_game(ctx))
         assert done is not None
-        sent = send_results(ctx, done.game, done.outcome, done.next_phase)
+        sent = send_results(ctx, done)
         lines = [f"Phase processed; results sent to {sent} address(es)."]
         if done.late:
             lines.append(f"No orders from: {', '.join(done.late)}.")
@@ -65,7 +65,9 @@ class Predict(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         outcome = ctx.service.predict(_game(ctx))
-        return render_results(_game(ctx), outcome, None).splitlines()
+        return render_results(
+            _game(ctx), outcome, None, judge=ctx.config.address, title="predicted results"
+        ).splitlines()
 
 
 @command
@@ -213,6 +215,19 @@ class Become(Command):
         flush_orders(ctx)
         ctx.power = args[0].capitalize()
         return [f"The following lines are orders for {ctx.power}."]
+
+
+@command
+class Note(Command):
+    name = "NOTE"
+    usage = "NOTE text (NOTE alone clears it)"
+    summary = "a note from the GM, printed with every results mail until changed"
+    role = "master"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        text = " ".join(args).strip()
+        ctx.service.change_settings(_game(ctx), note=text or None)
+        return [f"Note for the results: {text}." if text else "The note is cleared."]
 
 
 @command

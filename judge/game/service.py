@@ -76,6 +76,10 @@ class Processed:
     """None when the game ended"""
     late: list[str] = field(default_factory=list)
     finished: str | None = None
+    deadline: datetime | None = None
+    """the next phase's deadline, for the results mail"""
+    note: str | None = None
+    """the GM's note (`SET note=...`), printed with the results"""
 
 
 def phase_seed(game_seed: int, index: int) -> int:
@@ -395,8 +399,16 @@ class GameService:
             finished = "victory"
         game.deadline = None if finished else self._next_deadline(game)
         s.flush()  # the unique (game, index) key stops a second process here
+        note = game.settings.get("note")
         return Processed(
-            game.name, game.phase_index - 1, out, None if finished else after_json["phase"], late, finished
+            game.name,
+            game.phase_index - 1,
+            out,
+            None if finished else after_json["phase"],
+            late,
+            finished,
+            game.deadline,
+            str(note) if note else None,
         )
 
     @staticmethod
@@ -719,6 +731,22 @@ class GameService:
                     for seat in game.seats
                 ],
             }
+
+    def phase_index_of(self, name: str, code: str) -> int:
+        """The number of the processed phase with the njudge code `code` (S1901M); the latest if a rollback
+        played it twice."""
+        with self._tx() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            records = s.scalars(
+                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index.desc())
+            )
+            for record in records:
+                phase = record.outcome["phase"]
+                if f"{phase['season'][0]}{phase['year']}{phase['type'][0]}".upper() == code.upper():
+                    return record.index
+            raise ServiceError(f"{name} has no processed phase {code}")
 
     def history(self, name: str, index: int) -> dict[str, Any]:
         with self._tx() as s:

@@ -1,21 +1,29 @@
-"""The mail a game sends of its own accord: results to everyone, reminders and late notices to players."""
+"""The mail a game sends of its own accord: the results of each phase to everyone in the game."""
 
 from __future__ import annotations
 
 from email.message import EmailMessage
-from typing import Any
 
 from judge.config import Config
+from judge.game.service import Processed
 from judge.mail.compose import notice
 from judge.render import render_results
+from judge.render.results import phase_code
 
 
-def results_mails(
-    config: Config, addresses: list[str], game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None
-) -> list[EmailMessage]:
+def results_mails(config: Config, addresses: list[str], processed: Processed) -> list[EmailMessage]:
     """One results mail per address: every player, observer and the GM get the same text."""
-    text = render_results(game, outcome, next_phase)
+    outcome = processed.outcome
+    text = render_results(
+        processed.game,
+        outcome,
+        processed.next_phase,
+        judge=config.address,
+        deadline=processed.deadline,
+        late=processed.late,
+        note=processed.note,
+        finished=processed.finished,
+    )
     phase = outcome["phase"]
-    code = f"{str(phase['season'])[0]}{phase['year']}{str(phase['type'])[0]}"
-    subject = f"{game} {code}: results of {phase['season']} {phase['year']} {phase['type']}"
+    subject = f"{processed.game} {phase_code(phase)}: results of {phase['season']} {phase['year']} {phase['type']}"
     return [notice(config, address, subject, text) for address in sorted(set(addresses))]

@@ -9,12 +9,19 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from judge.render.results import build_sheet
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """Columns for a fixed-width mail: the zines' tables were typed, not typeset."""
+    return text.rjust(width) if right else text.ljust(width)
 
 
 @cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -22,32 +29,20 @@ def environment() -> Environment:
         lstrip_blocks=True,
         autoescape=False,  # plain-text mail, never HTML
     )
+    env.filters["pad"] = pad
+    return env
 
 
-def render(name: str, variant: str | None = None, **values: Any) -> str:
+def render(name: str, variant: str | None = None, /, **values: Any) -> str:
     env = environment()
     names = [f"{variant}/{name}", name] if variant else [name]
     return env.select_template(names).render(**values)
 
 
-def render_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None) -> str:
-    """A phase's results as a zine would print them: each power's orders with what became of them."""
-    by_power: dict[str, list[dict[str, Any]]] = {}
-    for line in outcome.get("orders", []):
-        by_power.setdefault(line["power"], []).append(line)
-    centres = outcome.get("supply_centers", {})
-    return render(
-        "results.txt.j2",
-        outcome.get("variant"),
-        game=game,
-        phase=outcome["phase"],
-        orders=dict(sorted(by_power.items())),
-        dislodged=outcome.get("dislodged", []),
-        centres={p: len(c) for p, c in sorted(centres.items())},
-        events=outcome.get("events", []),
-        winner=outcome.get("winner"),
-        next_phase=next_phase,
-    )
+def render_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None, **context: Any) -> str:
+    """A phase's results as a zine would print them (see `judge.render.results.build_sheet` for the context)."""
+    sheet = build_sheet(game, outcome, next_phase, **context)
+    return render("results.txt.j2", sheet.variant, s=sheet)
 
 
 def render_reply(judge: str, sections: list[Any], footer: list[str]) -> str:

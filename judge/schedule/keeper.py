@@ -10,6 +10,7 @@ and processing names the phase it expects). What was done for a phase is remembe
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,11 +18,14 @@ from sqlalchemy.orm import Session
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
 from judge.contract import position_from_json
+from judge.engine.phase import Phase
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
 from judge.mail.announce import results_mails
 from judge.mail.compose import notice
 from judge.mail.outbox import queue_mail
+from judge.render import render
+from judge.render.results import deadline_text
 from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
 from judge.store import Database, Game, GameStatus, OrderSet, SeatStatus
 from judge.variants import get_variant
@@ -104,15 +108,14 @@ class DeadlineKeeper:
         if reminder_time(deadline, timing) <= now < deadline and game.settings.get("_reminded") != index:
             for power in [*missing, *faulty]:
                 if power in addresses:
-                    why = "we have no orders from you" if power in missing else "some of your orders have errors"
-                    text = f"{name}, {phase}: the deadline is {deadline:%Y-%m-%d %H:%M} UTC and {why} ({power})."
+                    text = self._notice("reminder.txt.j2", game, position.phase, power, missing=power in missing)
                     self._mail(s, addresses[power], f"{name}: reminder, {phase}", text, game.id)
             self._mark(game, "_reminded", index)
             done.append(f"{name}: reminded {', '.join([*missing, *faulty]) or 'nobody'}")
         if now >= deadline and game.settings.get("_late") != index and (missing or faulty):
             for power in missing:
                 if power in addresses:
-                    text = f"{name}, {phase}: the deadline has passed and we have no orders from you ({power})."
+                    text = self._notice("late.txt.j2", game, position.phase, power)
                     self._mail(s, addresses[power], f"{name}: late, {phase}", text, game.id)
             self._mail(
                 s,
@@ -156,9 +159,32 @@ class DeadlineKeeper:
         self._mark(game, "_processed", index)
         addresses = list(service.addresses(game.name).values())
         now = self.clock.now()
-        for mail in results_mails(self.config, addresses, game.name, processed.outcome, processed.next_phase):
+        for mail in results_mails(self.config, addresses, processed):
             queue_mail(s, mail, kind="result", now=now, game_id=game.id)
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
+
+    def _notice(self, template: str, game: Game, phase: Phase, power: str, **values: Any) -> str:
+        """A reminder or late notice: the njudge header, then what the power should do."""
+        deadline = as_utc(game.deadline)
+        assert deadline is not None
+        timing = timing_from_settings(game.settings)
+        grace = timing.for_phase(phase.type.value).grace_hours
+        end = grace_end(deadline, timing, phase.type.value)
+        return render(
+            template,
+            game.variant,
+            judge=self.config.address,
+            game=game.name,
+            variant=game.variant,
+            code=phase.code,
+            deadline_code=phase.code,
+            deadline=deadline_text(deadline),
+            phase=str(phase),
+            power=power,
+            grace_hours=f"{grace:g}" if grace else None,
+            grace_end=deadline_text(end) if end > deadline else None,
+            **values,
+        )
 
     def _mail(self, s: Session, to: str, subject: str, text: str, game_id: int) -> None:
         queue_mail(s, notice(self.config, to, subject, text), kind="notice", now=self.clock.now(), game_id=game_id)
