@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -119,6 +120,19 @@ def _shunt(args: argparse.Namespace) -> int:
         db.dispose()
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from judge.demo import run_demo
+    from judge.variants import UnknownVariant, get_variant
+
+    try:
+        get_variant(args.variant)
+    except UnknownVariant as exc:
+        print(f"judge demo: {exc.args[0]}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    return run_demo(args.variant, phases=args.phases, seed=args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     parser.add_argument("--config", help="settings file (default: judge.toml, or $JUDGE_CONFIG)")
@@ -152,6 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
         one = shunt_sub.add_parser(verb, help=text)
         one.add_argument("id", type=int)
         one.set_defaults(run=_shunt)
+
+    demo = sub.add_parser("demo", help="play a scripted game by mail on embedded defaults and print the results")
+    demo.add_argument("variant", nargs="?", default="standard", help="the variant to play (default: standard)")
+    demo.add_argument("--phases", type=int, default=4, help="how many phases to play (default: 4)")
+    demo.add_argument("--seed", type=int, default=1, help="seed for the players' orders (default: 1)")
+    demo.set_defaults(run=_demo)
 
     var = sub.add_parser("variants", help="list the variants, or one variant's options")
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")

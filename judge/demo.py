@@ -1,0 +1,210 @@
+"""`judge demo [variant]`: a scripted game played entirely by mail, for a newcomer to watch.
+
+Everything is real except the calendar: the daemon runs on embedded defaults in a temporary directory, every
+command goes in as a mail through its SMTP intake, every answer comes out through the outbound queue into the
+outbox folder, and a fake clock is moved past each deadline so that the scheduler, not the GM, processes the
+phases. The players' orders are drawn (seeded) from the random-game generator the engine benchmark uses, written
+in the variant's own notation; one power sends nothing for one phase, to show what a missed deadline looks like.
+"""
+
+from __future__ import annotations
+
+import random
+import smtplib
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from judge.clock import FakeClock
+from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+from judge.contract import position_from_json
+from judge.engine import PhaseType, Position, Rules, Submitted
+from judge.engine.supply import powers_to_order
+from judge.game import GameService
+from judge.notation.render import render_order
+from judge.schedule.keeper import as_utc
+from judge.schedule.timing import grace_end, timing_from_settings
+from judge.serve import Daemon
+from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
+from judge.testing.random_games import adjustment_orders, retreat_orders, variant_movement_orders
+from judge.variants import get_variant
+
+GAME = "demo"
+GM = "gm@demo.example"
+
+
+@dataclass
+class Demo:
+    """One demo run: a daemon, its intake port, its fake clock and where to print."""
+
+    variant: str
+    phases: int
+    seed: int
+    say: Callable[[str], None]
+    printed: int = 0
+    """the last results mail printed"""
+
+    def run(self) -> int:
+        with tempfile.TemporaryDirectory(prefix="judge-demo-") as tmp:
+            config = Config(
+                address="judge@demo.example",
+                name="demojudge",
+                database_url=f"sqlite:///{Path(tmp) / 'judge.sqlite'}",
+                smtp_intake=SmtpIntakeConfig(host="127.0.0.1", port=0),
+                outbound=OutboundConfig(outbox_dir=str(Path(tmp) / "outbox")),
+            )
+            self.clock = FakeClock(datetime.now(UTC).replace(microsecond=0))
+            self.daemon = Daemon(config, self.clock)
+            self.daemon.start()
+            try:
+                assert self.daemon.intake is not None
+                self.port = self.daemon.intake.port
+                self.say(f"The judge is running in {tmp}; mail goes in at 127.0.0.1:{self.port} (SMTP).\n")
+                return self._play()
+            finally:
+                self.daemon.shutdown()
+
+    # --- the script ------------------------------------------------------------------------------------
+
+    def _play(self) -> int:
+        variant = get_variant(self.variant)
+        rules = variant.rules()
+        powers = sorted(rules.board.powers)
+        self._mail(GM, f"REGISTER The Gamesmaster gmpass\nCREATE {GAME} {self.variant} joinpw", show=True)
+        for power in powers:
+            self._mail(_address(power), f"REGISTER {power} Player {power.lower()}pw\nJOIN {GAME} joinpw {power}")
+        self.say(f"{len(powers)} players registered and joined; the game started when the last one joined.\n")
+        rng = random.Random(self.seed)
+        silent = powers[-1]
+        shown_reply = False
+        for played in range(self.phases):
+            position = self._position(rules)
+            if position is None:
+                break
+            index = self._phase_index()
+            due = sorted(powers_to_order(rules, position))
+            for power in due:
+                if played == 1 and power == silent:
+                    continue  # one power misses one deadline
+                lines = [render_order(s.order) for s in _orders(rules, position, rng) if s.power == power and s.order]
+                body = f"SIGNON {GAME} {power} {power.lower()}pw\n" + "\n".join(lines)
+                self._mail(_address(power), body, show=not shown_reply)
+                shown_reply = True
+            if played == 1:
+                self.say(f"({silent} sends no orders for {position.phase}.)\n")
+            self._pass_deadline(index)
+            self._print_new_results()
+        self.say("The demo is over; the temporary directory is removed.")
+        return 0
+
+    def _position(self, rules: Rules) -> Position | None:
+        view = GameService(self.daemon.db, self.clock).view(GAME)
+        if view["status"] != "active" or view["position"] is None:
+            return None
+        return position_from_json(rules, view["position"])
+
+    def _pass_deadline(self, index: int) -> None:
+        """Move the calendar past the deadline and its grace, unless every order came in and the phase went
+        early; the scheduler does the rest."""
+        self.daemon.tick()  # what the processor does after each mail; done here too, so the run is repeatable
+        self._settle()
+        with self.daemon.db.transaction() as s:
+            game = s.scalars(select(Game).where(Game.name == GAME)).one()
+            deadline = as_utc(game.deadline)
+            phase_type = str(game.position["phase"]["type"]) if game.position else PhaseType.MOVEMENT.value
+            current = game.phase_index
+            timing = timing_from_settings(game.settings)
+        if current != index:
+            self.say("(Every order was in, so the judge processed the phase early.)\n")
+        elif deadline is not None:
+            self.clock.set(grace_end(deadline, timing, phase_type) + timedelta(minutes=1))
+            self.say(f"(The clock moves on to {self.clock.now():%a %d %b %Y %H:%M} UTC, past the deadline.)\n")
+            self.daemon.tick()
+        self._settle()
+
+    def _phase_index(self) -> int:
+        with self.daemon.db.transaction() as s:
+            return int(s.scalar(select(Game.phase_index).where(Game.name == GAME)) or 0)
+
+    def _print_new_results(self) -> None:
+        """The results mails the GM received since the last call (each player got the same text)."""
+        with self.daemon.db.transaction() as s:
+            rows = s.scalars(
+                select(OutboundMail)
+                .where(OutboundMail.kind == "result", OutboundMail.id > self.printed)
+                .order_by(OutboundMail.id)
+            ).all()
+            for row in rows:
+                self.printed = row.id
+                if GM in row.recipients:
+                    self.say("=" * 78 + "\n" + _text(row.message) + "=" * 78 + "\n")
+
+    # --- mail ----------------------------------------------------------------------------------------------
+
+    def _mail(self, sender: str, body: str, show: bool = False) -> None:
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = "judge@demo.example"
+        message["Subject"] = "demo"
+        message["Message-ID"] = make_msgid(domain="demo.example")
+        message.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.port) as smtp:
+            smtp.send_message(message)
+        self._settle()
+        if show:
+            self.say(f"--- {sender} writes:\n{body}\n")
+            with self.daemon.db.transaction() as s:
+                reply = s.scalars(
+                    select(OutboundMail).where(OutboundMail.kind == "reply").order_by(OutboundMail.id.desc())
+                ).first()
+                if reply is not None:
+                    self.say(f"--- the judge answers {sender}:\n{_text(reply.message)}")
+
+    def _settle(self, limit: float = 60.0) -> None:
+        """Wait until every stored mail is processed and every queued mail written to the outbox."""
+        give_up = time.monotonic() + limit
+        self.daemon.processor.wakeup.set()
+        while time.monotonic() < give_up:
+            with self.daemon.db.transaction() as s:
+                waiting_in = s.scalar(
+                    select(func.count()).select_from(InboundMail).where(InboundMail.status == MailStatus.RECEIVED)
+                )
+                waiting_out = s.scalar(
+                    select(func.count()).select_from(OutboundMail).where(OutboundMail.status == OutboundStatus.QUEUED)
+                )
+            if not waiting_in and not waiting_out:
+                return
+            self.daemon.sender.wake()
+            time.sleep(0.05)
+        raise TimeoutError("the judge did not settle within a minute")
+
+
+def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
+    if position.phase.type is PhaseType.RETREAT:
+        return retreat_orders(position, rng)
+    if position.phase.type is PhaseType.ADJUSTMENT:
+        return adjustment_orders(rules, position, rng)
+    return variant_movement_orders(rules, position, rng)
+
+
+def _address(power: str) -> str:
+    return f"{power.lower()}@demo.example"
+
+
+def _text(raw: bytes) -> str:
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    content: str = parsed.get_content()
+    return f"Subject: {parsed['Subject']}\n\n" + content.replace("\r\n", "\n")
+
+
+def run_demo(variant: str = "standard", phases: int = 4, seed: int = 1, say: Callable[[str], None] = print) -> int:
+    return Demo(variant, phases, seed, say).run()

@@ -1,0 +1,48 @@
+"""`judge demo`: a scripted game by real mail through the SMTP intake, the clock moved past each deadline."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.cli import main
+from judge.demo import run_demo
+
+
+def _demo(variant: str, phases: int) -> str:
+    said: list[str] = []
+    assert run_demo(variant, phases=phases, seed=1, say=said.append) == 0
+    return "\n".join(said)
+
+
+def test_the_demo_plays_phases_by_mail_and_prints_every_results_mail() -> None:
+    text = _demo("standard", 4)
+    assert "--- the judge answers gm@demo.example:" in text
+    assert "Game demo (standard) created; you are its GM." in text
+    assert [line for line in text.splitlines() if line.startswith(":: Phase:")] == [
+        ":: Phase: S1901M",
+        ":: Phase: F1901M",
+        ":: Phase: W1901A",
+        ":: Phase: S1902M",
+    ]
+
+
+def test_the_power_that_misses_a_deadline_is_processed_by_the_scheduler_and_named_late() -> None:
+    text = _demo("standard", 2)
+    assert "(Turkey sends no orders for Fall 1901 Movement.)" in text
+    assert "past the deadline" in text
+    assert "No orders were received from Turkey." in text
+    sheet = text.split(":: Phase: F1901M", 1)[1].split("=" * 78, 1)[0]
+    turkey = [line for line in sheet.splitlines() if line.startswith("Turkey:   ") and " H " in line + " "]
+    assert turkey and all(line.endswith("(*unordered*)") for line in turkey)
+
+
+@pytest.mark.parametrize("variant", ["multiplomacy", "multiplicity2"])
+def test_the_demo_plays_the_multi_unit_variants_too(variant: str) -> None:
+    text = _demo(variant, 2)
+    assert f"Variant: {variant}" in text
+    assert text.count("results of") == 2
+
+
+def test_an_unknown_variant_is_refused_with_the_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "nosuchvariant"]) == 2
+    assert "nosuchvariant" in capsys.readouterr().err
