@@ -3,7 +3,7 @@ and a real database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -183,6 +183,25 @@ def test_the_gms_note_is_printed_with_the_results_and_history_finds_a_phase_by_i
     history = judge.mail("italy@example.org", "HISTORY alpha S1901M")
     assert "Movement results for Spring 1901." in history and "Note from the GM" not in history
     assert "has no processed phase F1905M" in judge.mail("italy@example.org", "HISTORY alpha F1905M")
+
+
+def test_a_draw_by_every_survivor_is_announced_to_everyone_in_the_game(
+    judge: Judge, golden: Callable[[str, str], None]
+) -> None:
+    _started(judge)
+    for power in POWERS:
+        text = judge.mail(f"{power.lower()}@example.org", f"SIGNON alpha {power} {power.lower()}pw\nSET DRAW")
+    assert "the game is drawn" in text
+    for address in [*(f"{p.lower()}@example.org" for p in POWERS), "gm@example.org"]:
+        assert len(judge.outbound(kind="result", to=address)) == 1, address
+    golden("game_over_draw", judge.outbound(kind="result", to="gm@example.org")[0].get_content().replace("\r\n", "\n"))
+
+
+def test_the_gms_terminate_is_announced_to_everyone_in_the_game(judge: Judge) -> None:
+    _started(judge)
+    assert "everyone in it is told" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nTERMINATE")
+    ended = judge.outbound(kind="result", to="italy@example.org")
+    assert ended and "alpha was ended by its GM in Spring 1901 Movement." in ended[0].get_content()
 
 
 def test_rollback_and_predict_by_mail(judge: Judge) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.player import parse_value
 from judge.game.service import Processed
-from judge.mail.announce import results_mails
+from judge.mail.announce import game_over_mails, results_mails
 from judge.mail.compose import notice
 from judge.render import render_results
 
@@ -239,4 +239,8 @@ class Terminate(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         ctx.service.terminate(_game(ctx))
-        return [f"{_game(ctx)} is terminated."]
+        view = ctx.service.view(_game(ctx))
+        addresses = list(ctx.service.addresses(_game(ctx)).values())
+        mails = game_over_mails(ctx.config, addresses, _game(ctx), view["position"], "terminated", [])
+        ctx.mails.extend((mail, "result") for mail in mails)
+        return [f"{_game(ctx)} is terminated; everyone in it is told."]

@@ -6,6 +6,7 @@ from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.interpreter import flush_orders
+from judge.mail.announce import game_over_mails
 from judge.mail.compose import notice
 
 
@@ -142,6 +143,12 @@ class _Draw(Command):
         assert ctx.game is not None and ctx.power is not None
         drawn = ctx.service.vote_draw(ctx.game, ctx.power, self.accept)
         if drawn:
+            view = ctx.service.view(ctx.game)
+            mails = game_over_mails(
+                ctx.config, list(ctx.service.addresses(ctx.game).values()), ctx.game, view["position"], "draw",
+                list(view["winners"] or []),
+            )  # fmt: skip
+            ctx.mails.extend((mail, "result") for mail in mails)
             return ["Every surviving power has voted for a draw: the game is drawn."]
         return ["Your vote for a draw is recorded." if self.accept else "Your draw vote is withdrawn."]
 
