@@ -204,6 +204,20 @@ def test_the_gms_terminate_is_announced_to_everyone_in_the_game(judge: Judge) ->
     assert ended and "alpha was ended by its GM in Spring 1901 Movement." in ended[0].get_content()
 
 
+def test_summary_gives_the_centre_counts_at_the_end_of_each_year(judge: Judge) -> None:
+    _started(judge)
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA mar - spa")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    lines = judge.mail("italy@example.org", "SUMMARY alpha").splitlines()
+    header = next(line for line in lines if "Austria" in line)
+    columns = header.split()
+    rows = {line.split()[0]: line.split()[1:] for line in lines if line.strip()[:4] in ("1900", "1901")}
+    assert rows["1900"][columns.index("France")] == "3"
+    assert rows["1901"][columns.index("France")] == "4"
+    assert rows["1901"][columns.index("Russia")] == "4"
+
+
 def test_rollback_and_predict_by_mail(judge: Judge) -> None:
     _started(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur")

@@ -62,7 +62,7 @@ class List(Command):
 class Summary(Command):
     name = "SUMMARY"
     usage = "SUMMARY game"
-    summary = "the supply-centre counts, phase by phase"
+    summary = "the supply-centre counts, year by year"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 1, f"usage: {self.usage}")
@@ -70,9 +70,10 @@ class Summary(Command):
         if not history:
             return [f"{args[0]} has no processed phase yet."]
         powers = sorted({p for _, counts in history for p in counts})
-        lines = [f"{'':22}" + "".join(f"{p[:8]:>9}" for p in powers)]
-        for phase, counts in history:
-            lines.append(f"{phase:22}" + "".join(f"{counts.get(p, 0):>9}" for p in powers))
+        lines = [f"Supply centres held at the end of each year in {args[0]}:", ""]
+        lines.append(f"{'':6}" + "".join(f"{p[:8]:>9}" for p in powers))
+        for year, counts in history:
+            lines.append(f"{year:<6}" + "".join(f"{counts.get(p, 0):>9}" for p in powers))
         return lines
 
 

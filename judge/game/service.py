@@ -678,8 +678,9 @@ class GameService:
                 for g in rows
             ]
 
-    def centre_history(self, name: str) -> list[tuple[str, dict[str, int]]]:
-        """The centre counts after each processed phase that changed ownership, by phase name."""
+    def centre_history(self, name: str) -> list[tuple[int, dict[str, int]]]:
+        """The centre counts at the end of each year played (ownership changes only after Fall), with the
+        starting counts as the year before the first; the current year's counts when it is under way."""
         with self._tx() as s:
             game = s.scalar(select(Game).where(Game.name == name))
             if game is None:
@@ -687,14 +688,13 @@ class GameService:
             records = s.scalars(
                 select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
             ).all()
-            rows = []
-            last: dict[str, int] | None = None
+            by_year: dict[int, dict[str, int]] = {}
             for record in records:
-                counts = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
-                if counts != last:
-                    rows.append((f"{record.season} {record.year} {record.type}", counts))
-                    last = counts
-            return rows
+                if not by_year:
+                    start = record.position_before.get("supply_centers", {})
+                    by_year[record.year - 1] = {p: len(c) for p, c in start.items()}
+                by_year[record.year] = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
+            return sorted(by_year.items())
 
     # --- reading -------------------------------------------------------------------------------------
 
