@@ -204,6 +204,23 @@ def test_the_gms_terminate_is_announced_to_everyone_in_the_game(judge: Judge) ->
     assert ended and "alpha was ended by its GM in Spring 1901 Movement." in ended[0].get_content()
 
 
+def test_press_held_for_the_results_reaches_only_its_recipients_with_them(judge: Judge) -> None:
+    _started(judge)
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true")
+    text = judge.mail(
+        "france@example.org", "SIGNON alpha France francepw\nPRESS TO England\nMeet in the Channel?\nENDPRESS"
+    )
+    assert "Press held: it goes to 2 address(es) with the next results." in text
+    assert not judge.outbound(kind="press")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    england = judge.outbound(kind="result", to="england@example.org")[0].get_content()
+    assert "Press released with these results:" in england and "From France to England:" in england
+    assert "Meet in the Channel?" in judge.outbound(kind="result", to="gm@example.org")[0].get_content()
+    assert "Meet in the Channel?" not in judge.outbound(kind="result", to="italy@example.org")[0].get_content()
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert "Meet in the Channel?" not in judge.outbound(kind="result", to="england@example.org")[1].get_content()
+
+
 def test_summary_gives_the_centre_counts_at_the_end_of_each_year(judge: Judge) -> None:
     _started(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nA mar - spa")

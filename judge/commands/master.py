@@ -20,7 +20,7 @@ def _game(ctx: MailContext) -> str:
 
 def send_results(ctx: MailContext, processed: Processed) -> int:
     """The results of a processed phase to every player and the GM."""
-    mails = results_mails(ctx.config, list(ctx.service.addresses(processed.game).values()), processed)
+    mails = results_mails(ctx.config, ctx.service.addresses(processed.game), processed)
     ctx.mails.extend((mail, "result") for mail in mails)
     return len(mails)
 

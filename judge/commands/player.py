@@ -183,7 +183,9 @@ class _Press(Command):
         text = "\n".join(body).strip()
         require(bool(text), "the press message is empty (write it on the lines before ENDPRESS)")
         sender = "the GM" if ctx.master and ctx.power is None else (ctx.power or "the GM")
-        addresses = ctx.service.add_press(ctx.game, None if sender == "the GM" else sender, to, text)
+        addresses, held = ctx.service.add_press(ctx.game, None if sender == "the GM" else sender, to, text)
+        if held:
+            return [f"Press held: it goes to {len(addresses)} address(es) with the next results."]
         subject = f"{ctx.game}: press from {sender}"
         heading = f"Press from {sender} to {'everybody' if to == ['*'] else ', '.join(to)}:\n\n"
         for address in addresses:

@@ -79,7 +79,9 @@ class Processed:
     deadline: datetime | None = None
     """the next phase's deadline, for the results mail"""
     note: str | None = None
-    """the GM's note (`SET note=...`), printed with the results"""
+    """the GM's note (`NOTE text`), printed with the results"""
+    press: list[dict[str, Any]] = field(default_factory=list)
+    """press held for the results (`press_with_results`), released by this phase: sender, recipients, body"""
 
 
 def phase_seed(game_seed: int, index: int) -> int:
@@ -400,6 +402,7 @@ class GameService:
         game.deadline = None if finished else self._next_deadline(game)
         s.flush()  # the unique (game, index) key stops a second process here
         note = game.settings.get("note")
+        press = self._release_press(s, game)
         return Processed(
             game.name,
             game.phase_index - 1,
@@ -409,7 +412,19 @@ class GameService:
             finished,
             game.deadline,
             str(note) if note else None,
+            press,
         )
+
+    @staticmethod
+    def _release_press(s: Session, game: Game) -> list[dict[str, Any]]:
+        held = s.scalars(
+            select(Press)
+            .where(Press.game_id == game.id, Press.with_results.is_(True), Press.released.is_(False))
+            .order_by(Press.id)
+        ).all()
+        for press in held:
+            press.released = True
+        return [{"sender": p.sender, "recipients": list(p.recipients), "body": p.body} for p in held]
 
     @staticmethod
     def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
@@ -628,11 +643,13 @@ class GameService:
             game.options = options
             game.settings = settings
 
-    def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> list[str]:
-        """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM)."""
+    def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> tuple[list[str], bool]:
+        """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM) and
+        whether it is held for the next results (the game's `press_with_results` setting) instead of sent now."""
         with self._tx() as s:
             game = self._lock(s, name)
             board = self._rules(game).board
+            held = bool(game.settings.get("press_with_results", False))
             wanted = set()
             for text in recipients:
                 if text == "*":
@@ -649,12 +666,13 @@ class GameService:
                     sender=sender,
                     recipients=sorted(wanted) if recipients != ["*"] else ["*"],
                     body=body,
+                    with_results=held,
                     created_at=self.clock.now(),
                 )
             )
             addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
             addresses.add(game.gm.address)
-            return sorted(addresses)
+            return sorted(addresses), held
 
     def addresses(self, name: str) -> dict[str, str]:
         """Who gets a game's mail: power -> player address, and "MASTER" -> the GM."""

@@ -12,22 +12,39 @@ from judge.render import render, render_results
 from judge.render.results import phase_code
 
 
-def results_mails(config: Config, addresses: list[str], processed: Processed) -> list[EmailMessage]:
-    """One results mail per address: every player, observer and the GM get the same text."""
+def results_mails(config: Config, seats: dict[str, str], processed: Processed) -> list[EmailMessage]:
+    """One results mail per address (`seats`: power -> address, "MASTER" -> the GM). Everyone gets the same sheet,
+    except for press held for the results: each player sees what was addressed to their power or to everybody, the
+    GM sees all of it."""
     outcome = processed.outcome
-    text = render_results(
-        processed.game,
-        outcome,
-        processed.next_phase,
-        judge=config.address,
-        deadline=processed.deadline,
-        late=processed.late,
-        note=processed.note,
-        finished=processed.finished,
-    )
     phase = outcome["phase"]
     subject = f"{processed.game} {phase_code(phase)}: results of {phase['season']} {phase['year']} {phase['type']}"
-    return [notice(config, address, subject, text) for address in sorted(set(addresses))]
+    powers_at: dict[str, set[str]] = {}
+    for power, address in seats.items():
+        powers_at.setdefault(address, set()).add(power)
+    texts: dict[tuple[int, ...], str] = {}
+    mails = []
+    for address in sorted(powers_at):
+        powers = powers_at[address]
+        visible = tuple(
+            i
+            for i, press in enumerate(processed.press)
+            if "MASTER" in powers or press["recipients"] == ["*"] or powers & set(press["recipients"])
+        )
+        if visible not in texts:
+            texts[visible] = render_results(
+                processed.game,
+                outcome,
+                processed.next_phase,
+                judge=config.address,
+                deadline=processed.deadline,
+                late=processed.late,
+                note=processed.note,
+                finished=processed.finished,
+                press=[processed.press[i] for i in visible],
+            )
+        mails.append(notice(config, address, subject, texts[visible]))
+    return mails
 
 
 def game_over_mails(

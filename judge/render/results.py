@@ -72,6 +72,8 @@ class ResultSheet:
     finished: str | None = None
     late: list[str] = field(default_factory=list)
     note: str | None = None
+    press: list[dict[str, Any]] = field(default_factory=list)
+    """press held for these results and visible to this reader"""
 
 
 def phase_code(phase: dict[str, Any]) -> str:
@@ -124,6 +126,7 @@ def build_sheet(
     note: str | None = None,
     finished: str | None = None,
     title: str = "results",
+    press: list[dict[str, Any]] | None = None,
 ) -> ResultSheet:
     variant = str(outcome.get("variant") or "standard")
     phase = outcome["phase"]
@@ -182,4 +185,5 @@ def build_sheet(
         finished=finished,
         late=list(late or []),
         note=note,
+        press=list(press or []),
     )

@@ -157,9 +157,8 @@ class DeadlineKeeper:
         if processed is None:
             return []
         self._mark(game, "_processed", index)
-        addresses = list(service.addresses(game.name).values())
         now = self.clock.now()
-        for mail in results_mails(self.config, addresses, processed):
+        for mail in results_mails(self.config, service.addresses(game.name), processed):
             queue_mail(s, mail, kind="result", now=now, game_id=game.id)
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
 
