@@ -174,3 +174,11 @@ def test_a_bounced_retreat_is_marked_destroyed() -> None:
 
 def test_an_unordered_unit_is_marked_as_such() -> None:
     assert marks_for("succeeds", "", ordered=False) == ("unordered",)
+
+
+def test_a_multiplomacy_winner_is_announced_with_the_variants_victory_condition() -> None:
+    outcome = {**run_case(MULTIPLOMACY_PARTIAL_CUT), "winner": ["France"]}
+    text = render_results("zine", outcome, None)
+    assert "France met Multiplomacy's victory condition" in text
+    standard = {**run_case(STANDARD_FALL), "winner": ["Germany"]}
+    assert "The game is over: Germany has won." in render_results("zine", standard, None)
