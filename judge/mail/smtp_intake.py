@@ -21,7 +21,6 @@ import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from types import TracebackType
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
@@ -30,6 +29,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from judge.clock import Clock
 from judge.config import SmtpIntakeConfig
 from judge.mail.inbox import store_inbound
+from judge.running import StartStop
 from judge.store import Database
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class _Controller(Controller):
         super()._trigger_server()  # type: ignore[no-untyped-call]  # aiosmtpd leaves it unannotated
 
 
-class SmtpIntake:
+class SmtpIntake(StartStop):
     """The listener: `start()` / `stop()`, or use it as a context manager; `port` is the port it listens on."""
 
     def __init__(
@@ -117,15 +117,6 @@ class SmtpIntake:
         """called with the new message's id once it is stored (the daemon wakes its processor)"""
         self._controller: _Controller | None = None
         self._executor: ThreadPoolExecutor | None = None
-
-    def __enter__(self) -> SmtpIntake:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     @property
     def port(self) -> int:

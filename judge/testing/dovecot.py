@@ -21,9 +21,10 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]  # ships no py.typed
+
+from judge.running import StartStop
 
 INSTALL_HINT = "dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd)"
 AUTO_FOLDERS = ("Processed", "Shunted")
@@ -91,7 +92,7 @@ def _greets(port: int, expected: bytes, timeout: float) -> bool:
         return False
 
 
-class DovecotServer:
+class DovecotServer(StartStop):
     """One private Dovecot: `start()`, use `client()` / `append()` / LMTP on `lmtp_port`, `stop()`.
 
     `start()` may be called again after `stop()`; each run gets a fresh directory, fresh ports and empty
@@ -111,15 +112,6 @@ class DovecotServer:
         self._doveadm = _which("doveadm") or "doveadm"
 
     # -- life cycle -------------------------------------------------------------------------------------------
-
-    def __enter__(self) -> DovecotServer:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     @property
     def running(self) -> bool:

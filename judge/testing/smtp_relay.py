@@ -10,12 +10,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Literal
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from judge.running import StartStop
 from judge.testing.dovecot import free_port
 
 Stage = Literal["RCPT", "DATA"]
@@ -74,7 +74,7 @@ class _Handler:
         return "250 Message accepted for delivery"
 
 
-class SmtpRelay:
+class SmtpRelay(StartStop):
     """An SMTP server on 127.0.0.1 that records every message; `start()`/`stop()` or use it as a context
     manager."""
 
@@ -84,15 +84,6 @@ class SmtpRelay:
         self._handler = _Handler()
         self._controller: Controller | None = None
         self._port: int | None = None
-
-    def __enter__(self) -> SmtpRelay:
-        self.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     @property
     def port(self) -> int:
