@@ -221,6 +221,23 @@ def test_press_held_for_the_results_reaches_only_its_recipients_with_them(judge:
     assert "Meet in the Channel?" not in judge.outbound(kind="result", to="england@example.org")[1].get_content()
 
 
+def test_an_observer_gets_the_results_and_broadcasts_but_not_private_press(judge: Judge) -> None:
+    _started(judge)
+    judge.mail("watcher@example.org", "REGISTER Watcher watchpw")
+    assert "wrong password" in judge.mail("watcher@example.org", "OBSERVE alpha nope")
+    assert "You observe alpha" in judge.mail("watcher@example.org", "OBSERVE alpha joinpw")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nPRESS TO England\nJust us.\nENDPRESS")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nBROADCAST\nHello all.\nENDPRESS")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    sheet = judge.outbound(kind="result", to="watcher@example.org")[0].get_content()
+    assert "Movement results for Spring 1901." in sheet
+    assert "Hello all." in sheet and "Just us." not in sheet
+    assert "no longer observe" in judge.mail("watcher@example.org", "OBSERVE alpha OFF")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert len(judge.outbound(kind="result", to="watcher@example.org")) == 1
+
+
 def test_summary_gives_the_centre_counts_at_the_end_of_each_year(judge: Judge) -> None:
     _started(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nA mar - spa")

@@ -20,7 +20,8 @@ def _game(ctx: MailContext) -> str:
 
 def send_results(ctx: MailContext, processed: Processed) -> int:
     """The results of a processed phase to every player and the GM."""
-    mails = results_mails(ctx.config, ctx.service.addresses(processed.game), processed)
+    game = processed.game
+    mails = results_mails(ctx.config, ctx.service.addresses(game), processed, ctx.service.observers(game))
     ctx.mails.extend((mail, "result") for mail in mails)
     return len(mails)
 
@@ -240,7 +241,7 @@ class Terminate(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         ctx.service.terminate(_game(ctx))
         view = ctx.service.view(_game(ctx))
-        addresses = list(ctx.service.addresses(_game(ctx)).values())
+        addresses = [*ctx.service.addresses(_game(ctx)).values(), *ctx.service.observers(_game(ctx))]
         mails = game_over_mails(ctx.config, addresses, _game(ctx), view["position"], "terminated", [])
         ctx.mails.extend((mail, "result") for mail in mails)
         return [f"{_game(ctx)} is terminated; everyone in it is told."]

@@ -72,6 +72,21 @@ class Join(Command):
 
 
 @command
+class Observe(Command):
+    name = "OBSERVE"
+    usage = "OBSERVE game password | OBSERVE game OFF"
+    summary = "receive a game's results and broadcasts without playing (OFF: stop)"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 2, f"usage: {self.usage}")
+        game = args[0].lower()
+        stopping = args[1].upper() == "OFF"
+        if ctx.service.observe(game, ctx.sender, None if stopping else args[1]):
+            return [f"You observe {game}: its results and broadcasts will reach you."]
+        return [f"You no longer observe {game}."]
+
+
+@command
 class Signon(Command):
     name = "SIGNON"
     usage = "SIGNON game power password   (or njudge's SIGNON Fgame password)"
@@ -145,7 +160,8 @@ class _Draw(Command):
         if drawn:
             view = ctx.service.view(ctx.game)
             mails = game_over_mails(
-                ctx.config, list(ctx.service.addresses(ctx.game).values()), ctx.game, view["position"], "draw",
+                ctx.config, [*ctx.service.addresses(ctx.game).values(), *ctx.service.observers(ctx.game)],
+                ctx.game, view["position"], "draw",
                 list(view["winners"] or []),
             )  # fmt: skip
             ctx.mails.extend((mail, "result") for mail in mails)

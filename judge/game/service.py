@@ -672,7 +672,30 @@ class GameService:
             )
             addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
             addresses.add(game.gm.address)
+            if recipients == ["*"]:
+                addresses.update(game.settings.get("observers", []))
             return sorted(addresses), held
+
+    def observe(self, name: str, address: str, password: str | None) -> bool:
+        """Start observing a game (with its password: observers get every results mail and broadcast press), or,
+        with no password, stop. Returns whether the address now observes."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            player = self._player(s, address)
+            if password is not None and not verify_password(password, game.password_hash):
+                raise ServiceError(f"wrong password for {name}")
+            observers = [a for a in game.settings.get("observers", []) if a != player.address]
+            if password is not None:
+                observers.append(player.address)
+            game.settings = {**game.settings, "observers": sorted(observers)}
+            return password is not None
+
+    def observers(self, name: str) -> list[str]:
+        with self._tx() as s:
+            game = s.scalar(select(Game).where(Game.name == name))
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            return list(game.settings.get("observers", []))
 
     def addresses(self, name: str) -> dict[str, str]:
         """Who gets a game's mail: power -> player address, and "MASTER" -> the GM."""

@@ -12,16 +12,20 @@ from judge.render import render, render_results
 from judge.render.results import phase_code
 
 
-def results_mails(config: Config, seats: dict[str, str], processed: Processed) -> list[EmailMessage]:
-    """One results mail per address (`seats`: power -> address, "MASTER" -> the GM). Everyone gets the same sheet,
-    except for press held for the results: each player sees what was addressed to their power or to everybody, the
-    GM sees all of it."""
+def results_mails(
+    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None = None
+) -> list[EmailMessage]:
+    """One results mail per address (`seats`: power -> address, "MASTER" -> the GM; then the observers). Everyone
+    gets the same sheet, except for press held for the results: each player sees what was addressed to their power
+    or to everybody, the GM all of it, an observer what went to everybody."""
     outcome = processed.outcome
     phase = outcome["phase"]
     subject = f"{processed.game} {phase_code(phase)}: results of {phase['season']} {phase['year']} {phase['type']}"
     powers_at: dict[str, set[str]] = {}
     for power, address in seats.items():
         powers_at.setdefault(address, set()).add(power)
+    for address in observers or []:
+        powers_at.setdefault(address, set())
     texts: dict[tuple[int, ...], str] = {}
     mails = []
     for address in sorted(powers_at):

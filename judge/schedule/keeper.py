@@ -158,7 +158,8 @@ class DeadlineKeeper:
             return []
         self._mark(game, "_processed", index)
         now = self.clock.now()
-        for mail in results_mails(self.config, service.addresses(game.name), processed):
+        seats, observers = service.addresses(game.name), service.observers(game.name)
+        for mail in results_mails(self.config, seats, processed, observers):
             queue_mail(s, mail, kind="result", now=now, game_id=game.id)
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
 
