@@ -110,9 +110,18 @@ def _size(unit: str) -> int:
         return 1
 
 
+_FIRST_PLACE = re.compile(r"\b([A-Z][a-z]{2})(?:/[a-z]{2})?\b")
+
+
 def _has_line(orders: dict[str, list[Annotated]], power: str, at: str) -> bool:
-    """Whether a power's printed orders already tell of the unit at `at` (so its disbanding needs no line)."""
-    return any(f" {at}" in f" {line.order} ".split(" - ")[0] for line in orders.get(power, []))
+    """Whether a power's printed orders already tell of the unit at `at` (so its disbanding needs no line): the
+    first place an order names is where its unit stands."""
+    where = at.split("/")[0]
+    for line in orders.get(power, []):
+        first = _FIRST_PLACE.search(line.order)
+        if first and first[1] == where:
+            return True
+    return False
 
 
 def build_sheet(
