@@ -10,7 +10,7 @@ from typing import Any
 from judge.board.model import Board, Terrain, province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import next_phase
-from judge.engine.position import OrderResult, Outcome, Position, Result
+from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.rules import Rules
 from judge.engine.supply import centre_counts, unit_counts
 from judge.engine.units import ARMY, FLEET, Composition, Force
@@ -28,13 +28,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     results: list[OrderResult] = []
     events: list[dict[str, Any]] = []
 
-    for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
-        results.append(entry)
-        order = sub.order
-        if order is None:
-            entry.reason = sub.error or "could not read this order"
-            continue
+    for entry, sub, order in result_rows(submitted, results):
         if order.kind is OrderKind.DISBAND:
             order = replace(order, kind=OrderKind.REMOVE)
         entry.canonical = order

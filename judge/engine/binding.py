@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from judge.board.model import province_of
 from judge.engine.legality import check_movement_order
 from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, UnitRef
-from judge.engine.position import OrderResult, Position, Result
+from judge.engine.position import OrderResult, Position, Result, result_rows
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
 from judge.engine.units import Composition, Force
@@ -37,13 +37,7 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
     about: list[list[int]] = [[] for _ in forces]
     """result lines that name each force, legal or not"""
 
-    for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
-        results.append(entry)
-        order = sub.order
-        if order is None:
-            entry.reason = sub.error or "could not read this order"
-            continue
+    for entry, sub, order in result_rows(submitted, results):
         if order.unit is None or order.kind not in MOVEMENT_KINDS:
             entry.canonical = order
             entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
@@ -110,14 +104,8 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
     results: list[OrderResult] = []
     dets: list[Detachment] = []
 
-    for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
-        results.append(entry)
+    for entry, sub, order in result_rows(submitted, results):
         row = len(results) - 1
-        order = sub.order
-        if order is None:
-            entry.reason = sub.error or "could not read this order"
-            continue
         if order.unit is None or order.kind not in MOVEMENT_KINDS:
             entry.canonical = order
             entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
@@ -231,14 +219,8 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         entry.result = Result.ILLEGAL
         entry.reason = reason
 
-    for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
-        results.append(entry)
+    for entry, sub, order in result_rows(submitted, results):
         row = len(results) - 1
-        order = sub.order
-        if order is None:
-            entry.reason = sub.error or "could not read this order"
-            continue
         entry.canonical = order
         if order.kind not in MOVEMENT_KINDS:
             entry.reason = f"a {order.kind.value} order is not possible in a movement phase"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from judge.engine.orders import Order
+from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
 from judge.engine.units import Force
 from judge.notation.render import render_order
@@ -72,6 +72,20 @@ class OrderResult:
     def order(self) -> str:
         """The canonical text, rendered on demand: the engine's callers decide when text is needed."""
         return render_order(self.canonical) if self.canonical is not None else ""
+
+
+def result_rows(
+    submitted: Sequence[Submitted], results: list[OrderResult]
+) -> Iterator[tuple[OrderResult, Submitted, Order]]:
+    """Every submitted line gets its row in `results`, illegal until the phase's rules say otherwise; a line the
+    notation could not read is answered here, once for every phase type, and only readable orders are yielded."""
+    for sub in submitted:
+        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
+        results.append(entry)
+        if sub.order is None:
+            entry.reason = sub.error or "could not read this order"
+            continue
+        yield entry, sub, sub.order
 
 
 @dataclass

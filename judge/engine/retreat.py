@@ -9,7 +9,7 @@ from typing import Any
 from judge.board.model import province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import next_phase
-from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result
+from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
@@ -72,14 +72,8 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     """dislodged unit -> the order that moves or disbands it"""
     voided: set[int] = set()
 
-    for sub in submitted:
-        entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
-        results.append(entry)
+    for entry, sub, order in result_rows(submitted, results):
         row = len(results) - 1
-        order = sub.order
-        if order is None:
-            entry.reason = sub.error or "could not read this order"
-            continue
         entry.canonical = order
         if order.unit is None:
             entry.reason = "only dislodged units are ordered in a retreat phase"
