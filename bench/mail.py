@@ -19,17 +19,7 @@ from judge.mail.processor import Processor
 from judge.passwords import verify_password
 from judge.store import Player, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
-
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
-ORDERS = {
-    "Austria": "A vie - gal\nA bud - ser\nF tri - alb",
-    "England": "F lon - nth\nF edi - nwg\nA lvp - yor",
-    "France": "A par - bur\nA mar - spa\nF bre - mao",
-    "Germany": "A ber - kie\nA mun - ruh\nF kie - den",
-    "Italy": "A rom - apu\nA ven H\nF nap - ion",
-    "Russia": "A mos - ukr\nA war - gal\nF sev - bla\nF stp/sc - bot",
-    "Turkey": "A con - bul\nA smy - con\nF ank - bla",
-}
+from judge.testing.tables import OPENING_ORDERS, full_games
 
 
 def _order_mail(address: str, game: str, power: str, n: int) -> bytes:
@@ -38,7 +28,7 @@ def _order_mail(address: str, game: str, power: str, n: int) -> bytes:
     message["To"] = "judge@example.org"
     message["Subject"] = f"orders {n}"
     message["Message-ID"] = f"<bench{n}@example.org>"
-    message.set_content(f"SIGNON {game} {power} pw\n{ORDERS[power]}\n")
+    message.set_content(f"SIGNON {game} {power} pw\n{OPENING_ORDERS[power]}\n")
     return bytes(message)
 
 
@@ -49,22 +39,13 @@ def mail_benchmark(mails: int, games: int = 10) -> None:
         return
     with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot:
         db = open_database(f"sqlite:///{Path(folder) / 'judge.sqlite'}")
-        service = GameService(db)
-        service.register("gm@example.org", "GM", "pw")
-        players = []
-        for g in range(games):
-            service.create_game(f"g{g}", "standard", "gm@example.org", "pw", seed=g)
-            for power in POWERS:
-                address = f"{power.lower()}{g}@example.org"
-                service.register(address, address, "pw")
-                service.join(f"g{g}", address, "pw", [power])
-                players.append((f"g{g}", power, address))
+        players = full_games(GameService(db), games)
         with db.transaction() as s:  # a judge that has been running has checked its players' passwords before
             for player in s.query(Player):
                 verify_password("pw", player.password_hash)
         for n in range(mails):
-            game, power, address = players[n % len(players)]
-            dovecot.append("judge", _order_mail(address, game, power, n))
+            seat = players[n % len(players)]
+            dovecot.append("judge", _order_mail(seat.address, seat.game, seat.power, n))
 
         # the reference: fetch every message and parse it, nothing else
         start = time.perf_counter()

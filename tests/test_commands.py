@@ -17,8 +17,8 @@ from judge.config import Config
 from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
 from judge.store import Database, InboundMail, MailStatus, OutboundMail, open_database
+from judge.testing.tables import POWERS
 
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org")
 
 

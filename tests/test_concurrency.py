@@ -12,8 +12,7 @@ from sqlalchemy import select
 
 from judge.game import GameService
 from judge.store import OrderSet, PhaseRecord, open_database
-
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+from judge.testing.tables import POWERS
 
 
 def _set_up(url: str) -> None:

@@ -17,8 +17,8 @@ from judge.config import Config
 from judge.game import GameService
 from judge.schedule.keeper import DeadlineKeeper, as_utc
 from judge.store import Game, OutboundMail, open_database
+from judge.testing.tables import POWERS
 
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 CONFIG = Config(address="judge@example.org", name="testjudge")
 HOLDS = {
     "Austria": ["A vie H", "A bud H", "F tri H"],

@@ -15,8 +15,8 @@ from judge.engine import Rules
 from judge.game import GameService, ServiceError
 from judge.store import Game, OrderSet, PhaseRecord, open_database
 from judge.testing.random_games import adjustment_orders, movement_orders, retreat_orders
+from judge.testing.tables import POWERS
 
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 BOARD = load_map("standard")
 RULES = Rules.build(BOARD)
 
@@ -75,7 +75,7 @@ def test_powers_without_preference_are_assigned_from_the_games_seed(service: Gam
     for power in POWERS:
         service.join("beta", f"{power.lower()}@example.org", "pw")
     seats = service.view("beta")["seats"]
-    assert sorted(s["power"] for s in seats) == POWERS
+    assert sorted(s["power"] for s in seats) == list(POWERS)
 
 
 def test_wrong_game_password_and_unknown_powers_are_refused(service: GameService) -> None:
@@ -149,7 +149,7 @@ def test_draw_by_unanimous_vote_ends_the_game(service: GameService) -> None:
     assert service.view("alpha")["status"] == "active"
     assert service.vote_draw("alpha", "Turkey", True) is True
     view = service.view("alpha")
-    assert view["status"] == "finished" and view["result"] == "draw" and view["winners"] == POWERS
+    assert view["status"] == "finished" and view["result"] == "draw" and view["winners"] == list(POWERS)
 
 
 def test_concession_to_one_power_ends_the_game(service: GameService) -> None:

@@ -18,23 +18,15 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from judge.clock import SYSTEM_CLOCK
 from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.game import GameService
 from judge.mail.inbox import store_inbound
 from judge.serve import Daemon
 from judge.store import OrderSet, OutboundMail, open_database
 from judge.testing.dovecot import DovecotServer
 from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
-
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
-ORDERS = {
-    "Austria": "A vie - gal\nA bud - ser\nF tri - alb",
-    "England": "F lon - nth\nF edi - nwg\nA lvp - yor",
-    "France": "A par - bur\nA mar - spa\nF bre - mao",
-    "Germany": "A ber - kie\nA mun - ruh\nF kie - den",
-    "Italy": "A rom - apu\nA ven H\nF nap - ion",
-    "Russia": "A mos - ukr\nA war - gal\nF sev - bla\nF stp/sc - bot",
-    "Turkey": "A con - bul\nA smy - con\nF ank - bla",
-}
+from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
 
 
 def _mail(sender: str, body: str, subject: str = "orders", html: str | None = None) -> bytes:
@@ -88,7 +80,7 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
         smtp_relay.wait_for(8 + 7, timeout=60)  # 8 replies; the start notice to 6 other players and the GM
         for power in POWERS:
             address = f"{power.lower()}@example.org"
-            body = f"SIGNON alpha {power} {power.lower()}pw\n{ORDERS[power]}"
+            body = f"SIGNON alpha {power} {power.lower()}pw\n{OPENING_ORDERS[power]}"
             if power == "France":  # an order with an error
                 body += "\nA pic - xyz"
             if power == "Italy":  # an HTML mail
@@ -167,23 +159,10 @@ def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_
     )
     db = open_database(f"sqlite:///{database}")
     games = 29  # 203 players, one order mail each
-    from judge.clock import SYSTEM_CLOCK
-    from judge.game import GameService
-
-    service = GameService(db)
-    service.register("gm@example.org", "GM", "pw")
-    players = []
-    for g in range(games):
-        service.create_game(f"g{g}", "standard", "gm@example.org", "pw", seed=g)
-        for power in POWERS:
-            address = f"{power.lower()}{g}@example.org"
-            service.register(address, address, "pw")
-            service.join(f"g{g}", address, "pw", [power])
-            players.append((f"g{g}", power, address))
-    for game, power, address in players:
-        store_inbound(
-            db, _mail(address, f"SIGNON {game} {power} pw\n{ORDERS[power]}"), source="smtp", clock=SYSTEM_CLOCK
-        )
+    players = full_games(GameService(db), games)
+    for seat in players:
+        body = f"SIGNON {seat.game} {seat.power} pw\n{OPENING_ORDERS[seat.power]}"
+        store_inbound(db, _mail(seat.address, body), source="smtp", clock=SYSTEM_CLOCK)
     total = len(players)
 
     def processed() -> int:
@@ -216,7 +195,7 @@ def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_
             {k: 1 for k in {(o.game_id, o.power) for o in sets}}
         )
         assert len(sets) == total
-        assert all(o.lines == ORDERS[o.power].split("\n") for o in sets)
+        assert all(o.lines == OPENING_ORDERS[o.power].split("\n") for o in sets)
         replies = s.scalars(select(OutboundMail.recipients).where(OutboundMail.kind == "reply")).all()
     per_sender = Counter(r[0] for r in replies)
     assert set(per_sender.values()) == {1} and len(per_sender) == total
