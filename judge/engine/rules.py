@@ -175,19 +175,25 @@ class Rules:
         """How many shares of a province's supports the attacks in `cutters` cut. Standard: any attack cuts all."""
         return CUT_ALL if cutters else 0
 
+    builds_beside_own_units: ClassVar[bool] = False
+    """may a power build in a home centre its own units hold (Multiplomacy rule 10, Multiplicity rule 5)?"""
+
     def build_site_problem(
         self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
     ) -> str | None:
-        """Why `power` may not build in `province` this winter, or None. Standard: an owned, vacant home centre,
-        one build a province."""
+        """Why `power` may not build in `province` this winter, or None: an owned home centre, one build a
+        province, vacant (or, where `builds_beside_own_units`, held by no other power)."""
         home = self.board.powers[power].home if power in self.board.powers else ()
         if province not in home:
             return f"{province} is not a home centre of {power}"
         if centres.get(province) != power:
             return f"{power} does not own {province}"
         if province in built_at:
-            return f"a unit was already built in {province}"
-        if any(f.province == province for f in units):
+            return f"a unit was already built in {province} (one build a province)"
+        if self.builds_beside_own_units:
+            if any(f.province == province and f.power != power for f in units):
+                return f"{province} is held by another power"
+        elif any(f.province == province for f in units):
             return f"{province} is occupied"
         return None
 

@@ -46,6 +46,7 @@ class MultiplicityRules(Rules):
     stacking = "location"
     weighs_compositions = True
     split_parts_support = True
+    builds_beside_own_units = True  # home centres held by the power's own units (rule 5)
     OPTIONS: ClassVar[dict[str, RuleOption]] = {
         "edition": EDITION_OPTION,
         "cut_choice": RuleOption(
@@ -187,21 +188,6 @@ class MultiplicityRules(Rules):
             if kinds[0].is_army != kinds[1].is_army:
                 return [len(arrivals[0]) if kinds[0].is_army else 0, len(arrivals[1]) if kinds[1].is_army else 0]
         return super().settle_retreats(arrivals)
-
-    def build_site_problem(
-        self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
-    ) -> str | None:
-        """Vacant home centres, or home centres held by the power's own units (rule 5)."""
-        home = self.board.powers[power].home if power in self.board.powers else ()
-        if province not in home:
-            return f"{province} is not a home centre of {power}"
-        if centres.get(province) != power:
-            return f"{power} does not own {province}"
-        if province in built_at:
-            return f"a unit was already built in {province}"
-        if any(f.province == province and f.power != power for f in units):
-            return f"{province} is occupied"
-        return None
 
 
 class Multiplicity2Rules(MultiplicityRules):

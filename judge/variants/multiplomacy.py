@@ -27,6 +27,7 @@ class MultiplomacyRules(Rules):
     variant = "multiplomacy"
     shares_provinces = True
     stacking = "power"
+    builds_beside_own_units = True  # any home province held at the start, occupied or not (rule 10)
     OPTIONS = {  # noqa: RUF012 - class-level option table
         "edition": EDITION_OPTION,
         "victory_winters": RuleOption(
@@ -45,20 +46,6 @@ class MultiplomacyRules(Rules):
     def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """Every attacking unit cuts one supporting unit (rule 7)."""
         return sum(resolver.dets[m].composition.size for members in cutters.values() for m in members)
-
-    def build_site_problem(
-        self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
-    ) -> str | None:
-        """Any home province held at the start, occupied or not, one build a province (rule 10)."""
-        if province not in self.board.powers[power].home:
-            return f"{province} is not a home province of {power}"
-        if centres.get(province) != power:
-            return f"{power} does not own {province}"
-        if province in built_at:
-            return f"a unit was already built in {province} (one build a province)"
-        if any(f.province == province and f.power != power for f in units):
-            return f"{province} is held by another power"
-        return None
 
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
         return None  # decided at the end of the winter
