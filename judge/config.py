@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 DEFAULT_DATABASE_URL = "sqlite:///var/judge.sqlite"
+_Section = TypeVar("_Section")
 
 
 def _secret(table: dict[str, Any], name: str) -> str:
@@ -86,6 +87,19 @@ def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     return value
 
 
+def _section(cls: type[_Section], table: dict[str, Any], secrets: tuple[str, ...] = ()) -> _Section:
+    """A settings table read into its dataclass, each value converted to the type of the field's default, so the
+    defaults live in one place (the dataclass); the secrets only ever through `_secret`."""
+    values: dict[str, Any] = {}
+    for item in fields(cls):  # type: ignore[arg-type]
+        if item.name in secrets:
+            values[item.name] = _secret(table, item.name)
+        elif item.name in table:
+            kind: Any = type(item.default)
+            values[item.name] = kind(table[item.name])
+    return cls(**values)
+
+
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     chosen = path or os.environ.get("JUDGE_CONFIG")
     file = Path(chosen) if chosen else Path("judge.toml")
@@ -105,32 +119,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         admin=str(judge.get("admin", Config.admin)),
         creators=tuple(str(c).lower() for c in judge.get("creators", ())),
         database_url=os.environ.get("JUDGE_DATABASE_URL") or str(database.get("url", DEFAULT_DATABASE_URL)),
-        smtp_intake=SmtpIntakeConfig(
-            enabled=bool(smtp.get("enabled", True)),
-            host=str(smtp.get("host", "127.0.0.1")),
-            port=int(smtp.get("port", 2525)),
-            lmtp=bool(smtp.get("lmtp", False)),
-            max_bytes=int(smtp.get("max_bytes", 10_000_000)),
-        ),
-        imap=ImapConfig(
-            enabled=bool(imap.get("enabled", False)),
-            host=str(imap.get("host", "127.0.0.1")),
-            port=int(imap.get("port", 993)),
-            security=str(imap.get("security", "tls")),
-            user=str(imap.get("user", "judge")),
-            password=_secret(imap, "password"),
-            mailbox=str(imap.get("mailbox", "INBOX")),
-            processed_folder=str(imap.get("processed_folder", "Processed")),
-            poll_seconds=float(imap.get("poll_seconds", 30.0)),
-            idle=bool(imap.get("idle", True)),
-        ),
-        outbound=OutboundConfig(
-            relay_host=str(outbound.get("relay_host", "")),
-            relay_port=int(outbound.get("relay_port", 587)),
-            relay_security=str(outbound.get("relay_security", "starttls")),
-            relay_user=str(outbound.get("relay_user", "")),
-            relay_password=_secret(outbound, "relay_password"),
-            outbox_dir=str(outbound.get("outbox_dir", "var/outbox")),
-            max_attempts=int(outbound.get("max_attempts", 8)),
-        ),
+        smtp_intake=_section(SmtpIntakeConfig, smtp),
+        imap=_section(ImapConfig, imap, secrets=("password",)),
+        outbound=_section(OutboundConfig, outbound, secrets=("relay_password",)),
     )
