@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.contract import outcome_json, position_from_json, position_json
-from judge.engine import Outcome, Position, Rules, adjudicate
+from judge.engine import Outcome, Phase, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import LineCheck, check_orders, read_lines
 from judge.passwords import hash_password, verify_password
@@ -785,7 +785,7 @@ class GameService:
             )
             for record in records:
                 phase = record.outcome["phase"]
-                if f"{phase['season'][0]}{phase['year']}{phase['type'][0]}".upper() == code.upper():
+                if Phase.parse(phase["season"], phase["year"], phase["type"]).code == code.upper():
                     return record.index
             raise ServiceError(f"{name} has no processed phase {code}")
 
