@@ -27,6 +27,17 @@ def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted],
     return adjudicate_adjustment(rules, position, submitted)
 
 
+def check_legality(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> list[OrderResult]:
+    """The engine's verdict on each line as a submission check needs it: ILLEGAL with its reason, or not.
+
+    In a movement phase every illegal order is decided while the orders are bound to the units, before anything
+    is resolved, so the check stops there: the resolution it skips is most of an adjudication's cost, and a
+    deadline brings a check for every order mail. Retreats and adjustments are cheap and decided whole."""
+    if position.phase.type is PhaseType.MOVEMENT:
+        return rules.bind_movement(position, submitted).results
+    return adjudicate(rules, position, submitted).results
+
+
 __all__ = [
     "ARMY",
     "EDITIONS",
@@ -48,4 +59,5 @@ __all__ = [
     "Submitted",
     "UnitRef",
     "adjudicate",
+    "check_legality",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judge.engine import Position, Result, Rules, Submitted, adjudicate
+from judge.engine import Position, Result, Rules, Submitted, check_legality
 from judge.notation import OrderSyntaxError, parse_order
 
 
@@ -38,9 +38,8 @@ def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted
 
 def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[str]) -> list[LineCheck]:
     submitted = read_lines(rules, power, lines)
-    outcome = adjudicate(rules, position, submitted)
     checks = []
-    for sub, result in zip(submitted, outcome.results, strict=False):
+    for sub, result in zip(submitted, check_legality(rules, position, submitted), strict=False):
         error = result.reason if result.result is Result.ILLEGAL else ""
         checks.append(LineCheck(sub.text, result.order, error))
     return checks

@@ -8,15 +8,14 @@ it, in the next one -- never nowhere. A unique key on (game, phase index) is the
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, select
+from sqlalchemy import CursorResult, Table, delete, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -24,6 +23,7 @@ from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Phase, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import LineCheck, check_orders, read_lines
+from judge.game.views import GameView, game_view
 from judge.passwords import hash_password, verify_password
 from judge.schedule.timing import deadline_after, timing_from_settings
 from judge.store import (
@@ -40,8 +40,7 @@ from judge.store import (
 )
 from judge.variants import UnknownVariant, get_variant
 
-_POSITIONS: dict[tuple[object, ...], Position] = {}
-"""parsed positions by game, phase, version and content: a key that changes whenever the position can"""
+_ORDER_SETS = cast(Table, OrderSet.__table__)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
@@ -114,6 +113,22 @@ class GameService:
         with self.db.transaction() as session:
             yield session
 
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        """For reading only: the caller's transaction as it stands (a savepoint would guard nothing), or one of
+        its own."""
+        if self._session is not None:
+            yield self._session
+            return
+        with self.db.transaction() as session:
+            yield session
+
+    def _view(self, s: Session, name: str) -> GameView:
+        game = game_view(s, name)
+        if game is None:
+            raise ServiceError(f"there is no game called {name}")
+        return game
+
     # --- players -------------------------------------------------------------------------------------
 
     def register(self, address: str, name: str, password: str) -> None:
@@ -158,17 +173,6 @@ class GameService:
         if game.position is None:
             raise ServiceError(f"{game.name} has not started")
         return position_from_json(self._rules(game), game.position)
-
-    def _current(self, game: Game, rules: Rules) -> Position:
-        """The game's position, read once per phase and game version (orders arrive in bursts)."""
-        key = (game.id, game.phase_index, game.version, json.dumps(game.position, sort_keys=True))
-        found = _POSITIONS.get(key)
-        if found is None:
-            found = position_from_json(rules, game.position or {})
-            if len(_POSITIONS) > 256:
-                _POSITIONS.clear()
-            _POSITIONS[key] = found
-        return found
 
     def create_game(
         self,
@@ -281,42 +285,38 @@ class GameService:
     ) -> Submission:
         """File a power's orders for the current phase, replacing any earlier set, and say what is wrong."""
         with self._tx() as s:
-            game = self._lock(s, name)
+            game = self._view(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
-            rules = self._rules(game)
-            seat = self._seat(game, power)
-            position = self._current(game, rules)
-            checks = check_orders(rules, position, seat.power or power, lines)
-            existing = s.scalar(
-                select(OrderSet).where(
-                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index, OrderSet.power == power
-                )
-            )
-            now = self.clock.now()
+            if game.seat(power) is None:
+                raise ServiceError(f"{power} is not a power in {name}")
+            checks = check_orders(game.rules, game.current, power, lines)
             fields = {
                 "lines": list(lines),
                 "checked": [c.as_json() for c in checks],
                 "has_errors": any(c.error for c in checks),
-                "submitted_at": now,
+                "submitted_at": self.clock.now(),
                 "source_message_id": source_message_id,
             }
-            if existing is None:
-                s.add(OrderSet(game_id=game.id, phase_index=game.phase_index, power=power, **fields))
-            else:
-                for key, value in fields.items():
-                    setattr(existing, key, value)
-            return Submission(name, power, _phase_name(game.position or {}), checks, existing is not None)
+            # plain table statements: order sets are only ever read as columns, never as ORM objects that a
+            # statement here could leave stale
+            table = _ORDER_SETS
+            this_set = (table.c.game_id == game.id, table.c.phase_index == game.phase_index, table.c.power == power)
+            changed = cast(CursorResult[Any], s.execute(table.update().where(*this_set).values(**fields)))
+            replaced = changed.rowcount > 0
+            if not replaced:
+                s.execute(table.insert().values(game_id=game.id, phase_index=game.phase_index, power=power, **fields))
+            return Submission(name, power, _phase_name(game.position or {}), checks, replaced)
 
     def orders_on_file(self, name: str, power: str) -> list[str]:
         with self._tx() as s:
             game = self._lock(s, name)
             found = s.scalar(
-                select(OrderSet).where(
+                select(OrderSet.lines).where(
                     OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index, OrderSet.power == power
                 )
             )
-            return list(found.lines) if found else []
+            return list(found) if found else []
 
     @staticmethod
     def _seat(game: Game, power: str) -> Seat:
@@ -348,8 +348,8 @@ class GameService:
     def _adjudicate(self, s: Session, game: Game) -> tuple[Outcome, dict[str, list[str]]]:
         rules = self._rules(game)
         position = position_from_json(rules, game.position or {})
-        sets = s.scalars(
-            select(OrderSet)
+        sets = s.execute(
+            select(OrderSet.power, OrderSet.lines)
             .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
             .order_by(OrderSet.power)
         ).all()
@@ -575,19 +575,15 @@ class GameService:
         power (canonical, or "MASTER") and that player's address. Every failure says the same, so that a wrong
         guess learns nothing about the game."""
         failed = ServiceError("signon failed: wrong game, power or password")
-        with self._tx() as s:
-            game = s.scalar(
-                select(Game)
-                .where(Game.name == name)
-                .options(selectinload(Game.seats).joinedload(Seat.player), joinedload(Game.gm))
-            )
+        with self._read() as s:
+            game = game_view(s, name)
             if game is None:
                 raise failed
             if power.upper() in ("MASTER", "GM"):
-                if verify_password(password, game.gm.password_hash):
-                    return "MASTER", game.gm.address
+                if verify_password(password, game.gm_password_hash):
+                    return "MASTER", game.gm_address
                 raise failed
-            canonical = self._rules(game).board.lookup_power(power) if game.position else None
+            canonical = game.rules.board.lookup_power(power) if game.position else None
             canonical = canonical or next(
                 (seat.power for seat in game.seats if seat.power and seat.power.lower() == power.lower()), None
             )
@@ -595,19 +591,20 @@ class GameService:
                 if (
                     canonical is not None
                     and seat.power == canonical
-                    and seat.player
-                    and verify_password(password, seat.player.password_hash)
+                    and seat.address is not None
+                    and seat.password_hash is not None
+                    and verify_password(password, seat.password_hash)
                 ):
-                    return canonical, seat.player.address
+                    return canonical, seat.address
             raise failed
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""
-        with self._tx() as s:
-            game = s.scalar(select(Game).where(Game.name == name))
+        with self._read() as s:
+            game = game_view(s, name)
             if game is None:
                 return None
-            for power in self._rules(game).board.powers.values():
+            for power in game.rules.board.powers.values():
                 if power.initial.lower() == initial.lower():
                     return power.name
             return None
@@ -741,11 +738,11 @@ class GameService:
 
     def brief(self, name: str) -> tuple[str | None, datetime | None]:
         """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
-        with self._tx() as s:
-            row = s.execute(select(Game.position, Game.deadline).where(Game.name == name)).first()
-            if row is None or row.position is None:
+        with self._read() as s:
+            game = game_view(s, name)
+            if game is None or game.position is None:
                 return None, None
-            return _phase_name(row.position), row.deadline
+            return _phase_name(game.position), game.deadline
 
     def view(self, name: str) -> dict[str, Any]:
         with self._tx() as s:

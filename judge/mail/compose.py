@@ -3,10 +3,12 @@ add a header: header values are single lines, and the library refuses anything e
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from email.message import EmailMessage
-from email.utils import formataddr, formatdate, make_msgid
+from email.utils import format_datetime, formataddr, make_msgid
 
 from judge.config import Config
+from judge.mail.policies import WRITING
 
 LOOP_HEADER = "X-Judge-Loop"
 
@@ -16,11 +18,11 @@ def _one_line(text: str) -> str:
 
 
 def _base(config: Config, to: str, subject: str, body: str) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=WRITING)
     message["From"] = formataddr((config.name, config.address))
     message["To"] = to
     message["Subject"] = _one_line(subject)[:200]
-    message["Date"] = formatdate(localtime=False, usegmt=True)
+    message["Date"] = format_datetime(datetime.now(UTC))
     message["Message-ID"] = make_msgid(domain=config.address.partition("@")[2] or "localhost")
     message[LOOP_HEADER] = config.name
     message.set_content(body)

@@ -6,10 +6,40 @@ from __future__ import annotations
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import getaddresses
+from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from judge.store import OutboundMail, OutboundStatus
+
+
+def outbound_row(
+    message: EmailMessage,
+    *,
+    kind: str,
+    now: datetime,
+    game_id: int | None = None,
+    inbound_id: int | None = None,
+) -> dict[str, Any]:
+    """The queue row for one mail, to be inserted with others (`queue_rows`) or alone (`queue_mail`)."""
+    recipients = [address for _, address in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
+    return {
+        "message": bytes(message),
+        "recipients": [r for r in recipients if r],
+        "kind": kind,
+        "game_id": game_id,
+        "inbound_id": inbound_id,
+        "status": OutboundStatus.QUEUED,
+        "next_try_at": now,
+        "created_at": now,
+    }
+
+
+def queue_rows(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Queue many mails in one statement (the mail processor queues a batch's replies together)."""
+    if rows:
+        session.execute(insert(OutboundMail), rows)
 
 
 def queue_mail(
@@ -21,16 +51,6 @@ def queue_mail(
     game_id: int | None = None,
     inbound_id: int | None = None,
 ) -> OutboundMail:
-    recipients = [address for _, address in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
-    row = OutboundMail(
-        message=bytes(message),
-        recipients=[r for r in recipients if r],
-        kind=kind,
-        game_id=game_id,
-        inbound_id=inbound_id,
-        status=OutboundStatus.QUEUED,
-        next_try_at=now,
-        created_at=now,
-    )
+    row = OutboundMail(**outbound_row(message, kind=kind, now=now, game_id=game_id, inbound_id=inbound_id))
     session.add(row)
     return row

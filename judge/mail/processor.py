@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -21,7 +23,7 @@ from judge.commands import MailContext, interpret
 from judge.config import Config
 from judge.game import GameService
 from judge.mail.compose import notice, reply
-from judge.mail.outbox import queue_mail
+from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.store import Database, InboundMail, MailStatus
@@ -97,22 +99,26 @@ class Processor:
             )
         done = 0
         with self.db.transaction() as s:
-            rows = s.scalars(
-                select(InboundMail).where(InboundMail.id.in_(message_ids)).order_by(InboundMail.id).with_for_update()
+            rows = s.execute(
+                select(InboundMail.id, InboundMail.message_id, InboundMail.raw, InboundMail.attempts)
+                .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
+                .order_by(InboundMail.id)
+                .with_for_update()
             ).all()
+            results: list[_Result] = []
             for row in rows:
-                if row.status != MailStatus.RECEIVED:
-                    continue
                 mail = read_mail(row.raw, own_address=self.config.address)
-                if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(mail.sender):
-                    row.attempts -= 1  # deferred, not failed
+                if self._deferred(mail):
+                    results.append(_Result(row.id, MailStatus.RECEIVED, attempts=row.attempts - 1))  # not a failure
                     continue
                 try:
                     with s.begin_nested():
-                        self._handle(s, row, mail)
+                        result = self._handle(s, row.id, mail)
                 except Exception as exc:  # only this message's savepoint is undone
-                    self._failed(s, row, exc)
-                done += row.status != MailStatus.RECEIVED
+                    result = self._failed(row.id, row.message_id, row.attempts, exc)
+                results.append(result)
+                done += result.status != MailStatus.RECEIVED
+            _record(s, results)
         return done
 
     def run(self, stop: threading.Event, idle_seconds: float = 2.0) -> None:
@@ -125,39 +131,52 @@ class Processor:
 
     def process_one(self, message_id: int) -> str:
         with self.db.transaction() as s:
-            row = s.get(InboundMail, message_id, with_for_update=True)
+            row = s.execute(
+                select(InboundMail.message_id, InboundMail.raw, InboundMail.status)
+                .where(InboundMail.id == message_id)
+                .with_for_update()
+            ).first()
             if row is None or row.status != MailStatus.RECEIVED:
                 return row.status if row is not None else MailStatus.PROCESSED
             mail = read_mail(row.raw, own_address=self.config.address)
-            if mail.kind is MailKind.ORDINARY and mail.sender and self._over_limit(mail.sender):
-                return MailStatus.RECEIVED  # deferred: answered in a later round
-            row.attempts += 1
+            if self._deferred(mail):
+                return MailStatus.RECEIVED  # answered in a later round
+            s.execute(update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1))
         try:
             with self.db.transaction() as s:
-                row = s.get(InboundMail, message_id, with_for_update=True)
-                assert row is not None
-                if row.status != MailStatus.RECEIVED:
-                    return row.status
-                self._handle(s, row, mail)
-                return row.status
+                status = self._status(s, message_id)
+                if status != MailStatus.RECEIVED:
+                    return status or MailStatus.PROCESSED
+                result = self._handle(s, message_id, mail)
+                _record(s, [result])
+                return result.status
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
             with self.db.transaction() as s:
-                row = s.get(InboundMail, message_id, with_for_update=True)
-                assert row is not None
-                self._failed(s, row, exc)
-                return row.status
+                attempts = s.scalar(select(InboundMail.attempts).where(InboundMail.id == message_id)) or 0
+                result = self._failed(message_id, row.message_id, attempts, exc)
+                _record(s, [result])
+                return result.status
 
-    def _failed(self, s: Session, row: InboundMail, exc: Exception) -> None:
-        row.error = f"{type(exc).__name__}: {exc}"[:4000]
-        if row.attempts >= MAX_ATTEMPTS:
-            row.status = MailStatus.SHUNTED
-            text = (
-                f"Message {row.id} (Message-ID {row.message_id}) could not be processed after "
-                f"{row.attempts} attempts and was shunted:\n\n{row.error}\n\n"
-                f"judge shunt show {row.id}   /   judge shunt retry {row.id}"
-            )
-            admin = notice(self.config, self.config.admin, f"shunted message {row.id}", text)
-            queue_mail(s, admin, kind="notice", now=self.clock.now())
+    @staticmethod
+    def _status(s: Session, message_id: int) -> str | None:
+        return s.scalar(select(InboundMail.status).where(InboundMail.id == message_id).with_for_update())
+
+    def _failed(self, message_id: int, header_id: str | None, attempts: int, exc: Exception) -> _Result:
+        error = f"{type(exc).__name__}: {exc}"[:4000]
+        if attempts < MAX_ATTEMPTS:
+            return _Result(message_id, MailStatus.RECEIVED, error=error)
+        text = (
+            f"Message {message_id} (Message-ID {header_id}) could not be processed after "
+            f"{attempts} attempts and was shunted:\n\n{error}\n\n"
+            f"judge shunt show {message_id}   /   judge shunt retry {message_id}"
+        )
+        admin = notice(self.config, self.config.admin, f"shunted message {message_id}", text)
+        outgoing = [outbound_row(admin, kind="notice", now=self.clock.now())]
+        return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing)
+
+    def _deferred(self, mail: IncomingMail) -> bool:
+        """Over the rate limit: the message waits for a later round."""
+        return mail.kind is MailKind.ORDINARY and mail.sender is not None and self._over_limit(mail.sender)
 
     def _over_limit(self, address: str) -> bool:
         """Replies to this address in the window (kept in memory: a limit on a flood, not an account)."""
@@ -167,13 +186,12 @@ class Processor:
             recent.popleft()
         return len(recent) >= self.rate_limit
 
-    def _handle(self, s: Session, row: InboundMail, mail: IncomingMail) -> None:
+    def _handle(self, s: Session, message_id: int, mail: IncomingMail) -> _Result:
         now = self.clock.now()
-        row.processed_at = now
         if mail.kind is not MailKind.ORDINARY or mail.sender is None:
-            row.status = MailStatus.IGNORED  # bounces, auto-replies, our own mail, no sender: never answered
-            row.error = None if mail.sender else "no usable sender address"
-            return
+            # bounces, auto-replies, our own mail, no sender: never answered
+            error = None if mail.sender else "no usable sender address"
+            return _Result(message_id, MailStatus.IGNORED, error=error, processed_at=now)
         service = GameService(self.db, self.clock).bound(s)
         ctx = MailContext(service, self.config, sender=mail.sender, now=now, message_id=mail.message_id)
         interpret(ctx, mail.lines)
@@ -183,12 +201,10 @@ class Processor:
             subject += f" [{ctx.game_of_reply}{' ' + ctx.phase_of_reply if ctx.phase_of_reply else ''}]"
         body = render_reply(self.config.name, ctx.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
-        queue_mail(s, answer, kind="reply", now=now, inbound_id=row.id)
+        outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
+        outgoing += [outbound_row(message, kind=kind, now=now) for message, kind in ctx.mails]
         self._answered.setdefault(mail.sender, deque()).append(now)
-        for message, kind in ctx.mails:
-            queue_mail(s, message, kind=kind, now=now)
-        row.status = MailStatus.PROCESSED
-        row.error = None
+        return _Result(message_id, MailStatus.PROCESSED, processed_at=now, outgoing=outgoing)
 
     def _footer(self, ctx: MailContext, mail: IncomingMail) -> list[str]:
         lines = []
@@ -205,3 +221,36 @@ class Processor:
                 hours = max(0, int(left.total_seconds() // 3600))
                 lines.append(f"Deadline: {deadline:%Y-%m-%d %H:%M} UTC ({hours} hours from now).")
         return lines
+
+
+@dataclass
+class _Result:
+    """What became of one stored message: the new values of its row, and the mail it sends. Written by
+    `_record` once the message's work has committed (or for a whole batch at once)."""
+
+    message_id: int
+    status: str
+    error: str | None = None
+    processed_at: datetime | None = None
+    attempts: int | None = None
+    """set only when the attempt is taken back (a message deferred by the rate limit)"""
+    outgoing: list[dict[str, Any]] = field(default_factory=list)
+
+    def changes(self) -> dict[str, Any]:
+        values: dict[str, Any] = {"id": self.message_id, "status": self.status, "error": self.error}
+        if self.processed_at is not None:
+            values["processed_at"] = self.processed_at
+        if self.attempts is not None:
+            values["attempts"] = self.attempts
+        return values
+
+
+def _record(s: Session, results: list[_Result]) -> None:
+    """Each message's row brought up to date, and its mail queued: one statement each for the lot."""
+    by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for result in results:
+        values = result.changes()
+        by_keys.setdefault(tuple(values), []).append(values)
+    for rows in by_keys.values():
+        s.execute(update(InboundMail), rows)
+    queue_rows(s, [row for result in results for row in result.outgoing])

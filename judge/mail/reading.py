@@ -66,6 +66,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge.mail.html_text import html_to_text
+from judge.mail.policies import READING
 
 
 class MailKind(StrEnum):
@@ -195,7 +196,7 @@ class _Headers:
         self._structured: Message | None = None
         self._plain: Message | None = None
         with suppress(Exception):  # policy.default fails on some hostile Content-Type values while parsing
-            self._structured = BytesHeaderParser(policy=policy.default).parsebytes(head)
+            self._structured = BytesHeaderParser(policy=READING).parsebytes(head)
         with suppress(Exception):
             self._plain = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
 

@@ -88,8 +88,10 @@ class DeadlineKeeper:
         due = powers_to_order(rules, position)
         sets = {
             o.power: o
-            for o in s.scalars(
-                select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
+            for o in s.execute(
+                select(OrderSet.power, OrderSet.has_errors).where(
+                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
+                )
             )
         }
         missing = sorted(p for p in due if p not in sets)

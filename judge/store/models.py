@@ -166,7 +166,10 @@ class PhaseRecord(Base):
 
 
 class OrderSet(Base):
-    """The orders on file for one power in one phase; a new set replaces the old one."""
+    """The orders on file for one power in one phase; a new set replaces the old one.
+
+    Read as columns, never loaded as objects: the order path writes it with plain table statements, which an
+    object held in a session would not see."""
 
     __tablename__ = "order_sets"
     __table_args__ = (UniqueConstraint("game_id", "phase_index", "power"),)
