@@ -345,7 +345,7 @@ def test_imap_poller_skips_a_message_stored_before_a_crash_lost_its_position(
     same_id_other_bytes = raw.replace(b"mail number 1", b"mail number one")
     mailbox.append("judge", raw)
     mailbox.append("judge", same_id_other_bytes)
-    # what a poller that crashed between storing and recording its position left behind
+    # a message stored before its recorded position was lost (a database restored from a backup)
     store_inbound(db, raw, source="imap")
     poller = ImapPoller(db, _imap_config(mailbox), FakeClock())
     try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, delete, select
+from sqlalchemy import BindParameter, CursorResult, Table, bindparam, delete, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -40,7 +40,24 @@ from judge.store import (
 )
 from judge.variants import UnknownVariant, get_variant
 
+# Order sets are written with plain table statements, built once (a deadline's rush files thousands): they are
+# only ever read as columns, never as ORM objects that a statement here could leave stale.
 _ORDER_SETS = cast(Table, OrderSet.__table__)
+_SET_VALUES: dict[str, BindParameter[Any]] = {
+    name: bindparam(name) for name in ("lines", "checked", "has_errors", "submitted_at", "source_message_id")
+}
+_REPLACE_ORDER_SET = (
+    _ORDER_SETS.update()
+    .where(
+        _ORDER_SETS.c.game_id == bindparam("set_game"),
+        _ORDER_SETS.c.phase_index == bindparam("set_phase"),
+        _ORDER_SETS.c.power == bindparam("set_power"),
+    )
+    .values(_SET_VALUES)
+)
+_ADD_ORDER_SET = _ORDER_SETS.insert().values(
+    game_id=bindparam("set_game"), phase_index=bindparam("set_phase"), power=bindparam("set_power"), **_SET_VALUES
+)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
@@ -114,9 +131,9 @@ class GameService:
             yield session
 
     @contextmanager
-    def _read(self) -> Iterator[Session]:
-        """For reading only: the caller's transaction as it stands (a savepoint would guard nothing), or one of
-        its own."""
+    def _plain(self) -> Iterator[Session]:
+        """The caller's transaction as it stands, or one of its own, without a savepoint: for methods that only
+        read, or whose one write is their last statement, so that a failure leaves nothing to undo."""
         if self._session is not None:
             yield self._session
             return
@@ -284,28 +301,26 @@ class GameService:
         source_message_id: str | None = None,
     ) -> Submission:
         """File a power's orders for the current phase, replacing any earlier set, and say what is wrong."""
-        with self._tx() as s:
+        with self._plain() as s:  # its one write is its last statement
             game = self._view(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
             if game.seat(power) is None:
                 raise ServiceError(f"{power} is not a power in {name}")
             checks = check_orders(game.rules, game.current, power, lines)
-            fields = {
+            values = {
+                "set_game": game.id,
+                "set_phase": game.phase_index,
+                "set_power": power,
                 "lines": list(lines),
                 "checked": [c.as_json() for c in checks],
                 "has_errors": any(c.error for c in checks),
                 "submitted_at": self.clock.now(),
                 "source_message_id": source_message_id,
             }
-            # plain table statements: order sets are only ever read as columns, never as ORM objects that a
-            # statement here could leave stale
-            table = _ORDER_SETS
-            this_set = (table.c.game_id == game.id, table.c.phase_index == game.phase_index, table.c.power == power)
-            changed = cast(CursorResult[Any], s.execute(table.update().where(*this_set).values(**fields)))
-            replaced = changed.rowcount > 0
+            replaced = cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0
             if not replaced:
-                s.execute(table.insert().values(game_id=game.id, phase_index=game.phase_index, power=power, **fields))
+                s.execute(_ADD_ORDER_SET, values)
             return Submission(name, power, _phase_name(game.position or {}), checks, replaced)
 
     def orders_on_file(self, name: str, power: str) -> list[str]:
@@ -575,7 +590,7 @@ class GameService:
         power (canonical, or "MASTER") and that player's address. Every failure says the same, so that a wrong
         guess learns nothing about the game."""
         failed = ServiceError("signon failed: wrong game, power or password")
-        with self._read() as s:
+        with self._plain() as s:
             game = game_view(s, name)
             if game is None:
                 raise failed
@@ -600,7 +615,7 @@ class GameService:
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""
-        with self._read() as s:
+        with self._plain() as s:
             game = game_view(s, name)
             if game is None:
                 return None
@@ -738,7 +753,7 @@ class GameService:
 
     def brief(self, name: str) -> tuple[str | None, datetime | None]:
         """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
-        with self._read() as s:
+        with self._plain() as s:
             game = game_view(s, name)
             if game is None or game.position is None:
                 return None, None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.orm import Session, SessionTransaction
 
 from judge.contract import position_from_json
@@ -72,36 +72,40 @@ class GameView:
         return next((seat for seat in self.seats if seat.power == power), None)
 
 
+_GAME = (
+    select(
+        Game.id,
+        Game.variant,
+        Game.options,
+        Game.status,
+        Game.phase_index,
+        Game.position,
+        Game.deadline,
+        Player.address,
+        Player.password_hash,
+    )
+    .join(Player, Player.id == Game.gm_id)
+    .where(Game.name == bindparam("name"))
+    .with_for_update(of=Game)
+)
+_SEATS = (
+    select(Seat.power, Seat.status, Player.address, Player.password_hash)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game"))
+    .order_by(Seat.id)
+)
+
+
 def game_view(session: Session, name: str) -> GameView | None:
     """The game called `name`, locked for this transaction (as `GameService._lock` locks it), or None."""
     views: dict[str, GameView] = session.info.setdefault(_KEY, {})
     found = views.get(name)
     if found is not None:
         return found
-    row = session.execute(
-        select(
-            Game.id,
-            Game.variant,
-            Game.options,
-            Game.status,
-            Game.phase_index,
-            Game.position,
-            Game.deadline,
-            Player.address,
-            Player.password_hash,
-        )
-        .join(Player, Player.id == Game.gm_id)
-        .where(Game.name == name)
-        .with_for_update(of=Game)
-    ).first()
+    row = session.execute(_GAME, {"name": name}).first()
     if row is None:
         return None
-    seats = session.execute(
-        select(Seat.power, Seat.status, Player.address, Player.password_hash)
-        .outerjoin(Player, Player.id == Seat.player_id)
-        .where(Seat.game_id == row.id)
-        .order_by(Seat.id)
-    ).all()
+    seats = session.execute(_SEATS, {"game": row.id}).all()
     view = GameView(
         id=row.id,
         name=name,

@@ -2,17 +2,17 @@
 
 Order of events for each batch of up to 500 messages, so that a crash at any point loses nothing:
   1. FETCH BODY.PEEK[] (PEEK: a message we fail to store stays unread);
-  2. `store_inbound` each message (each commits by itself);
-  3. one transaction moves `ImapState.last_uid` past the batch;
-  4. flag the batch \\Seen and MOVE it to the processed folder (COPY + \\Deleted + EXPUNGE where the server
+  2. one transaction stores the batch's messages and moves `ImapState.last_uid` past it: stored and recorded
+     as read together, or neither;
+  3. flag the batch \\Seen and MOVE it to the processed folder (COPY + \\Deleted + EXPUNGE where the server
      has no MOVE).
-A crash after 3 leaves stored messages in the mailbox: they are at or below `last_uid`, so they are never
-stored again, and the next poll moves them. A crash between 2 and 3 makes the next poll fetch the batch again;
-that is why step 2 skips a message already stored: same Message-ID, same bytes, source "imap", received within
-the last day (`DUPLICATE_WINDOW`). Message-IDs are indexed, so the check costs one indexed query per batch,
-and comparing the bytes too means two different mails that share a Message-ID are both kept. The window bounds
-the rule to the redelivery it exists for; a message without a Message-ID is never skipped (a duplicate is
-possible only in that crash window, and only for such mail). A move the server refuses (the folder deleted
+A crash before 2 commits makes the next poll fetch the batch again. A crash after it leaves stored messages in
+the mailbox: they are at or below `last_uid`, so they are never stored again, and the next poll moves them.
+Should the recorded position ever be lost while the mail is still there (a database restored from a backup, a
+rebuilt mailbox with a new UIDVALIDITY), step 2 skips a message already stored: same Message-ID, same bytes,
+source "imap", received within the last day (`DUPLICATE_WINDOW`). Message-IDs are indexed, so the check costs
+one indexed query per batch, and comparing the bytes too means two different mails that share a Message-ID
+are both kept; a message without a Message-ID is never skipped. A move the server refuses (the folder deleted
 under us, a quota) is logged and retried on later polls; it never stops the intake.
 
 UIDs mean something only together with the mailbox's UIDVALIDITY: when it changes (the mailbox was
@@ -36,10 +36,11 @@ from typing import Any
 from imapclient import DELETED, SEEN, IMAPClient  # type: ignore[import-untyped]  # ships no py.typed
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError  # type: ignore[import-untyped]
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from judge.clock import Clock
 from judge.config import ImapConfig
-from judge.mail.inbox import message_id_of, store_inbound
+from judge.mail.inbox import add_inbound, message_id_of
 from judge.store import Database, ImapState, InboundMail
 
 log = logging.getLogger(__name__)
@@ -174,45 +175,45 @@ class ImapPoller:
         fetched = self._imap.fetch(batch, ["BODY.PEEK[]"])
         messages = [(uid, bytes(fetched[uid][b"BODY[]"])) for uid in batch if b"BODY[]" in fetched.get(uid, {})]
         # (a UID missing from the answer was expunged by another client since the SEARCH)
-        known = self._stored_already([raw for _, raw in messages])
-        stored = 0
-        for uid, raw in messages:
-            if (message_id_of(raw), raw) in known:
-                log.info("skipped UID %d of %s: already stored", uid, self.config.mailbox)
-                continue
-            inbound_id = store_inbound(self.db, raw, source="imap", clock=self.clock)
-            stored += 1
-            if self.on_stored is not None:
+        with self.db.transaction() as session:
+            known = self._stored_already(session, [raw for _, raw in messages])
+            fresh = []
+            for uid, raw in messages:
+                if (message_id_of(raw), raw) in known:
+                    log.info("skipped UID %d of %s: already stored", uid, self.config.mailbox)
+                    continue
+                fresh.append(raw)
+            stored = add_inbound(session, fresh, source="imap", now=self.clock.now())
+            self._advance(session, batch[-1], uidvalidity)
+        if self.on_stored is not None:
+            for inbound_id in stored:
                 self.on_stored(inbound_id)
-        self._advance(batch[-1], uidvalidity)
         self._file_away(batch)
-        return stored
+        return len(stored)
 
-    def _stored_already(self, raws: list[bytes]) -> set[tuple[str | None, bytes]]:
+    def _stored_already(self, session: Session, raws: list[bytes]) -> set[tuple[str | None, bytes]]:
         """(Message-ID, bytes) of the batch's messages stored from IMAP within DUPLICATE_WINDOW: one query for
         the batch, so the check costs next to nothing when there is nothing to skip."""
         message_ids = {mid for mid in map(message_id_of, raws) if mid is not None}
         if not message_ids:
             return set()
         since = self.clock.now() - DUPLICATE_WINDOW
-        with self.db.transaction() as session:
-            rows = session.execute(
-                select(InboundMail.message_id, InboundMail.raw).where(
-                    InboundMail.message_id.in_(message_ids),
-                    InboundMail.source == "imap",
-                    InboundMail.received_at >= since,
-                )
-            ).all()
+        rows = session.execute(
+            select(InboundMail.message_id, InboundMail.raw).where(
+                InboundMail.message_id.in_(message_ids),
+                InboundMail.source == "imap",
+                InboundMail.received_at >= since,
+            )
+        ).all()
         return {(message_id, bytes(raw)) for message_id, raw in rows}
 
-    def _advance(self, uid: int, uidvalidity: int) -> None:
-        with self.db.transaction() as session:
-            state = session.scalars(
-                select(ImapState).where(ImapState.account == self.account, ImapState.mailbox == self.config.mailbox)
-            ).one()
-            if state.uidvalidity == uidvalidity and uid > state.last_uid:
-                state.last_uid = uid
-                state.updated_at = self.clock.now()
+    def _advance(self, session: Session, uid: int, uidvalidity: int) -> None:
+        state = session.scalars(
+            select(ImapState).where(ImapState.account == self.account, ImapState.mailbox == self.config.mailbox)
+        ).one()
+        if state.uidvalidity == uidvalidity and uid > state.last_uid:
+            state.last_uid = uid
+            state.updated_at = self.clock.now()
 
     def _file_away(self, uids: list[int]) -> None:
         """Mark read and move to the processed folder: the mailbox holds only what is still to be read.

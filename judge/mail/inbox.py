@@ -7,6 +7,10 @@ commit returns, so a crash at any moment loses nothing: either the message is st
 from __future__ import annotations
 
 import re
+from datetime import datetime
+
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.store import Database, InboundMail, MailStatus
@@ -30,14 +34,26 @@ def store_inbound(
 ) -> int:
     """Store one raw message durably and return its id."""
     with db.transaction() as session:
-        row = InboundMail(
-            message_id=message_id_of(raw),
-            raw=raw,
-            source=source,
-            envelope_from=envelope_from,
-            status=MailStatus.RECEIVED,
-            received_at=clock.now(),
-        )
-        session.add(row)
-        session.flush()
-        return row.id
+        return add_inbound(session, [raw], source=source, now=clock.now(), envelope_from=envelope_from)[0]
+
+
+def add_inbound(
+    session: Session, raws: list[bytes], *, source: str, now: datetime, envelope_from: str | None = None
+) -> list[int]:
+    """Add raw messages in the caller's transaction (the IMAP intake stores a fetched batch in one commit,
+    together with how far it has read); returns their ids, in order."""
+    if not raws:
+        return []
+    rows = [
+        {
+            "message_id": message_id_of(raw),
+            "raw": raw,
+            "source": source,
+            "envelope_from": envelope_from,
+            "status": MailStatus.RECEIVED,
+            "received_at": now,
+        }
+        for raw in raws
+    ]
+    statement = insert(InboundMail).returning(InboundMail.id, sort_by_parameter_order=True)
+    return list(session.scalars(statement, rows))

@@ -23,7 +23,9 @@ def outbound_row(
     inbound_id: int | None = None,
 ) -> dict[str, Any]:
     """The queue row for one mail, to be inserted with others (`queue_rows`) or alone (`queue_mail`)."""
-    recipients = [address for _, address in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))]
+    # the values as stored, not parsed again into header objects: the judge wrote them itself
+    written = [str(value) for name, value in message.raw_items() if name.lower() in ("to", "cc")]
+    recipients = [address for _, address in getaddresses(written)]
     return {
         "message": bytes(message),
         "recipients": [r for r in recipients if r],

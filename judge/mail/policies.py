@@ -13,7 +13,7 @@ costs taken out that made header handling most of the time a deadline's rush of 
 from __future__ import annotations
 
 import re
-from email.headerregistry import BaseHeader, HeaderRegistry
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.policy import EmailPolicy
 from typing import Any
 
@@ -46,7 +46,14 @@ class _WritingPolicy(EmailPolicy):
         return super().header_store_parse(name, value)
 
 
-READING = EmailPolicy(header_factory=_CachedRegistry())
+_READING_HEADERS = _CachedRegistry()
+READING = EmailPolicy(header_factory=_READING_HEADERS)
 """`policy.default` for reading headers"""
 WRITING = _WritingPolicy(header_factory=_CachedRegistry())
 """`policy.default` for the mail the judge builds (`EmailMessage(policy=WRITING)`)"""
+
+
+def is_unstructured(name: str) -> bool:
+    """Whether `policy.default` reads this header as plain text (Subject, Precedence, X-..., any unknown name)
+    rather than as addresses, a date, an id or parameters."""
+    return issubclass(_READING_HEADERS[name], UnstructuredHeader)

@@ -65,7 +65,7 @@ class Processor:
             )
             return [(row.id, row.attempts) for row in rows]
 
-    def process_pending(self, limit: int = 500, batch: int = 25) -> int:
+    def process_pending(self, limit: int = 500, batch: int = 100) -> int:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
         shunted). Messages deferred by the rate limit stay for a later round.
 

@@ -66,7 +66,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge.mail.html_text import html_to_text
-from judge.mail.policies import READING
+from judge.mail.policies import READING, is_unstructured
 
 
 class MailKind(StrEnum):
@@ -104,6 +104,13 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+_DOT_ATOM = r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*"
+_SIMPLE_MAILBOX = re.compile(
+    rf"(?:(?P<name>[A-Za-z0-9]+(?: [A-Za-z0-9]+)*) )?<(?P<address>{_DOT_ATOM}@{_DOT_ATOM})>"
+    rf"|(?P<bare>{_DOT_ATOM}@{_DOT_ATOM})"
+)
+"""one mailbox written in the plainest way: a display name of letters and digits (or none) and a dot-atom
+address in angle brackets, or the bare address"""
 _NULL_PATH = re.compile(r"<\s*>")
 _ATTRIBUTION = re.compile(r"(?:On|Le|Am|El|Il|Op)\s.*\b(?:wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef)\b.*:")
 _REPLY_START = re.compile(
@@ -129,7 +136,7 @@ def read_mail(
     except Exception:  # the last line of defence (seen: RecursionError on absurdly nested MIME)
         try:
             return _incoming(
-                _Headers(_header_block(bytes(raw)[:_RAW_HEADROOM])), MailKind.UNREADABLE, [], truncated=False
+                _Headers.of_block(_header_block(bytes(raw)[:_RAW_HEADROOM])), MailKind.UNREADABLE, [], truncated=False
             )
         except Exception:
             return IncomingMail(None, None, "", None, "", None, [], [], False, MailKind.UNREADABLE)
@@ -140,8 +147,8 @@ def _read(raw: bytes, own_address: str, loop_header: str, max_bytes: int, max_li
     raw_cut = len(raw) > limit
     if raw_cut:  # cut at a line end; the rest of a huge mail is never looked at
         raw = raw[: raw.rfind(b"\n", 0, limit) + 1 or limit]
-    headers = _Headers(_header_block(raw))
     msg = BytesParser(policy=policy.compat32).parsebytes(raw)
+    headers = _Headers(msg)
     if not msg.keys():
         return _incoming(headers, MailKind.UNREADABLE, [], truncated=False)
     text, cut = _body_text(msg, max_bytes, raw_cut)
@@ -181,31 +188,54 @@ def _header_block(raw: bytes) -> bytes:
     return raw if end is None else raw[: end.end()]
 
 
-def _values(msg: Message | None, name: str) -> list[Any]:
-    return [] if msg is None else list(msg.get_all(name, []))
-
-
 class _Headers:
     """Header values of the top-level message, decoded and on one line. No method raises.
 
-    Values come from `policy.default`'s structured headers (encoded words, address lists); where that parser
-    trips over a hostile value, from a lenient `compat32` reading of the same header block instead.
+    The header block is split by the lenient `compat32` parser, which never fails on it; each value is then read
+    as `policy.default` reads it (encoded words, address lists), and where that parser trips over a hostile
+    value, leniently (`decode_header`, `getaddresses`) instead. Values are read once, when first asked for.
     """
 
-    def __init__(self, head: bytes) -> None:
-        self._structured: Message | None = None
-        self._plain: Message | None = None
-        with suppress(Exception):  # policy.default fails on some hostile Content-Type values while parsing
-            self._structured = BytesHeaderParser(policy=READING).parsebytes(head)
+    def __init__(self, message: Message | None) -> None:
+        self._raw: dict[str, list[str]] = {}
+        self._memo: dict[tuple[str, str], Any] = {}
         with suppress(Exception):
-            self._plain = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
+            for name, value in message.raw_items() if message is not None else ():
+                self._raw.setdefault(name.lower(), []).append(str(value))
+
+    @classmethod
+    def of_block(cls, head: bytes) -> _Headers:
+        message = None
+        with suppress(Exception):
+            message = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
+        return cls(message)
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._raw
+
+    def _structured(self, name: str) -> list[Any]:
+        return list(self._remembered("structured", name, self._parse))
+
+    def _parse(self, name: str) -> list[Any]:
+        return [READING.header_fetch_parse(name, value) for value in self._raw.get(name, [])]
+
+    def _remembered(self, kind: str, name: str, read: Any) -> Any:
+        key = (kind, name.lower())
+        if key not in self._memo:
+            self._memo[key] = read(name.lower())
+        return self._memo[key]
 
     def all(self, name: str) -> list[str]:
+        return list(self._remembered("all", name, self._all))
+
+    def _all(self, name: str) -> list[str]:
+        values = self._raw.get(name, [])
+        if all(_plain_text(value) for value in values) and is_unstructured(name):
+            return [_one_line(value) for value in values]  # what the parser would give, without it
         with suppress(Exception):
-            if self._structured is not None:
-                return [_one_line(str(v)) for v in _values(self._structured, name)]
+            return [_one_line(str(v)) for v in self._structured(name)]
         with suppress(Exception):
-            return [_one_line(_decode_words(str(v))) for v in _values(self._plain, name)]
+            return [_one_line(_decode_words(v)) for v in self._raw.get(name, [])]
         return []
 
     def get(self, name: str) -> str | None:
@@ -214,17 +244,28 @@ class _Headers:
 
     def addresses(self, name: str) -> list[tuple[str, str]]:
         """(display name, address) of every mailbox in every `name` header."""
+        return list(self._remembered("addresses", name, self._addresses))
+
+    def _addresses(self, name: str) -> list[tuple[str, str]]:
+        values = self._raw.get(name, [])
+        simple = [_SIMPLE_MAILBOX.fullmatch(value.strip()) for value in values]
+        if all(simple):  # the usual "Name <a@b.c>" or "a@b.c": read as the parser would, without it
+            return [(found["name"] or "", found["address"] or found["bare"]) for found in simple if found]
         with suppress(Exception):
-            if self._structured is not None:
-                return [
-                    (_one_line(a.display_name), _one_line(a.addr_spec))
-                    for header in _values(self._structured, name)
-                    for a in header.addresses
-                ]
+            return [
+                (_one_line(a.display_name), _one_line(a.addr_spec))
+                for header in self._structured(name)
+                for a in header.addresses
+            ]
         with suppress(Exception):
-            found = getaddresses([str(v) for v in _values(self._plain, name)])
+            found = getaddresses(self._raw.get(name, []))
             return [(_one_line(_decode_words(n)), _one_line(a)) for n, a in found]
         return []
+
+
+def _plain_text(value: str) -> bool:
+    """Printable ASCII with no encoded word in it: a value an unstructured header's parser leaves as it is."""
+    return value.isascii() and "=?" not in value
 
 
 def _valid_address(address: str) -> str | None:

@@ -28,6 +28,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,  # plain-text mail, never HTML
+        auto_reload=False,  # read once per process: a template changed on disk takes effect on restart
     )
     env.filters["pad"] = pad
     return env
