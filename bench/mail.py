@@ -64,25 +64,26 @@ def mail_benchmark(mails: int, games: int = 10) -> None:
                 enabled=True, host=dovecot.host, port=dovecot.imap_port, security="plain", password="secret"
             ),
         )
-        poller = ImapPoller(db, config.imap, SYSTEM_CLOCK)
         processor = Processor(db, config, SYSTEM_CLOCK, rate_limit=10**9)
-        stored_all = threading.Event()
+        poller = ImapPoller(db, config.imap, SYSTEM_CLOCK, on_stored=lambda _: processor.wakeup.set())
+        finished = threading.Event()
+        answered = 0
 
-        def intake() -> None:
+        def intake() -> None:  # the daemon's IMAP thread, and its processor loop below
             total = 0
             while total < mails:
                 total += poller.poll_once()
-            stored_all.set()
+
+        def counted(done: int) -> None:
+            nonlocal answered
+            answered += done
+            if answered >= mails:
+                finished.set()
 
         start = time.perf_counter()
         thread = threading.Thread(target=intake)
         thread.start()
-        answered = 0
-        while answered < mails:
-            done = processor.process_pending()
-            answered += done
-            if not done and stored_all.is_set() and not processor.pending():
-                break
+        processor.run(finished, idle_seconds=0.5, after=counted)
         thread.join()
         took = time.perf_counter() - start
         poller.close()

@@ -49,16 +49,9 @@ class Daemon:
 
     # --- the parts' loops ------------------------------------------------------------------------------
 
-    def _process_loop(self) -> None:
-        while not self.stop.is_set():
-            try:
-                if self.processor.process_pending():
-                    self.sender.wake()
-                    self.tick()  # orders just filed may let a phase go early
-            except Exception:
-                log.exception("the processor failed; trying again shortly")
-            self.processor.wakeup.wait(2.0)
-            self.processor.wakeup.clear()
+    def _processed(self, _finished: int) -> None:
+        self.sender.wake()
+        self.tick()  # orders just filed may let a phase go early
 
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one."""
@@ -81,7 +74,10 @@ class Daemon:
         if self.intake is not None:
             self.intake.start()
         self.scheduler.start()
-        loops = [("processor", self._process_loop), ("sender", lambda: self.sender.run(self.stop))]
+        loops = [
+            ("processor", lambda: self.processor.run(self.stop, after=self._processed)),
+            ("sender", lambda: self.sender.run(self.stop)),
+        ]
         if self.poller is not None:
             poller = self.poller
             loops.append(("imap", lambda: poller.run(self.stop)))

@@ -9,8 +9,10 @@ the judge's admin is told; `judge shunt retry` puts it back.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,6 +29,8 @@ from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.store import Database, InboundMail, MailStatus
+
+log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
 
@@ -121,11 +125,24 @@ class Processor:
             _record(s, results)
         return done
 
-    def run(self, stop: threading.Event, idle_seconds: float = 2.0) -> None:
+    def run(
+        self, stop: threading.Event, idle_seconds: float = 2.0, after: Callable[[int], None] | None = None
+    ) -> None:
+        """Work through stored mail until `stop` is set, calling `after(finished)` after each pass that finished
+        any. It sleeps only after a pass that found nothing to do, and `wakeup` (set by the intakes when they
+        store mail) cuts the sleep short; it is cleared before each pass, so mail stored during a pass is never
+        left waiting for the timeout. Never raises: a failed pass is logged and tried again."""
         while not stop.is_set():
-            self.process_pending()
-            self.wakeup.wait(idle_seconds)
             self.wakeup.clear()
+            try:
+                done = self.process_pending()
+                if done and after is not None:
+                    after(done)
+            except Exception:
+                log.exception("processing stored mail failed; trying again shortly")
+                done = 0
+            if not done:
+                self.wakeup.wait(idle_seconds)
 
     # --- one message -----------------------------------------------------------------------------------
 

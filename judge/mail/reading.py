@@ -242,6 +242,12 @@ class _Headers:
         values = self.all(name)
         return values[0] if values else None
 
+    def written(self, name: str) -> str | None:
+        """The first value as written, on one line: for the headers the judge reads with its own pattern
+        (Message-ID) or date parser, where a structured reading first would only be thrown away."""
+        values = self._raw.get(name.lower())
+        return _one_line(values[0]) if values else None
+
     def addresses(self, name: str) -> list[tuple[str, str]]:
         """(display name, address) of every mailbox in every `name` header."""
         return list(self._remembered("addresses", name, self._addresses))
@@ -288,7 +294,7 @@ def _incoming(headers: _Headers, kind: MailKind, lines: list[str], *, truncated:
     if len(froms) == 1 and len(headers.all("from")) == 1:  # two From addresses: nobody to trust
         sender_name, sender = froms[0][0], _valid_address(froms[0][1])
     reply_to = next((a for a in (_valid_address(a) for _, a in headers.addresses("reply-to")) if a), None)
-    message_id = headers.get("message-id") or None
+    message_id = headers.written("message-id") or None
     if message_id is not None and (bracketed := _MESSAGE_ID.search(message_id)):
         message_id = bracketed.group()
     cited = _MESSAGE_ID.findall(" ".join(headers.all("references") + headers.all("in-reply-to")))
@@ -298,7 +304,7 @@ def _incoming(headers: _Headers, kind: MailKind, lines: list[str], *, truncated:
         sender_name=sender_name,
         reply_to=reply_to,
         subject=headers.get("subject") or "",
-        date=_date(headers.get("date")),
+        date=_date(headers.written("date")),
         references=list(dict.fromkeys(cited)),
         lines=lines,
         truncated=truncated,
