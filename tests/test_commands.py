@@ -33,6 +33,12 @@ class Judge:
 
     def mail(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> str:
         """Send one mail; return the reply's text."""
+        stored = self.store(sender, body, subject, extra)
+        self.processor.process_pending()
+        return self.reply_to(stored)
+
+    def store(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> int:
+        """Store one mail without processing it; return its id."""
         self.count += 1
         message = EmailMessage()
         message["From"] = sender
@@ -42,12 +48,15 @@ class Judge:
         for key, value in (extra or {}).items():
             message[key] = value
         message.set_content(body)
-        return self.raw(bytes(message), sender)
+        return store_inbound(self.db, bytes(message), source="smtp", envelope_from=sender, clock=self.clock)
 
     def raw(self, raw: bytes, sender: str) -> str:
         stored = store_inbound(self.db, raw, source="smtp", envelope_from=sender, clock=self.clock)
         self.processor.process_pending()
-        replies = self.outbound(kind="reply", inbound_id=stored)
+        return self.reply_to(stored)
+
+    def reply_to(self, inbound_id: int) -> str:
+        replies = self.outbound(kind="reply", inbound_id=inbound_id)
         return replies[0].get_content() if replies else ""
 
     def outbound(
@@ -280,6 +289,32 @@ def test_a_mail_that_keeps_failing_is_shunted_and_the_admin_told(judge: Judge) -
     notices = judge.outbound(kind="notice", to="admin@example.org")
     assert "shunted" in notices[-1]["Subject"]
     assert not judge.outbound(kind="reply", inbound_id=row.id)
+
+
+def test_a_failing_mail_does_not_take_its_batch_mates_with_it(judge: Judge) -> None:
+    _started(judge)
+    from judge.store import Game
+
+    with judge.db.transaction() as s:  # a damaged game record: processing its orders raises
+        s.scalars(select(Game)).one().position = {"phase": {}}
+    before = judge.store("bob@example.org", "HELP")
+    failing = judge.store("france@example.org", "SIGNON alpha France francepw\nA par - bur")
+    after = judge.store("carol@example.org", "HELP JOIN")
+    assert judge.processor.process_pending() == 2  # one batch: the two good mails are finished
+    assert "SIGNON" in judge.reply_to(before) and "JOIN" in judge.reply_to(after)
+    assert judge.reply_to(failing) == ""
+    with judge.db.transaction() as s:
+        row = s.get(InboundMail, failing)
+        assert row is not None
+        assert (row.status, row.attempts) == (MailStatus.RECEIVED, 1)  # to be tried again, alone
+        assert "KeyError" in (row.error or "")
+
+
+def test_a_flood_in_one_batch_is_held_to_the_rate_limit(judge: Judge) -> None:
+    judge.processor.rate_limit = 2
+    stored = [judge.store("chatty@example.org", "HELP") for _ in range(3)]
+    assert judge.processor.process_pending() == 2
+    assert [bool(judge.reply_to(inbound_id)) for inbound_id in stored] == [True, True, False]
 
 
 def test_a_mail_is_answered_once_even_if_processed_again(judge: Judge) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -73,9 +73,9 @@ class Processor:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
         shunted). Messages deferred by the rate limit stay for a later round.
 
-        Fresh messages go in batches: one transaction for a batch, a savepoint for each message, so the commit is
-        shared while each message still succeeds or fails alone. A message that has failed before goes alone, so
-        that one which brings the process down cannot take its batch-mates' attempts with it."""
+        Fresh messages go in batches that share one transaction (see `process_batch`). A message that has
+        failed before goes alone, so that one which brings the process down cannot take its batch-mates'
+        attempts with it."""
         done = 0
         fresh: list[int] = []
         for message_id, attempts in self._pending(limit):
@@ -95,39 +95,42 @@ class Processor:
         return done
 
     def process_batch(self, message_ids: list[int]) -> int:
+        """Handle the messages in one transaction, with one commit. Should any of them fail, the whole
+        transaction is undone and each message is handled again in a transaction of its own, so that it
+        succeeds or fails alone. (A savepoint per message would give the same isolation at a cost paid on every
+        message; this pays only when one fails, which is rare.) The attempt is counted first, for all of them."""
         with self.db.transaction() as s:
             s.execute(
                 update(InboundMail)
                 .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
                 .values(attempts=InboundMail.attempts + 1)
             )
-        done = 0
-        with self.db.transaction() as s:
-            rows = s.execute(
-                select(InboundMail.id, InboundMail.message_id, InboundMail.raw, InboundMail.attempts)
-                .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
-                .order_by(InboundMail.id)
-                .with_for_update()
-            ).all()
-            results: list[_Result] = []
-            for row in rows:
-                mail = read_mail(row.raw, own_address=self.config.address)
-                if self._deferred(mail):
-                    results.append(_Result(row.id, MailStatus.RECEIVED, attempts=row.attempts - 1))  # not a failure
-                    continue
-                try:
-                    with s.begin_nested():
-                        result = self._handle(s, row.id, mail)
-                except Exception as exc:  # only this message's savepoint is undone
-                    result = self._failed(row.id, row.message_id, row.attempts, exc)
-                results.append(result)
-                done += result.status != MailStatus.RECEIVED
-            _record(s, results)
-        return done
+        try:
+            with self.db.transaction() as s:
+                rows = s.execute(
+                    select(InboundMail.id, InboundMail.raw, InboundMail.attempts)
+                    .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
+                    .order_by(InboundMail.id)
+                    .with_for_update()
+                ).all()
+                results: list[_Result] = []
+                answering: Counter[str] = Counter()
+                for row in rows:
+                    mail = read_mail(row.raw, own_address=self.config.address)
+                    if self._deferred(mail, answering):
+                        results.append(_Result(row.id, MailStatus.RECEIVED, attempts=row.attempts - 1))  # no failure
+                        continue
+                    result = self._handle(s, row.id, mail)
+                    answering.update([result.answered] if result.answered else [])
+                    results.append(result)
+                _record(s, results)
+        except Exception:
+            log.info("a message of a batch failed; handling the batch's messages one at a time", exc_info=True)
+            return sum(self._handle_alone(message_id) != MailStatus.RECEIVED for message_id in message_ids)
+        self._remember(results)
+        return sum(result.status != MailStatus.RECEIVED for result in results)
 
-    def run(
-        self, stop: threading.Event, idle_seconds: float = 2.0, after: Callable[[int], None] | None = None
-    ) -> None:
+    def run(self, stop: threading.Event, idle_seconds: float = 2.0, after: Callable[[int], None] | None = None) -> None:
         """Work through stored mail until `stop` is set, calling `after(finished)` after each pass that finished
         any. It sleeps only after a pass that found nothing to do, and `wakeup` (set by the intakes when they
         store mail) cuts the sleep short; it is cleared before each pass, so mail stored during a pass is never
@@ -149,34 +152,41 @@ class Processor:
     def process_one(self, message_id: int) -> str:
         with self.db.transaction() as s:
             row = s.execute(
-                select(InboundMail.message_id, InboundMail.raw, InboundMail.status)
-                .where(InboundMail.id == message_id)
-                .with_for_update()
+                select(InboundMail.raw, InboundMail.status).where(InboundMail.id == message_id).with_for_update()
             ).first()
             if row is None or row.status != MailStatus.RECEIVED:
                 return row.status if row is not None else MailStatus.PROCESSED
-            mail = read_mail(row.raw, own_address=self.config.address)
-            if self._deferred(mail):
+            if self._deferred(read_mail(row.raw, own_address=self.config.address)):
                 return MailStatus.RECEIVED  # answered in a later round
             s.execute(update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1))
+        return self._handle_alone(message_id)
+
+    def _handle_alone(self, message_id: int) -> str:
+        """Handle one message whose attempt is already counted, in a transaction of its own."""
         try:
             with self.db.transaction() as s:
-                status = self._status(s, message_id)
-                if status != MailStatus.RECEIVED:
-                    return status or MailStatus.PROCESSED
-                result = self._handle(s, message_id, mail)
+                row = s.execute(
+                    select(InboundMail.raw, InboundMail.status, InboundMail.attempts)
+                    .where(InboundMail.id == message_id)
+                    .with_for_update()
+                ).first()
+                if row is None or row.status != MailStatus.RECEIVED:
+                    return row.status if row is not None else MailStatus.PROCESSED
+                mail = read_mail(row.raw, own_address=self.config.address)
+                if self._deferred(mail):
+                    result = _Result(message_id, MailStatus.RECEIVED, attempts=row.attempts - 1)
+                else:
+                    result = self._handle(s, message_id, mail)
                 _record(s, [result])
-                return result.status
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
             with self.db.transaction() as s:
-                attempts = s.scalar(select(InboundMail.attempts).where(InboundMail.id == message_id)) or 0
-                result = self._failed(message_id, row.message_id, attempts, exc)
+                found = s.execute(
+                    select(InboundMail.message_id, InboundMail.attempts).where(InboundMail.id == message_id)
+                ).one()
+                result = self._failed(message_id, found.message_id, found.attempts, exc)
                 _record(s, [result])
-                return result.status
-
-    @staticmethod
-    def _status(s: Session, message_id: int) -> str | None:
-        return s.scalar(select(InboundMail.status).where(InboundMail.id == message_id).with_for_update())
+        self._remember([result])
+        return result.status
 
     def _failed(self, message_id: int, header_id: str | None, attempts: int, exc: Exception) -> _Result:
         error = f"{type(exc).__name__}: {exc}"[:4000]
@@ -191,17 +201,26 @@ class Processor:
         outgoing = [outbound_row(admin, kind="notice", now=self.clock.now())]
         return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing)
 
-    def _deferred(self, mail: IncomingMail) -> bool:
-        """Over the rate limit: the message waits for a later round."""
-        return mail.kind is MailKind.ORDINARY and mail.sender is not None and self._over_limit(mail.sender)
+    def _deferred(self, mail: IncomingMail, answering: Counter[str] | None = None) -> bool:
+        """Over the rate limit: the message waits for a later round. `answering` counts the replies of the
+        transaction under way, not yet remembered."""
+        if mail.kind is not MailKind.ORDINARY or mail.sender is None:
+            return False
+        return self._replies_to(mail.sender) + (answering or Counter())[mail.sender] >= self.rate_limit
 
-    def _over_limit(self, address: str) -> bool:
+    def _replies_to(self, address: str) -> int:
         """Replies to this address in the window (kept in memory: a limit on a flood, not an account)."""
         now = self.clock.now()
         recent = self._answered.setdefault(address, deque())
         while recent and recent[0] <= now - self.rate_window:
             recent.popleft()
-        return len(recent) >= self.rate_limit
+        return len(recent)
+
+    def _remember(self, results: list[_Result]) -> None:
+        """The replies of a committed transaction, for the rate limit."""
+        for result in results:
+            if result.answered is not None and result.processed_at is not None:
+                self._answered.setdefault(result.answered, deque()).append(result.processed_at)
 
     def _handle(self, s: Session, message_id: int, mail: IncomingMail) -> _Result:
         now = self.clock.now()
@@ -220,8 +239,7 @@ class Processor:
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
         outgoing += [outbound_row(message, kind=kind, now=now) for message, kind in ctx.mails]
-        self._answered.setdefault(mail.sender, deque()).append(now)
-        return _Result(message_id, MailStatus.PROCESSED, processed_at=now, outgoing=outgoing)
+        return _Result(message_id, MailStatus.PROCESSED, processed_at=now, outgoing=outgoing, answered=mail.sender)
 
     def _footer(self, ctx: MailContext, mail: IncomingMail) -> list[str]:
         lines = []
@@ -252,6 +270,8 @@ class _Result:
     attempts: int | None = None
     """set only when the attempt is taken back (a message deferred by the rate limit)"""
     outgoing: list[dict[str, Any]] = field(default_factory=list)
+    answered: str | None = None
+    """the address the reply went to (for the rate limit)"""
 
     def changes(self) -> dict[str, Any]:
         values: dict[str, Any] = {"id": self.message_id, "status": self.status, "error": self.error}
