@@ -310,6 +310,19 @@ def test_a_failing_mail_does_not_take_its_batch_mates_with_it(judge: Judge) -> N
         assert "KeyError" in (row.error or "")
 
 
+def test_a_password_changed_by_one_mail_counts_for_the_next_mail_of_the_same_batch(judge: Judge) -> None:
+    _started(judge)
+    first = judge.store("france@example.org", "SIGNON alpha France francepw\nA par - bur")  # reads the game
+    changed = judge.store("france@example.org", "SET PASSWORD francepw newpw")
+    new = judge.store("france@example.org", "SIGNON alpha France newpw\nA par - pic")
+    old = judge.store("france@example.org", "SIGNON alpha France francepw\nA par - gas")
+    assert judge.processor.process_pending() == 4  # one batch
+    assert "-> A par - bur" in judge.reply_to(first)
+    assert "Password changed" in judge.reply_to(changed)
+    assert "-> A par - pic" in judge.reply_to(new)
+    assert "signon failed" in judge.reply_to(old)
+
+
 def test_a_flood_in_one_batch_is_held_to_the_rate_limit(judge: Judge) -> None:
     judge.processor.rate_limit = 2
     stored = [judge.store("chatty@example.org", "HELP") for _ in range(3)]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from judge.board import load_map
 from judge.board.model import province_of
-from judge.engine import Outcome, Result, Rules, adjudicate
+from judge.engine import OrderResult, Outcome, Result, Rules, adjudicate, check_legality
 from judge.testing.random_games import play, random_position, wild_orders
 from judge.variants import get_variant
 
@@ -81,3 +81,34 @@ def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> 
         )
         if played.position.phase.type.value == "Movement":
             assert before == after
+
+
+def _verdicts(results: list[OrderResult]) -> list[tuple[str, str, bool, str]]:
+    """Each submitted line's verdict: illegal (and why) or not."""
+    return [
+        (r.power, r.input, r.result is Result.ILLEGAL, r.reason if r.result is Result.ILLEGAL else "")
+        for r in results
+        if not r.added
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), units=st.integers(2, 40), edition=st.sampled_from(EDITIONS))
+def test_the_submission_check_calls_illegal_exactly_what_adjudication_does(
+    seed: int, units: int, edition: Rules
+) -> None:
+    """The check a player gets when orders arrive stops after binding; it must never disagree with the phase."""
+    rng = random.Random(seed)
+    position = random_position(BOARD, rng, units)
+    orders = wild_orders(BOARD, position, rng)
+    assert _verdicts(check_legality(edition, position, orders)) == _verdicts(
+        adjudicate(edition, position, orders).results
+    )
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2"]))
+def test_the_submission_check_agrees_with_adjudication_in_multi_unit_games(seed: int, variant: str) -> None:
+    rules = get_variant(variant).rules()
+    for played, outcome in play(rules, seed, years=3):
+        assert _verdicts(check_legality(rules, played.position, played.orders)) == _verdicts(outcome.results)

@@ -213,3 +213,43 @@ def test_victory_ends_the_game(service: GameService) -> None:
     with db.transaction() as s:
         assert s.scalar(select(PhaseRecord.index)) == 0
         assert s.scalars(select(OrderSet.power)).all() == ["France"]
+
+
+def test_a_game_view_is_read_again_after_a_change_or_a_rollback_in_the_same_transaction(
+    service: GameService,
+) -> None:
+    """Views last a transaction (the processor's batch), but never outlive what they show."""
+    from judge.game.views import game_view
+
+    _started(service)
+    with service.db.transaction() as s:
+        first = game_view(s, "alpha")
+        assert first is not None and first.status == "active"
+        assert game_view(s, "alpha") is first  # read once
+        bound = GameService(service.db, service.clock, s)
+        bound.pause("alpha")  # a change through the ORM, in this transaction
+        paused = game_view(s, "alpha")
+        assert paused is not first and paused is not None and paused.status == "paused"
+        try:
+            with s.begin_nested():
+                bound.resume("alpha")
+                assert (resumed := game_view(s, "alpha")) is not None and resumed.status == "active"
+                raise RuntimeError("undone")
+        except RuntimeError:
+            pass
+        after = game_view(s, "alpha")
+        assert after is not None and after.status == "paused"  # the undone change is not remembered
+
+
+def test_orders_are_filed_for_the_phase_the_transaction_sees(service: GameService) -> None:
+    """Orders filed, the phase processed and orders filed again, all in one transaction: the second set is
+    filed for the new phase, not the one the first view showed."""
+    _started(service)
+    with service.db.transaction() as s:
+        bound = GameService(service.db, service.clock, s)
+        assert bound.submit_orders("alpha", "France", ["A par - bur"]).phase == "Spring 1901 Movement"
+        bound.process("alpha")
+        assert bound.submit_orders("alpha", "France", ["A bur - mun"]).phase == "Fall 1901 Movement"
+    with service.db.transaction() as s:
+        filed = s.execute(select(OrderSet.phase_index, OrderSet.lines).where(OrderSet.power == "France")).all()
+    assert sorted((index, list(lines)) for index, lines in filed) == [(0, ["A par - bur"]), (1, ["A bur - mun"])]

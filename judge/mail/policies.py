@@ -37,6 +37,7 @@ class _WritingPolicy(EmailPolicy):
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if (
             isinstance(value, str)
+            and value
             and value.isascii()
             and not name.lower().startswith("content-")
             and len(name) + len(value) + 2 <= (self.max_line_length or 998)
