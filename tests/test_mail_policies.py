@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.mail.policies import READING, WRITING
+from judge.mail.policies import READING, WRITING, set_text
 from judge.mail.reading import _Headers, read_mail
 
 ATOM = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_%+-", min_size=1, max_size=12)
@@ -126,3 +126,26 @@ def test_an_order_mail_is_read_the_same_through_the_short_paths() -> None:
     )
     assert mail.date is not None and mail.date.isoformat() == "2026-11-22T07:13:52+00:00"
     assert mail.lines == ["SIGNON alpha France pw", "A par - bur"]
+
+
+def _with_body(body: str, shortcut: bool) -> bytes:
+    message = EmailMessage(policy=WRITING if shortcut else policy.default)
+    message["Subject"] = "results"
+    if shortcut:
+        set_text(message, body)
+    else:
+        message.set_content(body)
+    return bytes(message)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=st.lists(
+        st.text(alphabet=st.characters(min_codepoint=1, max_codepoint=126), max_size=90)
+        | st.text(max_size=40)
+        | st.just(""),
+        max_size=12,
+    ).map("\n".join)
+)
+def test_a_body_is_set_as_set_content_sets_it(body: str) -> None:
+    assert _with_body(body, shortcut=True) == _with_body(body, shortcut=False)

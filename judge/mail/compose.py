@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
 from judge.config import Config
-from judge.mail.policies import WRITING
+from judge.mail.policies import WRITING, set_text
 
 LOOP_HEADER = "X-Judge-Loop"
 
@@ -25,7 +25,7 @@ def _base(config: Config, to: str, subject: str, body: str) -> EmailMessage:
     message["Date"] = format_datetime(datetime.now(UTC))
     message["Message-ID"] = make_msgid(domain=config.address.partition("@")[2] or "localhost")
     message[LOOP_HEADER] = config.name
-    message.set_content(body)
+    set_text(message, body)
     return message
 
 

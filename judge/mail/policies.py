@@ -8,12 +8,17 @@ costs taken out that made header handling most of the time a deadline's rush of 
    Anything else -- non-ASCII text, long values, and every Content-* header, which the generator reads back --
    takes the library's path. A CR, LF or any other control character never takes the short path, so the
    library's refusal of header values that could start a new header still stands for all of them.
+3. `set_text` gives a body of plain ASCII lines short enough for 7bit the headers `set_content` would give it,
+   as header objects made once, instead of building and re-parsing the Content-Type for every mail.
+
+Each shortcut is checked against the library by tests that compare the bytes written and the values read.
 """
 
 from __future__ import annotations
 
 import re
 from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
+from email.message import EmailMessage
 from email.policy import EmailPolicy
 from typing import Any
 
@@ -58,3 +63,20 @@ def is_unstructured(name: str) -> bool:
     """Whether `policy.default` reads this header as plain text (Subject, Precedence, X-..., any unknown name)
     rather than as addresses, a date, an id or parameters."""
     return issubclass(_READING_HEADERS[name], UnstructuredHeader)
+
+
+_TEXT_PLAIN = WRITING.header_factory("Content-Type", 'text/plain; charset="utf-8"')
+_SEVEN_BIT = WRITING.header_factory("Content-Transfer-Encoding", "7bit")
+
+
+def set_text(message: EmailMessage, body: str) -> None:
+    """`message.set_content(body)`, as a text/plain UTF-8 part."""
+    lines = body.encode("utf-8").splitlines()
+    if not body.isascii() or any(len(line) > (message.policy.max_line_length or 998) for line in lines):
+        message.set_content(body)  # quoted-printable or base64: the library decides
+        return
+    message["Content-Type"] = _TEXT_PLAIN
+    message["Content-Transfer-Encoding"] = _SEVEN_BIT
+    if "MIME-Version" not in message:
+        message["MIME-Version"] = "1.0"
+    message.set_payload(b"\n".join(lines).decode("ascii") + "\n")

@@ -242,6 +242,9 @@ class _Headers:
         values = self.all(name)
         return values[0] if values else None
 
+    def count(self, name: str) -> int:
+        return len(self._raw.get(name.lower(), []))
+
     def written(self, name: str) -> str | None:
         """The first value as written, on one line: for the headers the judge reads with its own pattern
         (Message-ID) or date parser, where a structured reading first would only be thrown away."""
@@ -291,7 +294,7 @@ def _date(value: str | None) -> datetime | None:
 def _incoming(headers: _Headers, kind: MailKind, lines: list[str], *, truncated: bool) -> IncomingMail:
     froms = headers.addresses("from")
     sender_name, sender = "", None
-    if len(froms) == 1 and len(headers.all("from")) == 1:  # two From addresses: nobody to trust
+    if len(froms) == 1 and headers.count("from") == 1:  # two From addresses: nobody to trust
         sender_name, sender = froms[0][0], _valid_address(froms[0][1])
     reply_to = next((a for a in (_valid_address(a) for _, a in headers.addresses("reply-to")) if a), None)
     message_id = headers.written("message-id") or None
