@@ -72,6 +72,9 @@ class Config:
     """who hears about shunted mail"""
     creators: tuple[str, ...] = ()
     """addresses allowed to CREATE games (empty: every registered player)"""
+    rate_limit: int = 30
+    """replies to one address within `rate_window_minutes`; further mail from it waits (it is not lost)"""
+    rate_window_minutes: int = 10
     database_url: str = DEFAULT_DATABASE_URL
     smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
     imap: ImapConfig = field(default_factory=ImapConfig)
@@ -118,6 +121,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         name=str(judge.get("name", Config.name)),
         admin=str(judge.get("admin", Config.admin)),
         creators=tuple(str(c).lower() for c in judge.get("creators", ())),
+        rate_limit=int(judge.get("rate_limit", Config.rate_limit)),
+        rate_window_minutes=int(judge.get("rate_window_minutes", Config.rate_window_minutes)),
         database_url=os.environ.get("JUDGE_DATABASE_URL") or str(database.get("url", DEFAULT_DATABASE_URL)),
         smtp_intake=_section(SmtpIntakeConfig, smtp),
         imap=_section(ImapConfig, imap, secrets=("password",)),

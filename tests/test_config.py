@@ -27,13 +27,14 @@ def test_settings_override_the_defaults_and_keep_their_types(tmp_path: Path, mon
     config = load_config(
         _settings(
             tmp_path,
-            '[judge]\naddress = "j@example.org"\ncreators = ["GM@Example.org"]\n'
+            '[judge]\naddress = "j@example.org"\ncreators = ["GM@Example.org"]\nrate_limit = 5\n'
             "[intake.smtp]\nport = 2626\nlmtp = true\n"
             '[intake.imap]\nenabled = true\nport = 143\nsecurity = "starttls"\npoll_seconds = 5\n'
             '[outbound]\nrelay_host = "relay.example.org"\nmax_attempts = 3\n',
         )
     )
     assert config.address == "j@example.org" and config.creators == ("gm@example.org",)
+    assert (config.rate_limit, config.rate_window_minutes) == (5, 10)
     assert config.smtp_intake == SmtpIntakeConfig(port=2626, lmtp=True)
     assert config.imap == ImapConfig(enabled=True, port=143, security="starttls", poll_seconds=5.0)
     assert isinstance(config.imap.poll_seconds, float)

@@ -41,16 +41,13 @@ class Processor:
         db: Database,
         config: Config,
         clock: Clock = SYSTEM_CLOCK,
-        *,
-        rate_limit: int = 30,
-        rate_window: timedelta = timedelta(minutes=10),
     ) -> None:
         self.db = db
         self.config = config
         self.clock = clock
-        self.rate_limit = rate_limit
+        self.rate_limit = config.rate_limit
         """replies to one address within `rate_window`, beyond which its further mail waits (it is not lost)"""
-        self.rate_window = rate_window
+        self.rate_window = timedelta(minutes=config.rate_window_minutes)
         self._answered: dict[str, deque[datetime]] = {}
         self.wakeup = threading.Event()
 
