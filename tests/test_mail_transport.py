@@ -512,6 +512,18 @@ def test_sender_writes_eml_files_when_no_relay_is_set(tmp_path: Path, db: Databa
     assert _row(db, second).status == OutboundStatus.SENT
 
 
+def test_a_sender_stopped_mid_round_hands_its_claims_back_at_once(tmp_path: Path, db: Database) -> None:
+    clock = FakeClock()
+    ids = [_queue(db, clock) for _ in range(3)]
+    stop = threading.Event()
+    stop.set()
+    assert Sender(db, OutboundConfig(outbox_dir=str(tmp_path / "outbox")), clock).send_due(stop_event=stop) == 0
+    # due now, not when the claim's lease runs out: another sender (or the next round) takes them at once
+    assert [(_row(db, i).status, _utc(_row(db, i).next_try_at)) for i in ids] == [
+        (OutboundStatus.QUEUED, clock.now())
+    ] * 3
+
+
 def test_sender_retries_a_temporary_refusal_with_back_off(smtp_relay: SmtpRelay, db: Database) -> None:
     clock = FakeClock()
     row_id = _queue(db, clock)

@@ -1,13 +1,16 @@
 """Delivering the outbound queue: through an SMTP relay, or as .eml files in a folder when there is none.
 
-A row is marked sent only after the relay accepted it (or the file is in place), each row's outcome in a
-transaction of its own, so a crash never marks undelivered mail sent; the price is that mail the relay took
-just before a crash is sent again (at least once, never zero times).
+A row is marked sent only after the relay accepted it (or the file is on disk), so a crash never marks
+undelivered mail sent. Through a relay each row's outcome has a transaction of its own: the price of a crash is
+that the one message the relay took just before it is sent again (at least once, never zero times). Files are
+marked sent a round at a time, once every file of the round and the folder are on disk; a file written again
+after a crash is the same file, under the same name, so nobody receives anything twice.
 
-Several judge processes may run a sender on one database: before delivering a row, a sender claims it with a
-conditional update that moves its `next_try_at` a lease into the future. Only one sender's update matches, so
-no row goes out twice while both run; a sender that dies holding a claim leaves the row to be retried when the
-lease runs out.
+Several judge processes may run a sender on one database: a sender claims a round's rows with a conditional
+update that moves their `next_try_at` a lease into the future. Only one sender's update matches a row, so no
+row goes out twice while both run; claims a sender does not use (it was stopped, the relay went away) are
+handed back at once, and a sender that dies holding claims leaves the rows to be retried when the lease runs
+out.
 
 Failures: a temporary one (4xx, a connection that fails) counts an attempt and retries after 2, 4, 8...
 minutes, at most 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the
@@ -131,7 +134,58 @@ class Sender:
     # -- one round --------------------------------------------------------------------------------------------
 
     def send_due(self, limit: int = 100, *, stop_event: threading.Event | None = None) -> int:
-        """Deliver up to `limit` due rows, oldest first; return how many were delivered."""
+        """Deliver up to `limit` due rows, oldest first; return how many were delivered.
+
+        The rows are claimed together. Through a relay each is marked sent as soon as the relay has it, so a
+        crash repeats at most the one message under way; as files, the batch is marked sent together once its
+        files and their folder are on disk (a file written again after a crash is the same file). Claims left
+        unused (a stop, a relay that went away) are handed back at once rather than left to their lease."""
+        rows = self._claim_due(limit)
+        handled: set[int] = set()
+        try:
+            if self.config.relay_host:
+                self._relay_all(rows, handled, stop_event)
+            else:
+                self._write_all(rows, handled, stop_event)
+        finally:
+            self._disconnect()
+            self._release([row.id for row in rows if row.id not in handled])
+        return sum(1 for row in rows if row.id in handled and row.status == OutboundStatus.SENT)
+
+    def _relay_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
+        for row in rows:
+            if stop_event is not None and stop_event.is_set():
+                return
+            handled.add(row.id)
+            try:
+                self._relay(row)
+            except _Refused as refusal:
+                self._failed(row, str(refusal), permanent=refusal.permanent)
+            except _ConnectionFailed as failure:
+                self._failed(row, str(failure), permanent=False)
+                return  # the rest wait for the next round
+            else:
+                self._sent([row])
+
+    def _write_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
+        written = []
+        for row in rows:
+            if stop_event is not None and stop_event.is_set():
+                break
+            handled.add(row.id)
+            try:
+                self._write_file(row)
+            except OSError as error:
+                self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
+            else:
+                written.append(row)
+        if written:
+            self._sync_folder()  # the renames must reach the disk before the rows say "sent"
+            self._sent(written)
+
+    def _claim_due(self, limit: int) -> list[OutboundMail]:
+        """Take the due rows for this sender: a conditional update moves their `next_try_at` a lease ahead, and
+        only the rows it moved are ours (another sender may have taken some a moment before)."""
         now = self.clock.now()
         with self.db.transaction() as session:
             due = session.scalars(
@@ -140,58 +194,48 @@ class Sender:
                 .order_by(OutboundMail.id)
                 .limit(limit)
             ).all()
-        delivered = 0
-        try:
-            for row_id in due:
-                if stop_event is not None and stop_event.is_set():
-                    break
-                row = self._claim(row_id)
-                if row is None:
-                    continue  # another sender has it, or it is no longer due
-                try:
-                    self._deliver(row)
-                except _Refused as refusal:
-                    self._failed(row, str(refusal), permanent=refusal.permanent)
-                except _ConnectionFailed as failure:
-                    self._failed(row, str(failure), permanent=False)
-                    break
-                except OSError as error:  # writing the .eml file
-                    self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
-                else:
-                    self._sent(row)
-                    delivered += 1
-        finally:
-            self._disconnect()
-        return delivered
-
-    def _claim(self, row_id: int) -> OutboundMail | None:
-        """Take the row for this sender, or None when it is no longer ours to send."""
-        now = self.clock.now()
-        with self.db.transaction() as session:
-            claimed = session.execute(
+            if not due:
+                return []
+            claimed = session.scalars(
                 update(OutboundMail)
                 .where(
-                    OutboundMail.id == row_id,
+                    OutboundMail.id.in_(due),
                     OutboundMail.status == OutboundStatus.QUEUED,
                     OutboundMail.next_try_at <= now,
                 )
                 .values(next_try_at=now + CLAIM_LEASE)
+                .returning(OutboundMail.id)
+                .execution_options(synchronize_session=False)
+            ).all()
+            if not claimed:
+                return []
+            return list(
+                session.scalars(select(OutboundMail).where(OutboundMail.id.in_(claimed)).order_by(OutboundMail.id))
+            )
+
+    def _release(self, row_ids: list[int]) -> None:
+        if not row_ids:
+            return
+        with self.db.transaction() as session:
+            session.execute(
+                update(OutboundMail)
+                .where(OutboundMail.id.in_(row_ids), OutboundMail.status == OutboundStatus.QUEUED)
+                .values(next_try_at=self.clock.now())
                 .execution_options(synchronize_session=False)
             )
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult for an UPDATE
-                return None
-            return session.get(OutboundMail, row_id)
 
-    def _sent(self, row: OutboundMail) -> None:
+    def _sent(self, rows: list[OutboundMail]) -> None:
         now = self.clock.now()
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)
-                .where(OutboundMail.id == row.id)
+                .where(OutboundMail.id.in_([row.id for row in rows]))
                 .values(status=OutboundStatus.SENT, sent_at=now)
                 .execution_options(synchronize_session=False)
             )
-        log.info("sent outbound mail %d (%s) to %s", row.id, row.kind, ", ".join(row.recipients))
+        for row in rows:
+            row.status = OutboundStatus.SENT
+            log.info("sent outbound mail %d (%s) to %s", row.id, row.kind, ", ".join(row.recipients))
 
     def _failed(self, row: OutboundMail, error: str, *, permanent: bool) -> None:
         now = self.clock.now()
@@ -216,12 +260,6 @@ class Sender:
 
     # -- delivery ---------------------------------------------------------------------------------------------
 
-    def _deliver(self, row: OutboundMail) -> None:
-        if self.config.relay_host:
-            self._relay(row)
-        else:
-            self._write_file(row)
-
     def _write_file(self, row: OutboundMail) -> None:
         """Write `<id>-<kind>.eml` (the stored bytes as they are) by a rename, so a reader of the folder never
         sees half a file."""
@@ -239,8 +277,9 @@ class Sender:
         except BaseException:
             Path(scratch).unlink(missing_ok=True)
             raise
-        # the rename itself must reach the disk before the row says "sent"
-        directory = os.open(folder, os.O_RDONLY)
+
+    def _sync_folder(self) -> None:
+        directory = os.open(self.config.outbox_dir, os.O_RDONLY)
         try:
             os.fsync(directory)
         finally:
