@@ -145,7 +145,8 @@ def main() -> None:
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
     if args.mails:
-        mail_benchmark(args.mails)
+        for database in ("SQLite", "PostgreSQL"):
+            mail_benchmark(args.mails, database=database)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -18,6 +20,7 @@ from judge.passwords import verify_password
 from judge.serve import Daemon
 from judge.store import OutboundMail, OutboundStatus, Player, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
+from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.tables import OPENING_ORDERS, full_games
 
 
@@ -31,13 +34,22 @@ def _order_mail(address: str, game: str, power: str, n: int) -> bytes:
     return bytes(message)
 
 
-def mail_benchmark(mails: int, games: int = 10) -> None:
-    problem = dovecot_available()
-    if problem:
-        print(f"mail: skipped ({problem})")
+@contextmanager
+def _database_url(kind: str, folder: str) -> Iterator[str]:
+    if kind == "SQLite":
+        yield f"sqlite:///{Path(folder) / 'judge.sqlite'}"
         return
-    with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot:
-        db = open_database(f"sqlite:///{Path(folder) / 'judge.sqlite'}")
+    with scratch_database() as url:
+        yield url
+
+
+def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> None:
+    problem = dovecot_available() or (postgres_problem() if database == "PostgreSQL" else None)
+    if problem:
+        print(f"mail ({database}): skipped ({problem})")
+        return
+    with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot, _database_url(database, folder) as url:
+        db = open_database(url)
         players = full_games(GameService(db), games)
         with db.transaction() as s:  # a judge that has been running has checked its players' passwords before
             for player in s.query(Player):
@@ -86,7 +98,7 @@ def mail_benchmark(mails: int, games: int = 10) -> None:
                 answered, took = sum(counts.values()), time.perf_counter() - start
         delivered = time.perf_counter() - start
         daemon.shutdown()
-    print(f"mail: {mails} order mails from {len(players)} players of {games} games, through Dovecot into SQLite")
+    print(f"mail: {mails} order mails from {len(players)} players of {games} games, through Dovecot into {database}")
     print(f"  reference (IMAP fetch + parse only): {mails / reference:8,.0f} mails/s")
     print(f"  stored, checked and answered:        {answered / took:8,.0f} mails/s  "
           f"({took / reference:.1f} x the reference's time)")  # fmt: skip

@@ -4,33 +4,16 @@ and a real SMTP relay."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import OperationalError
 
 from judge.testing.dovecot import DovecotServer, dovecot_available
+from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.smtp_relay import SmtpRelay
 
-POSTGRES_ADMIN_URL = os.environ.get("JUDGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-
-
-def _postgres_available() -> str | None:
-    """None when PostgreSQL answers, else the reason it does not."""
-    try:
-        engine = create_engine(POSTGRES_ADMIN_URL)
-        with engine.connect() as conn:
-            conn.execute(text("select 1"))
-        engine.dispose()
-        return None
-    except OperationalError as exc:
-        return f"PostgreSQL is not reachable at {POSTGRES_ADMIN_URL}: {str(exc).splitlines()[0]}"
-
-
-_POSTGRES_PROBLEM = _postgres_available()
+_POSTGRES_PROBLEM = postgres_problem()
 
 
 @pytest.fixture
@@ -40,16 +23,8 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(_POSTGRES_PROBLEM)  # CI must run the PostgreSQL tests, never skip them
         pytest.skip(_POSTGRES_PROBLEM)
-    name = f"judge_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with scratch_database() as url:
+        yield url
 
 
 @pytest.fixture
