@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
@@ -27,7 +27,7 @@ from judge.mail.outbox import queue_mail
 from judge.render import render
 from judge.render.results import deadline_text
 from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
-from judge.store import Database, Game, GameStatus, OrderSet, SeatStatus
+from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.variants import get_variant
 
 
@@ -78,7 +78,12 @@ class DeadlineKeeper:
     # --- one game ----------------------------------------------------------------------------------------
 
     def _game(self, s: Session, name: str) -> list[str]:
-        game = s.scalar(select(Game).where(Game.name == name).with_for_update())
+        game = s.scalar(
+            select(Game)
+            .where(Game.name == name)
+            .options(selectinload(Game.seats).selectinload(Seat.player))  # two queries, not one per seat
+            .with_for_update(of=Game)
+        )
         if game is None or game.status != GameStatus.ACTIVE or game.position is None:
             return []
         now = self.clock.now()
