@@ -330,6 +330,22 @@ def test_a_flood_in_one_batch_is_held_to_the_rate_limit(judge: Judge) -> None:
     assert [bool(judge.reply_to(inbound_id)) for inbound_id in stored] == [True, True, False]
 
 
+def test_a_mail_that_keeps_bringing_the_judge_down_is_shunted_without_another_try(judge: Judge) -> None:
+    stored = judge.store("bob@example.org", "HELP")
+    with judge.db.transaction() as s:  # three attempts, none of which finished: the process died each time
+        row = s.get(InboundMail, stored)
+        assert row is not None
+        row.attempts = 3
+    judge.processor.process_pending()
+    with judge.db.transaction() as s:
+        row = s.get(InboundMail, stored)
+        assert row is not None
+        assert (row.status, row.attempts) == (MailStatus.SHUNTED, 3)
+        assert "stopped while handling it" in (row.error or "")
+    assert judge.reply_to(stored) == ""
+    assert "shunted" in judge.outbound(kind="notice", to="admin@example.org")[-1]["Subject"]
+
+
 def test_a_mail_is_answered_once_even_if_processed_again(judge: Judge) -> None:
     judge.mail("bob@example.org", "HELP")
     judge.processor.process_pending()

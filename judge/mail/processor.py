@@ -4,7 +4,8 @@ The attempt is counted in a transaction of its own before the work starts; the w
 changes, the reply and any result mail queued -- is one transaction that either commits whole or leaves no
 trace. So a crash at any point leaves the message `received` (it is done again on restart, and was not answered)
 or `processed` (done and answered once). After three failed attempts a message is shunted with its error and
-the judge's admin is told; `judge shunt retry` puts it back.
+the judge's admin is told; `judge shunt retry` puts it back. Because the attempt is counted before the work, a
+message that brings the whole process down each time is shunted too, after three, without a fourth try.
 """
 
 from __future__ import annotations
@@ -149,10 +150,18 @@ class Processor:
     def process_one(self, message_id: int) -> str:
         with self.db.transaction() as s:
             row = s.execute(
-                select(InboundMail.raw, InboundMail.status).where(InboundMail.id == message_id).with_for_update()
+                select(InboundMail.message_id, InboundMail.raw, InboundMail.status, InboundMail.attempts)
+                .where(InboundMail.id == message_id)
+                .with_for_update()
             ).first()
             if row is None or row.status != MailStatus.RECEIVED:
                 return row.status if row is not None else MailStatus.PROCESSED
+            if row.attempts >= MAX_ATTEMPTS:
+                # every attempt so far ended with the judge itself (a crash, a kill): one more would too
+                unfinished = "the judge stopped while handling it, every time"
+                result = self._failed(message_id, row.message_id, row.attempts, unfinished)
+                _record(s, [result])
+                return result.status
             if self._deferred(read_mail(row.raw, own_address=self.config.address)):
                 return MailStatus.RECEIVED  # answered in a later round
             s.execute(update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1))
@@ -180,13 +189,13 @@ class Processor:
                 found = s.execute(
                     select(InboundMail.message_id, InboundMail.attempts).where(InboundMail.id == message_id)
                 ).one()
-                result = self._failed(message_id, found.message_id, found.attempts, exc)
+                result = self._failed(message_id, found.message_id, found.attempts, f"{type(exc).__name__}: {exc}")
                 _record(s, [result])
         self._remember([result])
         return result.status
 
-    def _failed(self, message_id: int, header_id: str | None, attempts: int, exc: Exception) -> _Result:
-        error = f"{type(exc).__name__}: {exc}"[:4000]
+    def _failed(self, message_id: int, header_id: str | None, attempts: int, why: str) -> _Result:
+        error = why[:4000]
         if attempts < MAX_ATTEMPTS:
             return _Result(message_id, MailStatus.RECEIVED, error=error)
         text = (
