@@ -116,7 +116,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     smtp = _table(data, "intake", "smtp")
     imap = _table(data, "intake", "imap")
     outbound = _table(data, "outbound")
-    return Config(
+    config = Config(
         address=str(judge.get("address", Config.address)),
         name=str(judge.get("name", Config.name)),
         admin=str(judge.get("admin", Config.admin)),
@@ -128,3 +128,6 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         imap=_section(ImapConfig, imap, secrets=("password",)),
         outbound=_section(OutboundConfig, outbound, secrets=("relay_password",)),
     )
+    if config.rate_limit < 1 or config.rate_window_minutes < 1:
+        raise ValueError("[judge] rate_limit and rate_window_minutes must be at least 1 (0 would hold all mail)")
+    return config

@@ -346,6 +346,16 @@ def test_a_mail_that_keeps_bringing_the_judge_down_is_shunted_without_another_tr
     assert "shunted" in judge.outbound(kind="notice", to="admin@example.org")[-1]["Subject"]
 
 
+def test_a_flood_from_one_address_does_not_keep_other_mail_waiting(judge: Judge) -> None:
+    judge.processor.rate_limit = 2
+    flood = [judge.store("chatty@example.org", "HELP") for _ in range(5)]
+    bob = judge.store("bob@example.org", "HELP")
+    judge.processor.process_pending(limit=3)  # the round is all flood: two answered, one held back
+    judge.processor.process_pending(limit=3)  # the held one is left out, so the round reaches Bob
+    assert "SIGNON" in judge.reply_to(bob)
+    assert sum(bool(judge.reply_to(inbound_id)) for inbound_id in flood) == 2
+
+
 def test_a_mail_is_answered_once_even_if_processed_again(judge: Judge) -> None:
     judge.mail("bob@example.org", "HELP")
     judge.processor.process_pending()

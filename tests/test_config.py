@@ -64,3 +64,9 @@ def test_the_environment_names_the_database(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("JUDGE_DATABASE_URL", "postgresql+psycopg://judge@127.0.0.1/judge")
     config = load_config(_settings(tmp_path, '[database]\nurl = "sqlite:///other.sqlite"\n'))
     assert config.database_url == "postgresql+psycopg://judge@127.0.0.1/judge"
+
+
+@pytest.mark.parametrize("setting", ["rate_limit = 0", "rate_window_minutes = 0"])
+def test_a_rate_limit_that_would_hold_all_mail_is_refused(tmp_path: Path, setting: str) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        load_config(_settings(tmp_path, f"[judge]\n{setting}\n"))

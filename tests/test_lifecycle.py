@@ -253,3 +253,12 @@ def test_orders_are_filed_for_the_phase_the_transaction_sees(service: GameServic
     with service.db.transaction() as s:
         filed = s.execute(select(OrderSet.phase_index, OrderSet.lines).where(OrderSet.power == "France")).all()
     assert sorted((index, list(lines)) for index, lines in filed) == [(0, ["A par - bur"]), (1, ["A bur - mun"])]
+
+
+def test_orders_from_a_mail_with_an_overlong_message_id_are_filed(service: GameService) -> None:
+    """The Message-ID is kept with the orders only as far as its column holds (PostgreSQL refuses more)."""
+    _started(service)
+    long_id = "<" + "x" * 1500 + "@example.org>"
+    service.submit_orders("alpha", "France", ["A par - bur"], source_message_id=long_id)
+    with service.db.transaction() as s:
+        assert s.scalar(select(OrderSet.source_message_id)) == long_id[:998]

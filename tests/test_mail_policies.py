@@ -78,7 +78,13 @@ def _composed(message_policy: policy.Policy, subject: str, to: str) -> bytes:
 
 @pytest.mark.parametrize(
     "subject",
-    ["Re: orders [alpha Spring 1901 Movement]", "Re: ordres pour l'été", "Re: " + "long " * 30, ""],
+    [
+        "Re: orders [alpha Spring 1901 Movement]",
+        "Re: ordres pour l'été",
+        "Re: " + "long " * 30,
+        "",
+        "Re: =?utf-8?b?w6k=?= (an encoded word written by hand)",
+    ],
 )
 def test_mail_written_by_the_judge_is_byte_for_byte_what_policy_default_writes(subject: str) -> None:
     to = "France Player <france@example.org>"

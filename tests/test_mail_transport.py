@@ -208,6 +208,18 @@ def test_lmtp_intake_refuses_every_recipient_with_451_when_the_database_cannot_s
     assert _inbound(db) == []
 
 
+def test_a_message_id_with_a_nul_in_it_does_not_stop_storing(database_url: str) -> None:
+    """PostgreSQL takes no NUL in text: left in, one such mail would fail its whole IMAP batch on every poll."""
+    db = open_database(database_url)
+    try:
+        raw = b"From: a@example.org\r\nMessage-ID: <x\x00y@example.org>\r\nSubject: hi\r\n\r\nHELP\r\n"
+        store_inbound(db, raw, source="imap")
+        [row] = _inbound(db)
+        assert (row.raw, row.message_id) == (raw, "<xy@example.org>")
+    finally:
+        db.dispose()
+
+
 def test_smtp_intake_stores_concurrent_deliveries_each_once(database_url: str) -> None:
     db = open_database(database_url)
     try:
@@ -522,6 +534,23 @@ def test_a_sender_stopped_mid_round_hands_its_claims_back_at_once(tmp_path: Path
     assert [(_row(db, i).status, _utc(_row(db, i).next_try_at)) for i in ids] == [
         (OutboundStatus.QUEUED, clock.now())
     ] * 3
+
+
+def test_through_a_relay_each_row_is_claimed_only_when_its_turn_comes(smtp_relay: SmtpRelay, db: Database) -> None:
+    """A slow relay may take minutes a message: a claim taken for a whole round could run out while the round is
+    still going, and another judge process would send the same mail again."""
+    clock = FakeClock()
+    ids = [_queue(db, clock) for _ in range(3)]
+    still_free: list[list[bool]] = []
+
+    class Watching(Sender):
+        def _relay(self, row: OutboundMail) -> None:
+            later = ids[ids.index(row.id) + 1 :]
+            still_free.append([_utc(_row(db, i).next_try_at) <= clock.now() for i in later])
+            super()._relay(row)
+
+    assert Watching(db, _relay_config(smtp_relay), clock).send_due() == 3
+    assert still_free == [[True, True], [True], []]
 
 
 def test_sender_retries_a_temporary_refusal_with_back_off(smtp_relay: SmtpRelay, db: Database) -> None:

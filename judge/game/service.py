@@ -316,7 +316,7 @@ class GameService:
                 "checked": [c.as_json() for c in checks],
                 "has_errors": any(c.error for c in checks),
                 "submitted_at": self.clock.now(),
-                "source_message_id": source_message_id,
+                "source_message_id": source_message_id[:998] if source_message_id else None,  # the column's size
             }
             replaced = cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0
             if not replaced:

@@ -17,6 +17,7 @@ from judge.store import Database, InboundMail, MailStatus
 
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def message_id_of(raw: bytes) -> str | None:
@@ -26,7 +27,8 @@ def message_id_of(raw: bytes) -> str | None:
     found = _MESSAGE_ID.search(head)
     if found is None:
         return None
-    return found.group(1).decode("ascii", errors="replace").strip()[:998] or None
+    text = _CONTROLS.sub("", found.group(1).decode("ascii", errors="replace"))  # a NUL no database would take
+    return text.strip()[:998] or None
 
 
 def store_inbound(

@@ -44,6 +44,7 @@ class _WritingPolicy(EmailPolicy):
             isinstance(value, str)
             and value
             and value.isascii()
+            and "=?" not in value  # what looks like an encoded word is re-encoded by the library
             and not name.lower().startswith("content-")
             and len(name) + len(value) + 2 <= (self.max_line_length or 998)
             and not _CONTROLS.search(value)

@@ -34,6 +34,8 @@ from judge.store import Database, InboundMail, MailStatus
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
+HOLD = timedelta(minutes=1)
+"""how long a message deferred by the rate limit is left out of the rounds before it is looked at again"""
 
 
 class Processor:
@@ -50,6 +52,8 @@ class Processor:
         """replies to one address within `rate_window`, beyond which its further mail waits (it is not lost)"""
         self.rate_window = timedelta(minutes=config.rate_window_minutes)
         self._answered: dict[str, deque[datetime]] = {}
+        self._held: dict[int, datetime] = {}
+        """messages deferred by the rate limit, and until when they are left out of the rounds"""
         self.wakeup = threading.Event()
 
     # --- the loop --------------------------------------------------------------------------------------
@@ -58,14 +62,17 @@ class Processor:
         return [message_id for message_id, _ in self._pending(limit)]
 
     def _pending(self, limit: int) -> list[tuple[int, int]]:
+        """The oldest stored mail still to do, leaving out what the rate limit holds back for now."""
+        now = self.clock.now()
+        self._held = {message_id: until for message_id, until in self._held.items() if until > now}
         with self.db.transaction() as s:
             rows = s.execute(
                 select(InboundMail.id, InboundMail.attempts)
                 .where(InboundMail.status == MailStatus.RECEIVED)
                 .order_by(InboundMail.id)
-                .limit(limit)
+                .limit(limit + len(self._held))
             )
-            return [(row.id, row.attempts) for row in rows]
+            return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
 
     def process_pending(self, limit: int = 500, batch: int = 100) -> int:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
@@ -115,7 +122,7 @@ class Processor:
                 answering: Counter[str] = Counter()
                 for row in rows:
                     mail = read_mail(row.raw, own_address=self.config.address)
-                    if self._deferred(mail, answering):
+                    if self._deferred(row.id, mail, answering):
                         results.append(_Result(row.id, MailStatus.RECEIVED, attempts=row.attempts - 1))  # no failure
                         continue
                     result = self._handle(s, row.id, mail)
@@ -162,7 +169,7 @@ class Processor:
                 result = self._failed(message_id, row.message_id, row.attempts, unfinished)
                 _record(s, [result])
                 return result.status
-            if self._deferred(read_mail(row.raw, own_address=self.config.address)):
+            if self._deferred(message_id, read_mail(row.raw, own_address=self.config.address)):
                 return MailStatus.RECEIVED  # answered in a later round
             s.execute(update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1))
         return self._handle_alone(message_id)
@@ -179,7 +186,7 @@ class Processor:
                 if row is None or row.status != MailStatus.RECEIVED:
                     return row.status if row is not None else MailStatus.PROCESSED
                 mail = read_mail(row.raw, own_address=self.config.address)
-                if self._deferred(mail):
+                if self._deferred(message_id, mail):
                     result = _Result(message_id, MailStatus.RECEIVED, attempts=row.attempts - 1)
                 else:
                     result = self._handle(s, message_id, mail)
@@ -207,12 +214,16 @@ class Processor:
         outgoing = [outbound_row(admin, kind="notice", now=self.clock.now())]
         return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing)
 
-    def _deferred(self, mail: IncomingMail, answering: Counter[str] | None = None) -> bool:
-        """Over the rate limit: the message waits for a later round. `answering` counts the replies of the
-        transaction under way, not yet remembered."""
+    def _deferred(self, message_id: int, mail: IncomingMail, answering: Counter[str] | None = None) -> bool:
+        """Over the rate limit: the message waits for a later round, and is left out of the rounds of the next
+        minute, so that a flood from one address never fills a round and keeps everyone else's mail waiting.
+        `answering` counts the replies of the transaction under way, not yet remembered."""
         if mail.kind is not MailKind.ORDINARY or mail.sender is None:
             return False
-        return self._replies_to(mail.sender) + (answering or Counter())[mail.sender] >= self.rate_limit
+        if self._replies_to(mail.sender) + (answering or Counter())[mail.sender] < self.rate_limit:
+            return False
+        self._held[message_id] = self.clock.now() + HOLD
+        return True
 
     def _replies_to(self, address: str) -> int:
         """Replies to this address in the window (kept in memory: a limit on a flood, not an account)."""
@@ -280,11 +291,11 @@ class _Result:
     """the address the reply went to (for the rate limit)"""
 
     def changes(self) -> dict[str, Any]:
+        if self.attempts is not None:  # deferred: only the attempt is given back; an earlier error stays
+            return {"id": self.message_id, "attempts": self.attempts}
         values: dict[str, Any] = {"id": self.message_id, "status": self.status, "error": self.error}
         if self.processed_at is not None:
             values["processed_at"] = self.processed_at
-        if self.attempts is not None:
-            values["attempts"] = self.attempts
         return values
 
 

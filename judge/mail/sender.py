@@ -6,11 +6,11 @@ that the one message the relay took just before it is sent again (at least once,
 marked sent a round at a time, once every file of the round and the folder are on disk; a file written again
 after a crash is the same file, under the same name, so nobody receives anything twice.
 
-Several judge processes may run a sender on one database: a sender claims a round's rows with a conditional
-update that moves their `next_try_at` a lease into the future. Only one sender's update matches a row, so no
-row goes out twice while both run; claims a sender does not use (it was stopped, the relay went away) are
-handed back at once, and a sender that dies holding claims leaves the rows to be retried when the lease runs
-out.
+Several judge processes may run a sender on one database: a sender claims a row (through a relay, each just
+before sending it; as files, a round's rows together) with a conditional update that moves its `next_try_at` a
+lease into the future. Only one sender's update matches a row, so no row goes out twice while both run; claims
+a sender does not use (it was stopped) are handed back at once, and a sender that dies holding claims leaves the
+rows to be retried when the lease runs out. Marking a row sent or failed applies only while it is queued.
 
 Failures: a temporary one (4xx, a connection that fails) counts an attempt and retries after 2, 4, 8...
 minutes, at most 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the
@@ -136,36 +136,45 @@ class Sender:
     def send_due(self, limit: int = 100, *, stop_event: threading.Event | None = None) -> int:
         """Deliver up to `limit` due rows, oldest first; return how many were delivered.
 
-        The rows are claimed together. Through a relay each is marked sent as soon as the relay has it, so a
-        crash repeats at most the one message under way; as files, the batch is marked sent together once its
-        files and their folder are on disk (a file written again after a crash is the same file). Claims left
-        unused (a stop, a relay that went away) are handed back at once rather than left to their lease."""
-        rows = self._claim_due(limit)
+        Through a relay each row is claimed just before it is sent and marked sent as soon as the relay has it:
+        a slow relay may take minutes a message, longer than a whole round's claim could last, and a crash
+        repeats at most the one message under way. Files are quick: a round's rows are claimed together and
+        marked sent together once the files and their folder are on disk (a file written again after a crash is
+        the same file). Claims left unused (a stop) are handed back at once rather than left to their lease."""
+        due = self._due(limit)
+        if self.config.relay_host:
+            return self._relay_all(due, stop_event)
+        rows = self._claim(due)
         handled: set[int] = set()
         try:
-            if self.config.relay_host:
-                self._relay_all(rows, handled, stop_event)
-            else:
-                self._write_all(rows, handled, stop_event)
+            self._write_all(rows, handled, stop_event)
+        finally:
+            self._release([row.id for row in rows if row.id not in handled])
+        return sum(1 for row in rows if row.status == OutboundStatus.SENT)
+
+    def _relay_all(self, due: list[int], stop_event: threading.Event | None) -> int:
+        delivered = 0
+        try:
+            for row_id in due:
+                if stop_event is not None and stop_event.is_set():
+                    break
+                claimed = self._claim([row_id])
+                if not claimed:
+                    continue  # another sender has it, or it is no longer due
+                row = claimed[0]
+                try:
+                    self._relay(row)
+                except _Refused as refusal:
+                    self._failed(row, str(refusal), permanent=refusal.permanent)
+                except _ConnectionFailed as failure:
+                    self._failed(row, str(failure), permanent=False)
+                    break  # the rest wait for the next round
+                else:
+                    self._sent([row])
+                    delivered += 1
         finally:
             self._disconnect()
-            self._release([row.id for row in rows if row.id not in handled])
-        return sum(1 for row in rows if row.id in handled and row.status == OutboundStatus.SENT)
-
-    def _relay_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
-        for row in rows:
-            if stop_event is not None and stop_event.is_set():
-                return
-            handled.add(row.id)
-            try:
-                self._relay(row)
-            except _Refused as refusal:
-                self._failed(row, str(refusal), permanent=refusal.permanent)
-            except _ConnectionFailed as failure:
-                self._failed(row, str(failure), permanent=False)
-                return  # the rest wait for the next round
-            else:
-                self._sent([row])
+        return delivered
 
     def _write_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
         written = []
@@ -183,23 +192,29 @@ class Sender:
             self._sync_folder()  # the renames must reach the disk before the rows say "sent"
             self._sent(written)
 
-    def _claim_due(self, limit: int) -> list[OutboundMail]:
-        """Take the due rows for this sender: a conditional update moves their `next_try_at` a lease ahead, and
-        only the rows it moved are ours (another sender may have taken some a moment before)."""
+    def _due(self, limit: int) -> list[int]:
         now = self.clock.now()
         with self.db.transaction() as session:
-            due = session.scalars(
-                select(OutboundMail.id)
-                .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
-                .order_by(OutboundMail.id)
-                .limit(limit)
-            ).all()
-            if not due:
-                return []
+            return list(
+                session.scalars(
+                    select(OutboundMail.id)
+                    .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
+                    .order_by(OutboundMail.id)
+                    .limit(limit)
+                )
+            )
+
+    def _claim(self, row_ids: list[int]) -> list[OutboundMail]:
+        """Take rows for this sender: a conditional update moves their `next_try_at` a lease ahead, and only the
+        rows it moved are ours (another sender may have taken some a moment before)."""
+        if not row_ids:
+            return []
+        now = self.clock.now()
+        with self.db.transaction() as session:
             claimed = session.scalars(
                 update(OutboundMail)
                 .where(
-                    OutboundMail.id.in_(due),
+                    OutboundMail.id.in_(row_ids),
                     OutboundMail.status == OutboundStatus.QUEUED,
                     OutboundMail.next_try_at <= now,
                 )
@@ -229,7 +244,7 @@ class Sender:
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)
-                .where(OutboundMail.id.in_([row.id for row in rows]))
+                .where(OutboundMail.id.in_([row.id for row in rows]), OutboundMail.status == OutboundStatus.QUEUED)
                 .values(status=OutboundStatus.SENT, sent_at=now)
                 .execution_options(synchronize_session=False)
             )
@@ -249,7 +264,7 @@ class Sender:
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)
-                .where(OutboundMail.id == row.id)
+                .where(OutboundMail.id == row.id, OutboundMail.status == OutboundStatus.QUEUED)
                 .values(**values)
                 .execution_options(synchronize_session=False)
             )
