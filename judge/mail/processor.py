@@ -58,9 +58,6 @@ class Processor:
 
     # --- the loop --------------------------------------------------------------------------------------
 
-    def pending(self, limit: int = 500) -> list[int]:
-        return [message_id for message_id, _ in self._pending(limit)]
-
     def _pending(self, limit: int) -> list[tuple[int, int]]:
         """The oldest stored mail still to do, leaving out what the rate limit holds back for now."""
         now = self.clock.now()
