@@ -16,10 +16,10 @@ def hash_password(password: str) -> str:
     return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
 
 
-_VERIFIED: OrderedDict[bytes, None] = OrderedDict()
+_VERIFIED: OrderedDict[bytes, bool] = OrderedDict()
 _VERIFIED_MAX = 10_000
 _PEPPER = secrets.token_bytes(32)
-"""a per-process key: the memo of verified passwords holds only keyed digests, useless outside this process"""
+"""a per-process key: the memo of checked passwords holds only keyed digests, useless outside this process"""
 
 
 def _memo_key(password: str, stored: str) -> bytes:
@@ -28,17 +28,19 @@ def _memo_key(password: str, stored: str) -> bytes:
 
 def verify_password(password: str, stored: str) -> bool:
     """scrypt costs ~60 ms on purpose; a player who signs on with every order mail pays it once per process
-    (the memo of successful checks), so the judge keeps up with a deadline's rush of mail."""
+    (the memo of checks), so the judge keeps up with a deadline's rush of mail. Refusals are remembered too: the
+    outcome for one password and one stored hash never changes, and a player whose mail client keeps sending an
+    old password would otherwise cost the judge 60 ms with every mail, while the mail's batch waits."""
     key = _memo_key(password, stored)
-    if key in _VERIFIED:
+    known = _VERIFIED.get(key)
+    if known is not None:
         _VERIFIED.move_to_end(key)
-        return True
-    if _verify(password, stored):
-        _VERIFIED[key] = None
-        if len(_VERIFIED) > _VERIFIED_MAX:
-            _VERIFIED.popitem(last=False)
-        return True
-    return False
+        return known
+    outcome = _verify(password, stored)
+    _VERIFIED[key] = outcome
+    if len(_VERIFIED) > _VERIFIED_MAX:
+        _VERIFIED.popitem(last=False)
+    return outcome
 
 
 def _verify(password: str, stored: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -59,3 +60,26 @@ def test_passwords_are_stored_hashed(database_url: str) -> None:
     assert "s3cret" not in stored
     assert verify_password("s3cret", stored)
     assert not verify_password("S3cret", stored)
+
+
+def test_a_password_check_is_remembered_whichever_way_it_went(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scrypt is paid once per password and stored hash, for a refusal as for a match."""
+    import judge.passwords
+
+    stored = hash_password("right")
+    checks: list[str] = []
+    real = judge.passwords._verify
+
+    def counted(password: str, stored_hash: str) -> bool:
+        checks.append(password)
+        return real(password, stored_hash)
+
+    monkeypatch.setattr(judge.passwords, "_verify", counted)
+    assert [verify_password(p, stored) for p in ("wrong", "wrong", "right", "right", "wrong")] == [
+        False,
+        False,
+        True,
+        True,
+        False,
+    ]
+    assert checks == ["wrong", "right"]
