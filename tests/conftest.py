@@ -16,13 +16,18 @@ from judge.testing.smtp_relay import SmtpRelay
 _POSTGRES_PROBLEM = postgres_problem()
 
 
+def _require(problem: str | None) -> None:
+    """Skip a test whose real server is missing -- except in CI, which must run every test, never skip one."""
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(problem)
+        pytest.skip(problem)
+
+
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
-    if _POSTGRES_PROBLEM:
-        if os.environ.get("CI"):
-            pytest.fail(_POSTGRES_PROBLEM)  # CI must run the PostgreSQL tests, never skip them
-        pytest.skip(_POSTGRES_PROBLEM)
+    _require(_POSTGRES_PROBLEM)
     with scratch_database() as url:
         yield url
 
@@ -33,11 +38,9 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def database_url(request: pytest.FixtureRequest) -> str:
     """Each test that takes this runs once on a SQLite file and once on PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    url: str = request.getfixturevalue("postgres_url")
+    url: str = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
     return url
 
 
@@ -45,11 +48,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def dovecot() -> Iterator[DovecotServer]:
     """One private Dovecot for the whole session (starting one takes ~0.1 s, but tests share it anyway);
     user `judge`, password `secret`, folders INBOX, Processed and Shunted."""
-    problem = dovecot_available()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(problem)  # CI must run the mail tests, never skip them
-        pytest.skip(problem)
+    _require(dovecot_available())
     with DovecotServer() as server:
         yield server
 

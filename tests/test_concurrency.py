@@ -55,12 +55,7 @@ def _submit_many(args: tuple[str, Any, int]) -> list[tuple[str, list[str]]]:
 
 def _process_during(args: tuple[str, Any, int]) -> bool:
     url, barrier, _ = args
-    db = open_database(url, migrate=False)
-    service = GameService(db)
-    barrier.wait()
-    done = service.process("race", expected_index=0)
-    db.dispose()
-    return done is not None
+    return _process_once((url, barrier))
 
 
 def _run_both(url: str, first: Any, second: Any, *extra: Any) -> list[Any]:

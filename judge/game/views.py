@@ -123,7 +123,7 @@ def game_view(session: Session, name: str) -> GameView | None:
     return view
 
 
-def forget_views(session: Session) -> None:
+def _forget(session: Session) -> None:
     session.info.pop(_KEY, None)
 
 
@@ -133,10 +133,10 @@ def _forget_after_writes(session: Session, _context: Any) -> None:
         return
     for obj in (*session.new, *session.dirty, *session.deleted):
         if isinstance(obj, (Game, Seat, Player)):
-            forget_views(session)
+            _forget(session)
             return
 
 
 @event.listens_for(Session, "after_soft_rollback")
 def _forget_after_rollback(session: Session, _previous: SessionTransaction) -> None:
-    forget_views(session)
+    _forget(session)

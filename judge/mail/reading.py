@@ -210,9 +210,6 @@ class _Headers:
             message = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
         return cls(message)
 
-    def __contains__(self, name: str) -> bool:
-        return name.lower() in self._raw
-
     def _structured(self, name: str) -> list[Any]:
         return list(self._remembered("structured", name, self._parse))
 
