@@ -39,11 +39,11 @@ def test_multiplomacy_victory_needs_29_centres_at_two_consecutive_winters() -> N
         _case("multiplomacy", [("England", "A", "lon")], {}, phase=winter, supply_centers={"England": centres})
     )
     assert first["winner"] is None
-    assert first["variant_state"]["winters_at_victory_count"] == {"England": 1}
+    assert first["state"]["winters_at_victory_count"] == {"England": 1}
     again = {**first, "phase": {"season": "Winter", "year": 1911, "type": "Adjustment"}, "orders": {}}
     assert run_case(again)["winner"] == ["England"]
     one_winter = {**first, "options": {"victory_winters": 1}}
-    one_winter.pop("variant_state")
+    one_winter.pop("state")
     assert run_case(one_winter)["winner"] == ["England"]
 
 

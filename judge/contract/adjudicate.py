@@ -23,7 +23,9 @@ from judge.engine import (
     Submitted,
     adjudicate,
 )
+from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.phase import PhaseType
+from judge.engine.units import facts_of
 from judge.notation import OrderSyntaxError, parse_order
 from judge.variants import UnknownVariant, get_variant
 
@@ -74,7 +76,8 @@ def _force(rules: Rules, entry: Any, where: str) -> Force:
     province = board.provinces[province_of(location)]
     if composition.is_army or not province.holds_fleets:
         location = province.id  # a coast on an army means nothing
-    force = Force(power, composition, location)
+    facts = facts_of({key: entry[key] for key in rules.unit_facts if key in entry})
+    force = Force(power, composition, location, facts)
     problem = rules.check_force(force)
     if problem:
         raise CaseError(f"{where}: {problem}")
@@ -123,10 +126,31 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
         raise CaseError("supply_centers must map powers to lists of centres")
     if phase.type is not PhaseType.RETREAT and dislodged:
         raise CaseError("dislodged units are only given in a retreat phase")
-    state = case.get("variant_state") or {}
+    state = case.get("state", case.get("variant_state")) or {}
     if not isinstance(state, dict):
-        raise CaseError("variant_state must be an object")
-    return Position(phase, tuple(units), centres, tuple(dislodged), standoffs, dict(state))
+        raise CaseError("state must be an object")
+    sides = _sides(board, case.get("sides"))
+    return Position(phase, tuple(units), centres, tuple(dislodged), standoffs, dict(state), sides)
+
+
+def _sides(board: Board, raw: Any) -> dict[str, tuple[str, ...]]:
+    """`sides`: player -> the powers that player controls; each power on one side at most."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise CaseError("sides must map each player to a list of powers")
+    sides: dict[str, tuple[str, ...]] = {}
+    seen: dict[str, str] = {}
+    for player, powers in raw.items():
+        if not isinstance(powers, list) or not powers:
+            raise CaseError(f"sides: {player!r} must have a list of powers")
+        named = tuple(_power(board, p, f"sides[{player!r}]") for p in powers)
+        for power in named:
+            if power in seen:
+                raise CaseError(f"sides: {power} is on the sides of both {seen[power]!r} and {player!r}")
+            seen[power] = str(player)
+        sides[str(player)] = named
+    return sides
 
 
 def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
@@ -149,11 +173,14 @@ def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
     return submitted
 
 
-def _phase_json(phase: Phase) -> dict[str, Any]:
-    return {"season": phase.season, "year": phase.year, "type": phase.type.value}
+def _phase_json(phase: Phase, calendar: Calendar = STANDARD_CALENDAR) -> dict[str, Any]:
+    """A phase as the variant names it: `Autumn` where its text says Autumn; years before Christ negative."""
+    return {"season": calendar.season_name(phase.season), "year": phase.year, "type": phase.type.value}
 
 
 def _unit_json(force: Force) -> dict[str, Any]:
+    if force.facts:
+        return {"power": force.power, "unit": str(force.composition), "at": force.at, **dict(force.facts)}
     return {"power": force.power, "unit": str(force.composition), "at": force.at}
 
 
@@ -173,16 +200,28 @@ def _centres_json(centres: dict[str, str]) -> dict[str, list[str]]:
     return {p: sorted(c) for p, c in sorted(by_power.items())}
 
 
+def _calendar(variant: str) -> Calendar:
+    try:
+        return get_variant(variant).calendar
+    except UnknownVariant:
+        return STANDARD_CALENDAR
+
+
+def _sides_json(sides: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    return {"sides": {player: list(powers) for player, powers in sides.items()}} if sides else {}
+
+
 def position_json(variant: str, position: Position) -> dict[str, Any]:
     """A position as a contract case without orders: what the store keeps, and a valid input to adjudicate."""
     return {
         "variant": variant,
-        "phase": _phase_json(position.phase),
+        "phase": _phase_json(position.phase, _calendar(variant)),
         "units": [_unit_json(f) for f in position.units],
         "dislodged": [_dislodged_json(d) for d in position.dislodged],
         "standoffs": sorted(position.standoffs),
         "supply_centers": _centres_json(position.centres),
-        **({"variant_state": position.variant_state} if position.variant_state else {}),
+        **({"state": position.variant_state} if position.variant_state else {}),
+        **_sides_json(position.sides),
     }
 
 
@@ -193,9 +232,10 @@ def position_from_json(rules: Rules, data: dict[str, Any]) -> Position:
 
 
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
+    calendar = _calendar(variant)
     return {
         "variant": variant,
-        "phase": _phase_json(outcome.phase),
+        "phase": _phase_json(outcome.phase, calendar),
         "orders": [
             {"power": r.power, "input": r.input, "order": r.order, "result": r.result.value, "reason": r.reason}
             for r in outcome.results
@@ -204,10 +244,11 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "dislodged": [_dislodged_json(d) for d in outcome.dislodged],
         "standoffs": sorted(outcome.standoffs),
         "supply_centers": _centres_json(outcome.centres),
-        "next_phase": _phase_json(outcome.next_phase),
+        "next_phase": _phase_json(outcome.next_phase, calendar),
         "events": outcome.events,
         "winner": outcome.winner,
-        **({"variant_state": outcome.variant_state} if outcome.variant_state else {}),
+        **({"state": outcome.variant_state} if outcome.variant_state else {}),
+        **_sides_json(outcome.sides),
     }
 
 
@@ -239,5 +280,8 @@ def run_case(case: Any, variant_override: str | None = None) -> dict[str, Any]:
     seed = case.get("seed", 0)
     if not isinstance(seed, int):
         raise CaseError("seed must be an integer")
-    outcome = adjudicate(rules, position, submitted, seed)
+    try:
+        outcome = adjudicate(rules, position, submitted, seed)
+    except RuleOptionError as exc:  # a phase the variant does not have (a placement phase in standard)
+        raise CaseError(str(exc)) from None
     return outcome_json(variant.name, outcome)

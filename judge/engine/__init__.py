@@ -5,6 +5,7 @@ No I/O, no clock, no global random: the same input always gives the same outcome
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from judge.engine.adjustment import adjudicate_adjustment
@@ -18,13 +19,24 @@ from judge.engine.units import ARMY, FLEET, Composition, Force
 
 
 def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted], seed: int = 0) -> Outcome:
-    """Adjudicate one phase. `seed` feeds any die roll a variant's rules call for (standard needs none)."""
+    """Adjudicate one phase. `seed` feeds any die roll a variant's rules call for (standard needs none).
+
+    After the phase itself, the variant's `after_phase` hook applies what changes by rule rather than by order
+    (a wandering centre, colonies declaring, towns changing hands after Spring), with a random source seeded by
+    the seed and the phase, so the same case always gives the same outcome."""
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
-        return adjudicate_movement(rules, position, submitted, seed)
-    if kind is PhaseType.RETREAT:
-        return adjudicate_retreat(rules, position, submitted)
-    return adjudicate_adjustment(rules, position, submitted)
+        outcome = adjudicate_movement(rules, position, submitted, seed)
+    elif kind is PhaseType.RETREAT:
+        outcome = adjudicate_retreat(rules, position, submitted)
+    elif kind is PhaseType.PLACEMENT:
+        outcome = rules.adjudicate_placement(position, submitted, seed)
+    else:
+        outcome = adjudicate_adjustment(rules, position, submitted)
+    if rules.has_after_phase:
+        rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))
+    outcome.sides = dict(position.sides)
+    return outcome
 
 
 def check_legality(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> list[OrderResult]:

@@ -9,19 +9,17 @@ from typing import Any
 
 from judge.board.model import Board, Terrain, province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
-from judge.engine.phase import next_phase
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.rules import Rules
-from judge.engine.supply import centre_counts, unit_counts
+from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, Force
 
 
 def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     board = rules.board
     units = list(position.units)
-    have = centre_counts(position.centres)
-    fielded = unit_counts(units)
-    balance = {p: have[p] - fielded[p] for p in set(have) | set(fielded) | set(board.powers)}
+    # every count in half centres (`Rules.centre_value`, `Rules.upkeep`): a Hoplite town is worth 1, a city 2
+    balance = {**dict.fromkeys(board.powers, 0), **balances(rules, position.centres, units)}
     builds_done: dict[str, int] = dict.fromkeys(balance, 0)
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
     built_at: set[str] = set()
@@ -39,10 +37,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 entry.reason = f"{power} has no builds this winter"
                 continue
             if builds_done[power] >= due:
-                entry.reason = f"{power} has only {due} build(s)"
+                entry.reason = f"{power} has only {halves(due)} build(s)"
                 continue
             if order.kind is OrderKind.WAIVE:
-                builds_done[power] += 1
+                builds_done[power] += min(2, due - builds_done[power])
                 entry.result = Result.SUCCEEDS
                 continue
             built, reason = _check_build(rules, power, order, position.centres, units, built_at)
@@ -58,10 +56,11 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                         f"which is not a unit of {rules.variant}"
                     )
                     continue
-            cost = built.composition.size
+            cost = rules.upkeep(built.composition)
             if builds_done[power] + cost > due:
                 entry.reason = (
-                    f"{built.composition} needs {cost} builds and {power} has {due - builds_done[power]} left"
+                    f"{built.composition} needs {halves(cost)} builds and {power} has "
+                    f"{halves(due - builds_done[power])} left"
                 )
                 continue
             entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
@@ -86,13 +85,17 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                     f"removing {taken} from {units[index].describe()} would leave {rest}, which cannot stand there"
                 )
                 continue
-            if removals_done[power] + taken.size > -due:
-                entry.reason = f"{power} has only {-due - removals_done[power]} removal(s) left"
+            left = -due - removals_done[power]
+            over = rules.upkeep(taken) - left
+            if left <= 0 or (over > 0 and over >= min(rules.upkeep(c) for c in taken.singles())):
+                # a removal may free more than is owed only where no smaller removal would do (a whole army
+                # for half a centre owed), never a second unit too many
+                entry.reason = f"{power} has only {halves(max(left, 0))} removal(s) left"
                 continue
             victim = units[index]
             entry.canonical = Order(OrderKind.REMOVE, UnitRef(taken, victim.at))
             _reduce(units, index, taken)
-            removals_done[power] += taken.size
+            removals_done[power] += rules.upkeep(taken)
             entry.result = Result.SUCCEEDS
             continue
         entry.reason = f"a {order.kind.value} order is not possible in an adjustment phase"
@@ -105,9 +108,9 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
         for victim in civil_disorder_order(rules, power, candidates, position.centres):
             if short <= 0:
                 break
-            taken = _components(rules, victim, short)
+            taken = _components(rules, victim, -(-short // 2))  # halves owed -> units, rounded up
             _reduce(units, units.index(victim), taken)
-            short -= taken.size
+            short -= rules.upkeep(taken)
             results.append(
                 OrderResult(
                     power,
@@ -129,7 +132,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
         dislodged=(),
         standoffs=frozenset(),
         centres=dict(position.centres),
-        next_phase=next_phase(phase, retreats_needed=False, adjustments_needed=False),
+        next_phase=rules.calendar.next_phase(phase, retreats_needed=False, adjustments_needed=False),
         events=events,
         winner=won,
         variant_state=state,

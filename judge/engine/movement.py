@@ -14,7 +14,6 @@ from functools import partial
 
 from judge.engine.binding import Binding
 from judge.engine.orders import Submitted
-from judge.engine.phase import next_phase
 from judge.engine.position import Dislodged, Outcome, Position, Result
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.retreat import retreat_options
@@ -28,8 +27,9 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
     held: dict[int, str] = {}
+    sides = rules.side_of(position.sides)
     while True:
-        mv = MovementResolver(rules, dets, overland, seed, held)
+        mv = MovementResolver(rules, dets, overland, seed, held, sides)
         for i in mv.decisions():
             if i >= len(dets) or mv.kind[i] is not HOLD:
                 mv.resolve(i, True)
@@ -76,7 +76,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     for i, d in enumerate(dets):
         if moved[i]:
             assert d.order.destination is not None
-            placed.append(Force(d.power, d.composition, d.order.destination))
+            placed.append(d.force.moved_to(d.order.destination))
             continue
         winner = winners_into.get(d.province)
         if winner is None:  # it stays
@@ -150,13 +150,15 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     )
     centres = dict(position.centres)
     phase = position.phase
+    calendar = rules.calendar
     retreats = bool(with_options)
-    if phase.season == "Fall" and not retreats:
+    year_over = calendar.ends_year(phase) and not retreats
+    if calendar.ownership_changes(phase) and not retreats:
         centres = update_ownership(board, centres, units)
-    following = next_phase(
+    following = calendar.next_phase(
         phase,
         retreats_needed=retreats,
-        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, units, position.variant_state),
+        adjustments_needed=year_over and adjustments_needed(rules, centres, units, position.variant_state),
     )
     return Outcome(
         phase=phase,
@@ -166,7 +168,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         standoffs=frozenset(standoffs),
         centres=centres,
         next_phase=following,
-        winner=winners(rules, centres) if phase.season == "Fall" and not retreats else None,
+        winner=winners(rules, centres) if year_over else None,
         variant_state=dict(position.variant_state),
         events=[_event_json(e) for e in mv.events],
     )
@@ -190,7 +192,7 @@ def _force_name(mv: MovementResolver, parts: list[int]) -> str:
     total = mv.dets[parts[0]].composition
     for j in parts[1:]:
         total = total.plus(mv.dets[j].composition)
-    return f"{mv.power[parts[0]]} {total} {mv.origin[parts[0]]}"
+    return f"{mv.dets[parts[0]].power} {total} {mv.origin[parts[0]]}"
 
 
 def _unit_name(mv: MovementResolver, j: int) -> str:

@@ -1,4 +1,4 @@
-"""The calendar: which phase a position is in and which phase follows."""
+"""A phase: its season, year and type. Which phase follows is the variant's calendar (`calendar.py`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ class PhaseType(StrEnum):
     MOVEMENT = "Movement"
     RETREAT = "Retreat"
     ADJUSTMENT = "Adjustment"
+    PLACEMENT = "Placement"
+    """a variant's opening phase in which powers place what they start with (Mad Diplomacy's centres, then units)"""
 
 
 SEASON_ALIASES = {
@@ -35,25 +37,14 @@ class Phase:
         try:
             kind = PhaseType(type_.strip().capitalize())
         except ValueError:
-            raise ValueError(f"unknown phase type {type_!r} (Movement, Retreat or Adjustment)") from None
+            raise ValueError(f"unknown phase type {type_!r} (Movement, Retreat, Adjustment or Placement)") from None
         return cls(name, int(year), kind)
 
     @property
     def code(self) -> str:
-        """The njudge phase code: S1901M, F1901R, W1901A."""
-        return f"{self.season[0]}{self.year}{self.type.value[0]}"
+        """The njudge phase code: S1901M, F1901R, W1901A; a year before Christ as S450BCM; a placement P."""
+        year = f"{-self.year}BC" if self.year < 0 else str(self.year)
+        return f"{self.season[0]}{year}{self.type.value[0]}"
 
     def __str__(self) -> str:
         return f"{self.season} {self.year} {self.type.value}"
-
-
-def next_phase(phase: Phase, *, retreats_needed: bool, adjustments_needed: bool) -> Phase:
-    """The phase after `phase`, skipping a retreat or adjustment phase nobody has to play."""
-    season, year, kind = phase.season, phase.year, phase.type
-    if kind is PhaseType.MOVEMENT and retreats_needed:
-        return Phase(season, year, PhaseType.RETREAT)
-    if season == "Spring":
-        return Phase("Fall", year, PhaseType.MOVEMENT)
-    if season == "Fall" and kind is not PhaseType.ADJUSTMENT and adjustments_needed:
-        return Phase("Winter", year, PhaseType.ADJUSTMENT)
-    return Phase("Spring", year + 1, PhaseType.MOVEMENT)

@@ -34,6 +34,9 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     variant_state: dict[str, Any] = field(default_factory=dict)
     """what a variant carries from phase to phase (a wandering centre, winters at the victory count, ...)"""
+    sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """player -> the powers that player controls, where the game gives them (Heptadiplomacy's option B); empty
+    means the variant's fixed sides (`Rules.fixed_sides`), or each power alone"""
 
 
 class Result(StrEnum):
@@ -100,3 +103,5 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     winner: list[str] | None = None
     variant_state: dict[str, Any] = field(default_factory=dict)
+    sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """the sides the phase was played with (echoed, so an outcome feeds the next phase)"""

@@ -71,6 +71,7 @@ class MovementResolver(Resolver):
         overland: frozenset[int] = frozenset(),
         seed: int = 0,
         held: dict[int, str] | None = None,
+        side_of: dict[str, str] | None = None,
     ) -> None:
         n = len(dets)
         self.held = held or {}
@@ -90,7 +91,9 @@ class MovementResolver(Resolver):
 
         forces = [d.force for d in dets]
         kind = self.kind = [HOLD if i in self.held else d.order.kind for i, d in enumerate(dets)]
-        self.power = [f.power for f in forces]
+        sides = side_of or {}
+        self.power = [sides.get(f.power, f.power) for f in forces] if sides else [f.power for f in forces]
+        """each detachment's side: the powers one player controls are one side for every "same power" rule"""
         origin = self.origin = [f.province for f in forces]
         dest = self.dest = [""] * n
         target = self.target = [""] * n

@@ -8,7 +8,6 @@ from typing import Any
 
 from judge.board.model import province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
-from judge.engine.phase import next_phase
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
@@ -177,12 +176,14 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     after = rules.assemble(after)
     centres = dict(position.centres)
     phase = position.phase
-    if phase.season == "Fall":
+    calendar = rules.calendar
+    year_over = calendar.ends_year(phase)
+    if calendar.ownership_changes(phase):
         centres = update_ownership(rules.board, centres, after)
-    following = next_phase(
+    following = calendar.next_phase(
         phase,
         retreats_needed=False,
-        adjustments_needed=phase.season == "Fall" and adjustments_needed(rules, centres, after, position.variant_state),
+        adjustments_needed=year_over and adjustments_needed(rules, centres, after, position.variant_state),
     )
     return Outcome(
         phase=phase,
@@ -193,7 +194,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         centres=centres,
         next_phase=following,
         events=events,
-        winner=winners(rules, centres) if phase.season == "Fall" else None,
+        winner=winners(rules, centres) if year_over else None,
         variant_state=dict(position.variant_state),
     )
 

@@ -11,15 +11,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
+from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.units import Composition, Force
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    import random
+    from collections.abc import Mapping, Sequence
 
     from judge.engine.binding import Binding
     from judge.engine.orders import Order, Submitted
-    from judge.engine.position import Position
-    from judge.engine.resolution import Detachment, MovementResolver
+    from judge.engine.position import Outcome, Position
+    from judge.engine.resolution import Detachment
+    from judge.engine.view import MovementView
 
 ParadoxRule = Literal["szykman", "1971", "1982", "2000"]
 AdjacentConvoy = Literal["via_or_own_fleet", "opposite_move"]
@@ -80,6 +83,8 @@ class Rules:
     edition: Edition
     options: dict[str, Any] = field(default_factory=dict)
     """every option of the variant, with defaults filled in"""
+    calendar: Calendar = STANDARD_CALENDAR
+    """the variant's phases and how they are written (its descriptor gives it)"""
 
     variant: ClassVar[str] = "standard"
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
@@ -89,7 +94,9 @@ class Rules:
     """True where one power's units may stand together in a province and swap places (Multiplomacy)."""
 
     @classmethod
-    def build(cls, board: Board, options: dict[str, Any] | None = None) -> Rules:
+    def build(
+        cls, board: Board, options: dict[str, Any] | None = None, calendar: Calendar = STANDARD_CALENDAR
+    ) -> Rules:
         given = dict(options or {})
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:
@@ -104,7 +111,55 @@ class Rules:
                 choices = ", ".join(str(c) for c in option.choices)
                 raise RuleOptionError(f"option {name} must be one of {choices}, not {value!r}")
             chosen[name] = value
-        return cls(board, EDITIONS[str(chosen.get("edition", DEFAULT_EDITION))], chosen)
+        return cls(board, EDITIONS[str(chosen.get("edition", DEFAULT_EDITION))], chosen, calendar)
+
+    # --- sides: which powers one player controls -------------------------------------------------------
+
+    def fixed_sides(self) -> dict[str, tuple[str, ...]]:
+        """The sides the variant itself fixes (Hoplite Wars: each Major with its Minor). Standard: none, every
+        power is its own side."""
+        return {}
+
+    def side_of(self, sides: Mapping[str, Sequence[str]] | None = None) -> dict[str, str]:
+        """power -> the side it plays on, named by the side's first power in alphabetical order (so a side is
+        always named by a power and never collides with one). The rules about "the same player" (no
+        self-dislodgement, own support not cut, no merge between players) compare these names."""
+        given = sides or self.fixed_sides()
+        out: dict[str, str] = {}
+        for powers in given.values():
+            if not powers:
+                continue
+            first = min(powers)
+            for power in powers:
+                out[power] = first
+        return out
+
+    # --- what centres are worth and what units cost, in half centres ---------------------------------
+
+    def centre_value(self, province: str) -> int:
+        """What a supply centre is worth, in halves: a city 2, a town 1 (Hoplite Wars' towns are worth half a
+        city). Counting in halves keeps every count an integer."""
+        return 1 if self.board.provinces[province].centre_kind == "town" else 2
+
+    def upkeep(self, composition: Composition) -> int:
+        """What a force costs in centres, in halves: an army or fleet 2 each, a garrison 1 (Hoplite Wars)."""
+        return 2 * (composition.armies + composition.fleets) + composition.garrisons
+
+    # --- what the variant does beyond the orders -----------------------------------------------------
+
+    unit_facts: ClassVar[tuple[str, ...]] = ()
+    """the per-unit facts the variant keeps (`Force.facts`), read and written as extra keys of a unit's entry"""
+    has_after_phase: ClassVar[bool] = False
+    """True where `after_phase` does something (the engine skips the call otherwise)"""
+
+    def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
+        """Apply what changes by rule after any phase (a wandering centre moves, colonies declare, towns change
+        hands after Spring), into `outcome`: its centres, state, events. `rng` is seeded by the case's seed and
+        the phase. Set `has_after_phase` where a variant overrides this."""
+
+    def adjudicate_placement(self, position: Position, submitted: Sequence[Submitted], seed: int) -> Outcome:
+        """A placement phase (Mad Diplomacy opens with two). Variants without one refuse the phase."""
+        raise RuleOptionError(f"{self.variant} has no placement phases")
 
     def victory_centres(self) -> int:
         return self.board.victory_centres
@@ -167,11 +222,11 @@ class Rules:
             return ("merge", detachment.power, detachment.merge)
         return index
 
-    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+    def cut_order(self, resolver: MovementView, supports: list[int]) -> list[int]:
         """The supports of one province in the order their shares are cut: the last written first."""
         return sorted(supports, key=lambda s: -resolver.dets[s].written)
 
-    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+    def cut_amount(self, resolver: MovementView, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """How many shares of a province's supports the attacks in `cutters` cut. Standard: any attack cuts all."""
         return CUT_ALL if cutters else 0
 
@@ -200,9 +255,9 @@ class Rules:
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
         """Powers that won with the Fall's ownership: standard, the victory count of centres."""
         counts: dict[str, int] = {}
-        for owner in centres.values():
-            counts[owner] = counts.get(owner, 0) + 1
-        need = self.victory_centres()
+        for province, owner in centres.items():
+            counts[owner] = counts.get(owner, 0) + self.centre_value(province)
+        need = 2 * self.victory_centres()
         return sorted(p for p, n in counts.items() if n >= need) or None
 
     def winter_always(self, centres: dict[str, str], state: dict[str, Any]) -> bool:
@@ -235,7 +290,7 @@ class Rules:
         """Why a force of this composition may not move into `province`, or None (seaworthiness, ...)."""
         return None
 
-    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, str]:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
 

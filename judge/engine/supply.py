@@ -24,14 +24,40 @@ def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Forc
 
 
 def centre_counts(centres: dict[str, str]) -> Counter[str]:
+    """How many centres each power owns (whatever they are worth)."""
     return Counter(centres.values())
 
 
-def unit_counts(units: Iterable[Force]) -> Counter[str]:
-    count: Counter[str] = Counter()
+def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
+    """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
+    value: Counter[str] = Counter()
+    for province, owner in centres.items():
+        value[owner] += rules.centre_value(province)
+    return value
+
+
+def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
+    """What each power's units cost, in half centres (`Rules.upkeep`)."""
+    cost: Counter[str] = Counter()
     for force in units:
-        count[force.power] += force.composition.size
-    return count
+        cost[force.power] += rules.upkeep(force.composition)
+    return cost
+
+
+def balances(rules: Rules, centres: dict[str, str], units: Iterable[Force]) -> dict[str, int]:
+    """Each power's centres less its upkeep, in halves: above zero it may build, below it must remove."""
+    have = centre_values(rules, centres)
+    cost = upkeep(rules, units)
+    return {p: have[p] - cost[p] for p in set(have) | set(cost)}
+
+
+def halves(n: int) -> str:
+    """A count of half centres as players write it: 4 -> "2", 3 -> "1½", 1 -> "½", -2 -> "-1"."""
+    sign = "-" if n < 0 else ""
+    whole, half = divmod(abs(n), 2)
+    if not half:
+        return f"{sign}{whole}"
+    return f"{sign}{whole or ''}½"
 
 
 def build_sites(rules: Rules, power: str, centres: dict[str, str], units: Iterable[Force]) -> list[str]:
@@ -48,10 +74,7 @@ def adjustments_needed(
     if rules.winter_always(centres, state or {}):
         return True
     units = list(units)
-    have = centre_counts(centres)
-    fielded = unit_counts(units)
-    for power in set(have) | set(fielded):
-        diff = have[power] - fielded[power]
+    for power, diff in balances(rules, centres, units).items():
         if diff < 0:
             return True
         if diff > 0 and build_sites(rules, power, centres, units):
@@ -70,11 +93,8 @@ def powers_to_order(rules: Rules, position: Position) -> set[str]:
         return {f.power for f in position.units}
     if kind is PhaseType.RETREAT:
         return {d.force.power for d in position.dislodged}
-    have = centre_counts(position.centres)
-    fielded = unit_counts(position.units)
     due = set()
-    for power in set(have) | set(fielded):
-        diff = have[power] - fielded[power]
+    for power, diff in balances(rules, position.centres, position.units).items():
         if diff < 0 or (diff > 0 and build_sites(rules, power, position.centres, position.units)):
             due.add(power)
     return due

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _COMPONENT = re.compile(r"(\d*)([AFG])")
 
@@ -112,11 +113,18 @@ ARMY = Composition.of(armies=1)
 FLEET = Composition.of(fleets=1)
 
 
+Facts = tuple[tuple[str, Any], ...]
+"""Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""
+
+
 @dataclass(frozen=True)
 class Force:
     power: str
     composition: Composition
-    at: str  # location id: `par`, `stp/sc` (later `3:par`)
+    at: str  # location id: `par`, `stp/sc`, on a board of several maps `3:par`, `3:stp/nc`
+    facts: Facts = ()
+    """what belongs to this unit and travels with it through moves, splits and retreats (an embarked army's
+    moves aboard in Mad Diplomacy, the board a Heptadiplomacy unit was built on); the variant names the keys"""
     province: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -126,5 +134,29 @@ class Force:
     def describe(self) -> str:
         return f"{self.composition} {self.at}"
 
+    def fact(self, key: str, default: Any = None) -> Any:
+        for name, value in self.facts:
+            if name == key:
+                return value
+        return default
+
+    def with_facts(self, **changes: Any) -> Force:
+        """The same force with some facts set (None removes one)."""
+        merged = dict(self.facts)
+        for key, value in changes.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        return Force(self.power, self.composition, self.at, facts_of(merged))
+
     def moved_to(self, location: str) -> Force:
-        return Force(self.power, self.composition, location)
+        return Force(self.power, self.composition, location, self.facts)
+
+    def part(self, composition: Composition) -> Force:
+        """Some of this force's units, where it stands, with its facts (a split's part, a stack's detachment)."""
+        return Force(self.power, composition, self.at, self.facts)
+
+
+def facts_of(values: dict[str, Any]) -> Facts:
+    return tuple(sorted(values.items()))

@@ -27,7 +27,7 @@ from judge.engine import (
     UnitRef,
     adjudicate,
 )
-from judge.engine.supply import build_sites, centre_counts, unit_counts
+from judge.engine.supply import balances, build_sites
 from judge.engine.units import Composition
 from judge.variants import get_variant
 
@@ -121,11 +121,10 @@ def retreat_orders(position: Position, rng: random.Random) -> list[Submitted]:
 
 def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
     board = rules.board
-    have = centre_counts(position.centres)
-    fielded = unit_counts(position.units)
+    owed = balances(rules, position.centres, position.units)
     orders = []
     for power in board.powers:
-        diff = have[power] - fielded[power]
+        diff = owed.get(power, 0) // 2
         if diff > 0:
             sites = build_sites(rules, power, position.centres, position.units)
             rng.shuffle(sites)

@@ -12,40 +12,61 @@ from typing import Any
 
 from judge.board import load_map
 from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
+from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.rules import RuleOption, Rules
 
 
 @dataclass(frozen=True)
 class Variant:
+    """A variant's descriptor: everything that makes its game, in one place (docs/variants/adding-a-variant.md).
+
+    The rule module answers the engine's questions; the map holds the board, its powers and home centres; the
+    calendar says which phases a year has and what opens the game; the rest says how a game starts."""
+
     name: str
     title: str
     map_name: str
     rules_class: type[Rules]
-    placement: bool = False
-    """the game opens with a winter in which the powers place their units (Multiplicity's Winter 1900)"""
+    calendar: Calendar = STANDARD_CALENDAR
+    """phases, opening phases, season names and years (judge/engine/calendar.py)"""
+    starts_with_units: bool = True
+    """the map's starting units stand on the board when the game opens (False where the powers place them)"""
 
     @property
     def options(self) -> dict[str, RuleOption]:
         return self.rules_class.OPTIONS
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
-        return self.rules_class.build(load_map(self.map_name), dict(options or {}))
+        return self.rules_class.build(load_map(self.map_name), dict(options or {}), self.calendar)
+
+    def first_phase(self) -> Phase:
+        """The phase a game opens with: the first opening phase, or the map's first movement."""
+        if self.calendar.opening:
+            return self.calendar.opening[0]
+        board = load_map(self.map_name)
+        return Phase(board.start_season, board.start_year, PhaseType.MOVEMENT)
 
     def starting_position(self) -> Position:
-        """The position the first phase is played from: the map's starting units and home centres."""
+        """The position the first phase is played from: the map's starting units (unless the powers place their
+        own) and home centres."""
         board = load_map(self.map_name)
         units: list[Force] = []
         centres: dict[str, str] = {}
         for power in board.powers.values():
-            if not self.placement:
+            if self.starts_with_units:
                 for start in power.units:
                     units.append(Force(power.name, ARMY if start.kind == "A" else FLEET, start.location))
             for home in power.home:
                 centres[home] = power.name
-        if self.placement:
-            return Position(Phase("Winter", board.start_year - 1, PhaseType.ADJUSTMENT), (), centres)
-        phase = Phase(board.start_season, board.start_year, PhaseType.MOVEMENT)
-        return Position(phase, tuple(units), centres)
+        return Position(self.first_phase(), tuple(units), centres)
+
+    def phase_name(self, phase: Phase) -> str:
+        """A phase as the variant writes it ("Autumn 1900 Placement", "Spring 450 BC Movement")."""
+        return self.calendar.display(phase)
+
+
+MULTIPLICITY_CALENDAR = Calendar(opening=(Phase("Winter", 1900, PhaseType.ADJUSTMENT),))
+"""Multiplicity's rule 9 (and Multiplicity II's rule 1): the powers place their units in a Winter 1900."""
 
 
 def _registry() -> dict[str, Variant]:
@@ -62,14 +83,16 @@ def _registry() -> dict[str, Variant]:
             "Multiplicity I with the A/F rules (R. J. Walkerdine)",
             "standard",
             MultiplicityRules,
-            placement=True,
+            MULTIPLICITY_CALENDAR,
+            starts_with_units=False,
         ),
         "multiplicity2": Variant(
             "multiplicity2",
             "Multiplicity II (R. J. Walkerdine, revised K. Black)",
             "standard",
             Multiplicity2Rules,
-            placement=True,
+            MULTIPLICITY_CALENDAR,
+            starts_with_units=False,
         ),
     }
 

@@ -34,9 +34,9 @@ from judge.board.model import Terrain
 from judge.engine.binding import Binding, bind_multiples
 from judge.engine.orders import Order, OrderKind, Submitted
 from judge.engine.position import Position
-from judge.engine.resolution import MovementResolver
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
+from judge.engine.view import MovementView
 
 
 class MultiplicityRules(Rules):
@@ -87,7 +87,7 @@ class MultiplicityRules(Rules):
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
         return bind_multiples(self, position, submitted)
 
-    def called_off(self, resolver: MovementResolver) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, str]:
         """A split at sea whose failed parts would leave a force there that cannot stand at sea (an army
         alone; in Multiplicity II an unseaworthy force) fails whole (Multiplicity II rule 7, and for Multiplicity
         I the A/F rules' 'each component must move away')."""
@@ -107,7 +107,7 @@ class MultiplicityRules(Rules):
             for i in here:
                 if not (resolver.kind[i] is OrderKind.MOVE and resolver.resolution[resolver.leader[i]]):
                     staying = staying.plus(resolver.dets[i].composition)
-            power = resolver.power[here[0]]
+            power = resolver.dets[here[0]].power
             left = Force(power, staying, resolver.dets[here[0]].at)
             if staying.size and (self.check_force(left) or self.may_enter(staying, province)):
                 why = f"the split fails whole: it would leave {staying} at sea, which cannot stand there"
@@ -131,7 +131,7 @@ class MultiplicityRules(Rules):
 
     # --- cuts -----------------------------------------------------------------------------------------
 
-    def _absorbed(self, resolver: MovementResolver, support: int) -> int:
+    def _absorbed(self, resolver: MovementView, support: int) -> int:
         """What the components ordered to stand in the supporting force's province take of an attack."""
         if not self.options.get("standing_absorbs", True):
             return 0
@@ -141,14 +141,14 @@ class MultiplicityRules(Rules):
             if resolver.kind[h] is OrderKind.HOLD and not resolver.dets[h].idle and resolver.dets[h].merge is None
         )
 
-    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+    def cut_amount(self, resolver: MovementView, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """Only the strongest attack cuts, and only up to its own strength."""
         if not cutters:
             return 0
         strongest = max(sum(resolver.attack_weight[m] for m in members) for members in cutters.values())
         return max(0, strongest - self._absorbed(resolver, support))
 
-    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+    def cut_order(self, resolver: MovementView, supports: list[int]) -> list[int]:
         last_first = sorted(supports, key=lambda s: -resolver.dets[s].written)
         if len(supports) < 2:
             return last_first
@@ -219,7 +219,7 @@ class Multiplicity2Rules(MultiplicityRules):
         """Room for as many armies as keep it and its cargo seaworthy (rule 6)."""
         return composition.fleets - composition.armies
 
-    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+    def cut_amount(self, resolver: MovementView, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """Up to the strongest single attack with its supports -- not counting supports from the province the
         cut support helps into, and not counting merging units from that province (rule 4)."""
         if not cutters:
@@ -234,7 +234,7 @@ class Multiplicity2Rules(MultiplicityRules):
             strongest = max(strongest, strength)
         return strongest
 
-    def cut_order(self, resolver: MovementResolver, supports: list[int]) -> list[int]:
+    def cut_order(self, resolver: MovementView, supports: list[int]) -> list[int]:
         return sorted(supports, key=lambda s: -resolver.dets[s].written)
 
     def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:

@@ -18,9 +18,11 @@ from judge.board.model import province_of
 from judge.engine.binding import Binding, bind_stacks
 from judge.engine.orders import Submitted
 from judge.engine.position import Position
-from judge.engine.resolution import Detachment, MovementResolver
+from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
+from judge.engine.supply import centre_values
 from judge.engine.units import Composition, Force
+from judge.engine.view import MovementView
 
 
 class MultiplomacyRules(Rules):
@@ -43,7 +45,7 @@ class MultiplomacyRules(Rules):
         assert destination is not None
         return ("unison", detachment.power, province_of(destination))
 
-    def cut_amount(self, resolver: MovementResolver, support: int, cutters: dict[int, list[int]], high: bool) -> int:
+    def cut_amount(self, resolver: MovementView, support: int, cutters: dict[int, list[int]], high: bool) -> int:
         """Every attacking unit cuts one supporting unit (rule 7)."""
         return sum(resolver.dets[m].composition.size for members in cutters.values() for m in members)
 
@@ -52,17 +54,15 @@ class MultiplomacyRules(Rules):
 
     def winter_always(self, centres: dict[str, str], state: dict[str, Any]) -> bool:
         """A power at the victory count, or one that was there last winter, needs the winter to be counted."""
-        counts: dict[str, int] = {}
-        for owner in centres.values():
-            counts[owner] = counts.get(owner, 0) + 1
-        return any(n >= self.victory_centres() for n in counts.values()) or bool(state.get("winters_at_victory_count"))
+        counts = centre_values(self, centres)
+        return any(n >= 2 * self.victory_centres() for n in counts.values()) or bool(
+            state.get("winters_at_victory_count")
+        )
 
     def end_of_winter(self, position: Position) -> tuple[list[str] | None, dict[str, Any]]:
         """Victory: at least 29 centres at the end of two consecutive winters (rule 11)."""
-        need = self.victory_centres()
-        counts: dict[str, int] = {}
-        for owner in position.centres.values():
-            counts[owner] = counts.get(owner, 0) + 1
+        need = 2 * self.victory_centres()  # in half centres, as every count
+        counts = centre_values(self, position.centres)
         earlier = position.variant_state.get("winters_at_victory_count", {})
         now = {p: int(earlier.get(p, 0)) + 1 for p, n in counts.items() if n >= need}
         state = {**position.variant_state, "winters_at_victory_count": now}
