@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from judge.contract.adjudicate import run_case
+from judge.engine.reasons import PartlyCut, RetreatClash, UnitName, VoidSupport, WasDislodged, text_of
 from judge.render import render_results
 from judge.render.annotations import annotate, marks_for
 
@@ -146,11 +147,9 @@ def test_every_failed_order_carries_the_zine_mark_for_why() -> None:
 
 
 def test_a_partly_cut_support_is_printed_as_the_part_that_stood_and_the_part_that_was_cut() -> None:
-    lines = annotate(
-        "3 F nth S F lon",
-        "succeeds",
-        "partly cut: 2 F nth S F lon stands; 1 F nth S F lon was cut by France F bel from bel",
-    )
+    cut = PartlyCut("F", "nth", "S F lon", 2, 1, (UnitName("France", "F", "bel"),), ("bel",))
+    assert cut.text() == "partly cut: 2 F nth S F lon stands; 1 F nth S F lon was cut by France F bel from bel"
+    lines = annotate("3 F nth S F lon", "succeeds", [cut])
     assert [(line.order, line.marks) for line in lines] == [("2 F nth S F lon", ()), ("1 F nth S F lon", ("cut",))]
     assert lines[1].why == "by France F bel from bel"
 
@@ -162,18 +161,22 @@ def test_the_multiplicity_die_roll_is_shown_in_the_variants_own_words() -> None:
 
 
 def test_a_void_support_that_was_also_dislodged_carries_both_marks() -> None:
-    assert marks_for("fails", "void: no unit in bel; dislodged by the attack from hol") == ("void", "dislodged")
+    reasons = [VoidSupport("bel", None, no_unit=True), WasDislodged("ruh", ("hol",))]
+    assert text_of(reasons) == "void: no unit in bel; dislodged by the attack from hol"
+    assert marks_for("fails", reasons) == ("void", "dislodged")
 
 
 def test_a_bounced_retreat_is_marked_destroyed() -> None:
-    assert marks_for("fails", "bounced with A bur; the unit is disbanded") == ("bounce", "destroyed")
+    clash = RetreatClash((UnitName("Germany", "A", "bur"),), "bel", 1, 1)
+    assert clash.text() == "bounced with A bur; the unit is disbanded"
+    assert marks_for("fails", [clash]) == ("bounce", "destroyed")
     text = _sheet("standard_fall_retreat")
     assert "A Pic R Bel  (*bounce*) (*destroyed*)" in text
     assert "A Ruh R Bel  (*bounce*) (*destroyed*)" in text
 
 
 def test_an_unordered_unit_is_marked_as_such() -> None:
-    assert marks_for("succeeds", "", ordered=False) == ("unordered",)
+    assert marks_for("succeeds", [], ordered=False) == ("unordered",)
 
 
 def test_a_multiplomacy_winner_is_announced_with_the_variants_victory_condition() -> None:

@@ -15,6 +15,7 @@ from judge.engine import (
     Composition,
     Dislodged,
     Force,
+    OrderResult,
     Outcome,
     Phase,
     Position,
@@ -25,6 +26,7 @@ from judge.engine import (
 )
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.phase import PhaseType
+from judge.engine.reasons import text_of
 from judge.engine.units import facts_of
 from judge.notation import OrderSyntaxError, parse_order
 from judge.variants import UnknownVariant, get_variant
@@ -231,15 +233,28 @@ def position_from_json(rules: Rules, data: dict[str, Any]) -> Position:
     return read_position(rules, data, phase)
 
 
+def _order_json(r: OrderResult) -> dict[str, Any]:
+    """One order's result: the contract's keys, then the reasons as values and where the ordered unit stands
+    (what the results mail needs, so it never reads the words back)."""
+    reasons = r.reasons
+    unit = r.canonical.unit if r.canonical is not None else None
+    return {
+        "power": r.power,
+        "input": r.input,
+        "order": r.order,
+        "result": r.result.value,
+        "reason": text_of(reasons),
+        "reasons": [reason.json() for reason in reasons],
+        "at": unit.location if unit is not None else None,
+    }
+
+
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
     calendar = _calendar(variant)
     return {
         "variant": variant,
         "phase": _phase_json(outcome.phase, calendar),
-        "orders": [
-            {"power": r.power, "input": r.input, "order": r.order, "result": r.result.value, "reason": r.reason}
-            for r in outcome.results
-        ],
+        "orders": [_order_json(r) for r in outcome.results],
         "units": [_unit_json(f) for f in outcome.units],
         "dislodged": [_dislodged_json(d) for d in outcome.dislodged],
         "standoffs": sorted(outcome.standoffs),
@@ -249,7 +264,23 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "winner": outcome.winner,
         **({"state": outcome.variant_state} if outcome.variant_state else {}),
         **_sides_json(outcome.sides),
+        "ownership_changes": [{"centre": c.centre, "from": c.before, "to": c.after} for c in outcome.ownership_changes],
+        **(
+            {
+                "adjustments": {
+                    power: {"centres": _count(a.centres), "units": _count(a.units), "change": _count(a.change)}
+                    for power, a in outcome.adjustments.items()
+                }
+            }
+            if outcome.adjustments
+            else {}
+        ),
     }
+
+
+def _count(halves: int) -> int | float:
+    """A count in half centres as JSON: whole numbers stay integers, a half is .5."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
 
 
 def run_case(case: Any, variant_override: str | None = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 from judge.board.model import Board, Terrain, province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
+from judge.engine.reasons import CivilDisorder
 from judge.engine.rules import Rules
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, Force
@@ -117,7 +118,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                     "",
                     Order(OrderKind.REMOVE, UnitRef(taken, victim.at)),
                     Result.SUCCEEDS,
-                    "civil disorder: too few removals were ordered",
+                    [CivilDisorder()],
                     added=True,
                 )
             )

@@ -15,6 +15,26 @@ from functools import partial
 from judge.engine.binding import Binding
 from judge.engine.orders import Submitted
 from judge.engine.position import Dislodged, Outcome, Position, Result
+from judge.engine.reasons import (
+    Bounced,
+    Cut,
+    Failed,
+    HeadToHead,
+    HeldBy,
+    NoConvoy,
+    Note,
+    OwnUnit,
+    Paradox,
+    Part,
+    PartlyCut,
+    Reason,
+    RouteBroken,
+    UnitName,
+    VoidConvoy,
+    VoidSupport,
+    WasDislodged,
+    text_of,
+)
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.retreat import retreat_options
 from judge.engine.rules import Rules
@@ -109,13 +129,13 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         entry = results[r]
         if entry.result is Result.ILLEGAL:
             if any(dets[i].province in dislodged_at for i in parts):
-                entry.reason += f"; dislodged from {dets[parts[0]].province}"
+                entry.reasons = [*entry.reasons, WasDislodged(dets[parts[0]].province)]
             continue
         told = [(i, *_explain(mv, i, moved, dets[i].province in dislodged_at, winners_into)) for i in parts]
         if len(told) == 1:
-            i, reason, ok = told[0]
+            i, reasons, ok = told[0]
             entry.result = Result.SUCCEEDS if ok else Result.FAILS
-            entry.reason = reason
+            entry.reasons = reasons
             if not ok and mv.kind[i] is MOVE:
                 entry.explain = partial(_why_move_failed, mv, i)
             continue
@@ -125,18 +145,19 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
             if not told[0][2]:
                 entry.explain = partial(_why_move_failed, mv, told[0][0])
             continue
-        notes: list[str] = []
-        for i, reason, ok in told:
+        distinct = {text_of(reasons) for _, reasons, _ in told if reasons}
+        notes: list[Reason] = []
+        for i, reasons, ok in told:
             if not ok and mv.kind[i] is MOVE:
-                reason = _why_move_failed(mv, i)
-            if not reason:
+                reasons = _why_move_failed(mv, i)
+            if not reasons:
                 continue
-            if reason in {r for _, r, _ in told if r} and len({r for _, r, _ in told if r}) == 1:
-                notes = [reason]  # the same reason for every part: say it once
+            if len(distinct) == 1 and text_of(reasons) in distinct:
+                notes = list(reasons)  # the same reason for every part: say it once
                 break
             d = dets[i]
-            notes.append(f"{d.composition} {mv.dest[i] or d.province}: {reason}")
-        entry.reason = "; ".join(notes)
+            notes.append(Part(str(d.composition), mv.dest[i] or d.province, tuple(reasons)))
+        entry.reasons = notes
 
     with_options = tuple(
         Dislodged(
@@ -187,63 +208,56 @@ def _event_json(event: dict[str, object]) -> dict[str, object]:
     return out
 
 
-def _force_name(mv: MovementResolver, parts: list[int]) -> str:
+def _force_name(mv: MovementResolver, parts: list[int]) -> UnitName:
     """The force several detachments make up, as one name ("France 3A bur")."""
     total = mv.dets[parts[0]].composition
     for j in parts[1:]:
         total = total.plus(mv.dets[j].composition)
-    return f"{mv.dets[parts[0]].power} {total} {mv.origin[parts[0]]}"
+    return UnitName(mv.dets[parts[0]].power, str(total), mv.origin[parts[0]])
 
 
-def _unit_name(mv: MovementResolver, j: int) -> str:
+def _unit_name(mv: MovementResolver, j: int) -> UnitName:
     d = mv.dets[j]
-    return f"{d.power} {d.composition} {d.at}"
+    return UnitName(d.power, str(d.composition), d.at)
 
 
 def _explain(
     mv: MovementResolver, i: int, moved: list[bool], was_dislodged: bool, winners_into: dict[str, int]
-) -> tuple[str, bool]:
+) -> tuple[list[Reason], bool]:
     kind = mv.kind[i]
     here = mv.origin[i]
-    fate = ""
+    fate: list[Reason] = []
     if i in mv.held:
-        return (mv.held[i], False)
+        return ([Note(mv.held[i])], False)
     if was_dislodged:
         winner = winners_into[here]
-        origins = ", ".join(dict.fromkeys(mv.origin[m] for m in mv.members[winner] if moved[m]))
-        via = " (convoyed)" if any(mv.convoyed[m] for m in mv.members[winner]) else ""
-        fate = f"dislodged by the attack from {origins}{via}"
+        origins = tuple(dict.fromkeys(mv.origin[m] for m in mv.members[winner] if moved[m]))
+        convoyed = any(mv.convoyed[m] for m in mv.members[winner])
+        fate = [WasDislodged(here, origins, convoyed)]
     if kind is HOLD:
         return (fate, not was_dislodged)
     if kind is MOVE:
-        return ("", True) if moved[i] else (fate, False)
+        return ([], True) if moved[i] else (fate, False)
     if kind is SUPPORT:
         return _explain_support(mv, i, fate)
     return _explain_convoy(mv, i, fate)
 
 
-def _explain_support(mv: MovementResolver, i: int, fate: str) -> tuple[str, bool]:
-    tail = f"; {fate}" if fate else ""
+def _explain_support(mv: MovementResolver, i: int, fate: list[Reason]) -> tuple[list[Reason], bool]:
     if not mv.matched[i]:
         target, destination = mv.target[i], mv.dest[i]
-        if not mv.holders.get(target):
-            what = f"no unit in {target}"
-        elif destination:
-            what = f"{target} did not move to {destination}"
-        else:
-            what = f"{target} did not hold"
-        return (f"void: {what}{tail}", False)
+        return ([VoidSupport(target, destination or None, not mv.holders.get(target)), *fate], False)
     shares = mv.shares[i]
     standing = [s for s in shares if mv.resolution[s]]
     if i in mv.paradox:
-        return ("paradox: support fails", False)
+        return ([Paradox()], False)
     if fate:
         return (fate, False)
     if len(standing) == len(shares):
-        return ("", True)
+        return ([], True)
     found = mv.cutters(i, True)
-    names = ", ".join(f"{_unit_name(mv, m)} from {mv.origin[m]}" for ms in found.values() for m in ms)
-    cut_by = f"cut by {names}" if names else "cut"
+    by = tuple(_unit_name(mv, m) for ms in found.values() for m in ms)
+    origins = tuple(mv.origin[m] for ms in found.values() for m in ms)
     if standing:
         # written out as the zines did: which part stood and which part was cut (Multiplomacy rule 5 ii)
         d = mv.dets[i]
@@ -254,56 +268,48 @@ def _explain_support(mv: MovementResolver, i: int, fate: str) -> tuple[str, bool
         if order.destination:
             what += f" - {order.destination}"
         kind = d.composition.kind
-        stood = f"{len(standing)} {kind} {d.at} {what}"
-        fell = f"{len(shares) - len(standing)} {kind} {d.at} {what}"
-        return (f"partly cut: {stood} stands; {fell} was cut by {names or 'an attack'}", True)
-    return (cut_by, False)
+        return ([PartlyCut(kind, d.at, what, len(standing), len(shares) - len(standing), by, origins)], True)
+    return ([Cut(by, origins)], False)
 
 
-def _explain_convoy(mv: MovementResolver, i: int, fate: str) -> tuple[str, bool]:
-    tail = f"; {fate}" if fate else ""
+def _explain_convoy(mv: MovementResolver, i: int, fate: list[Reason]) -> tuple[list[Reason], bool]:
     if not mv.matched[i]:
         carried = [m for m in mv.holders.get(mv.target[i], ()) if mv.kind[m] is MOVE and mv.dest[m] == mv.dest[i]]
-        if carried:
-            return (f"void: the army went over land{tail}", False)
-        return (f"void: no army moved from {mv.target[i]} to {mv.dest[i]}{tail}", False)
+        return ([VoidConvoy(mv.target[i], mv.dest[i], bool(carried)), *fate], False)
     if i in mv.paradox:
-        return ("convoy paradox: the fleet holds (Szykman rule)", False)
+        return ([Paradox(convoy=True)], False)
     if fate:
         return (fate, False)
     armies = [m for m in mv.holders.get(mv.target[i], ()) if mv.kind[m] is MOVE and i in mv.convoys_for[m]]
     if armies and not any(mv.path(m, True) for m in armies):
-        return ("the convoy route was broken elsewhere", False)
-    return ("", True)
+        return ([RouteBroken()], False)
+    return ([], True)
 
 
-def _why_move_failed(mv: MovementResolver, i: int) -> str:
+def _why_move_failed(mv: MovementResolver, i: int) -> list[Reason]:
     if not mv.path(i, True):
-        return "no convoy" if not mv.convoys_for[i] else "convoy disrupted"
+        return [NoConvoy(disrupted=bool(mv.convoys_for[i]))]
     g = mv.leader[i]
     attack = mv.attack_strength(g, True)
     destination = mv.dest[g]
     holders = mv.holders.get(destination, [])
     if attack == 0 and holders and mv.power[holders[0]] == mv.power[g]:
-        return f"cannot dislodge its own unit in {destination}"
-    reasons = []
+        return [OwnUnit(destination)]
+    reasons: list[Reason] = []
     h = mv.head_to_head.get(g)
     if h is not None:
         defend = mv.defend_strength(h, True)
         if attack <= defend:
-            reasons.append(f"beaten head to head by {_unit_name(mv, h)} ({attack} against {defend})")
+            reasons.append(HeadToHead(_unit_name(mv, h), attack, defend))
     elif holders and not (mv.may_share and mv.power[holders[0]] == mv.power[g]):
         hold = mv.hold_strength(destination, True)
         if attack <= hold:
-            names = _force_name(mv, holders)
-            if all(mv.kind[j] is MOVE for j in holders):
-                reasons.append(f"bounced off {names}, which did not move away")
-            else:
-                reasons.append(f"held by {names} ({attack} against {hold})")
+            stayed = all(mv.kind[j] is MOVE for j in holders)
+            reasons.append(HeldBy(_force_name(mv, holders), attack, hold, stayed))
     bouncers = [k for k in mv.moves_to[destination] if k != g and attack <= mv.prevent_strength(k, True)]
     if bouncers:
-        reasons.append("bounced with " + ", ".join(_unit_name(mv, k) for k in bouncers))
-    return "; ".join(reasons) or "failed"
+        reasons.append(Bounced(tuple(_unit_name(mv, k) for k in bouncers)))
+    return reasons or [Failed()]
 
 
 __all__ = ["CONVOY", "SUPPORT", "adjudicate_movement"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
+from judge.engine.reasons import Note, Reason, text_of
 from judge.engine.units import Force
 from judge.notation.render import render_order
 
@@ -52,24 +53,36 @@ class OrderResult:
     canonical: Order | None
     """the order as the judge understood it (None when the line could not be read)"""
     result: Result
-    note: str = ""
+    found: list[Reason] = field(default_factory=list)
+    """why, as far as known when the row was made (see `reasons`)"""
     added: bool = False
     """True for the holds (or civil-disorder removals) the judge added for unordered units"""
-    explain: Callable[[], str] | None = None
-    """works out the reason when it is first read (the text costs more than the adjudication)"""
+    explain: Callable[[], list[Reason]] | None = None
+    """works out the rest of the reasons when they are first read (naming every unit that bounced a move costs
+    more than the adjudication; most callers never ask)"""
+
+    @property
+    def reasons(self) -> list[Reason]:
+        """Why the order had its result, as values (judge/engine/reasons.py)."""
+        if self.explain is not None:
+            self.found = self.explain() + self.found
+            self.explain = None
+        return self.found
+
+    @reasons.setter
+    def reasons(self, values: list[Reason]) -> None:
+        self.found = values
+        self.explain = None
 
     @property
     def reason(self) -> str:
         """Why the order had its result, in a GM's words."""
-        if self.explain is not None:
-            self.note = self.explain() + (f"; {self.note}" if self.note else "")
-            self.explain = None
-        return self.note
+        return text_of(self.reasons)
 
     @reason.setter
     def reason(self, text: str) -> None:
-        self.note = text
-        self.explain = None
+        """A reason in words only: what the legality checks say of an order they refuse."""
+        self.reasons = [Note(text)] if text else []
 
     @property
     def order(self) -> str:
@@ -105,3 +118,28 @@ class Outcome:
     variant_state: dict[str, Any] = field(default_factory=dict)
     sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """the sides the phase was played with (echoed, so an outcome feeds the next phase)"""
+    ownership_changes: list[OwnershipChange] = field(default_factory=list)
+    """centres that changed hands in this phase"""
+    adjustments: dict[str, Adjustment] = field(default_factory=dict)
+    """when the next phase is an adjustment phase: what each power owns and fields, and so may build or must
+    remove (in half centres)"""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnershipChange:
+    centre: str
+    before: str | None
+    after: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A power's count for the coming adjustments, in half centres (`Rules.centre_value`, `Rules.upkeep`)."""
+
+    centres: int
+    units: int
+
+    @property
+    def change(self) -> int:
+        """Builds (above zero) or removals (below) due."""
+        return self.centres - self.units

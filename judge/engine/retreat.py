@@ -9,6 +9,7 @@ from typing import Any
 from judge.board.model import province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
+from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, RetreatClash, UnitName
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
@@ -89,7 +90,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         if order.kind is OrderKind.MOVE:
             order = replace(order, kind=OrderKind.RETREAT, via_convoy=False)
         if order.kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
-            entry.reason = f"a {order.kind.value} order is not possible in a retreat phase; the unit is disbanded"
+            entry.reasons = [Note(f"a {order.kind.value} order is not possible in a retreat phase"), Lost()]
             continue
         assert order.unit is not None
         kind = order.unit.composition.kind if order.unit.composition is not None else None
@@ -98,7 +99,10 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         if rules.stacking != "power":
             free = mine[:1]
         if len(free) < count:
-            entry.reason = f"only {len(free)} dislodged unit(s) left to order in {province}; the rest are disbanded"
+            entry.reasons = [
+                Note(f"only {len(free)} dislodged unit(s) left to order in {province}"),
+                Lost(LostAs.REST),
+            ]
             continue
         chosen = free[:count]
         first = pending[chosen[0]].force
@@ -109,7 +113,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             wheres = {_retreat_location(rules, pending[k], order.destination) for k in chosen}
             where = wheres.pop() if len(wheres) == 1 else None
             if where is None:
-                entry.reason = f"{first.describe()} cannot retreat to {order.destination}; the unit is disbanded"
+                entry.reasons = [Note(f"{first.describe()} cannot retreat to {order.destination}"), Lost()]
                 continue
             order = replace(order, destination=where)
             entry.canonical = order
@@ -122,7 +126,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
                 voided.update(earlier.units)
                 for void_row in (*earlier.rows, row):
                     results[void_row].result = Result.ILLEGAL
-                    results[void_row].reason = "the unit was given different orders; it is disbanded"
+                    results[void_row].reasons = [Note("the unit was given different orders"), Lost(LostAs.IT)]
             continue
         retreat = _Retreat(sub.power, chosen, order, [row])
         for k in chosen:
@@ -142,7 +146,12 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         sizes = [[pending[k].force for k in r.units] for r in group]
         survivors = rules.settle_retreats(sizes)
         for r, kept in zip(group, survivors, strict=True):
-            names = ", ".join(pending[k].force.describe() for other in group if other is not r for k in other.units)
+            others = tuple(
+                UnitName(f.power, str(f.composition), f.at)
+                for other in group
+                if other is not r
+                for f in (pending[k].force for k in other.units)
+            )
             assert r.order.destination is not None
             for k in r.units[:kept]:
                 after.append(pending[k].force.moved_to(r.order.destination))
@@ -150,10 +159,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             for row in r.rows:
                 results[row].result = Result.SUCCEEDS if kept else Result.FAILS
                 if kept < len(r.units):
-                    lost = len(r.units) - kept
-                    results[row].reason = f"met {names} in {province}; {lost} of {len(r.units)} disbanded"
-                    if not kept:
-                        results[row].reason = f"bounced with {names}; the unit is disbanded"
+                    results[row].reasons = [RetreatClash(others, province, len(r.units) - kept, len(r.units))]
     for r in retreats:
         if r.order.kind is OrderKind.DISBAND:
             for row in r.rows:
@@ -163,15 +169,15 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             continue
         its_order = ordered.get(k)
         if its_order is not None and k not in voided and its_order.order.kind is OrderKind.RETREAT:
-            why = "retreats clashed"
+            cause = DisbandCause.CLASHED
         elif its_order is not None and k not in voided:
-            why = "ordered to disband"
+            cause = DisbandCause.ORDERED
         else:
-            why = "no retreat was possible" if not d.retreats else "no retreat was ordered"
+            cause = DisbandCause.NOWHERE if not d.retreats else DisbandCause.UNORDERED
             if its_order is None and not _has_line(results, d.force):
                 disband = Order(OrderKind.DISBAND, UnitRef(d.force.composition, d.force.at))
-                results.append(OrderResult(d.force.power, "", disband, Result.SUCCEEDS, why, added=True))
-        events.append(_events_for_disband(d.force, why))
+                results.append(OrderResult(d.force.power, "", disband, Result.SUCCEEDS, [Disbanded(cause)], added=True))
+        events.append(_events_for_disband(d.force, cause.value))
 
     after = rules.assemble(after)
     centres = dict(position.centres)

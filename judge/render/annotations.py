@@ -1,35 +1,17 @@
 """The zine's marks for what became of an order: (*bounce*), (*cut*), (*dislodged*), (*void*), (*no convoy*).
 
-The engine explains every outcome in words ("held by England F lon (1 against 1)"); results mails print the mark the
-zines used and keep the words on the line below for the player who wants to know why. This module is the one place
-that turns an outcome's words into marks, so replies, results, PREDICT and HISTORY all agree.
+The engine gives every order's result with its reasons as values (`judge.engine.reasons`); results mails print
+the mark the zines used and keep the words on the line below for the player who wants to know why. The marks come
+from the reasons' kinds, never from their words. This module is the one place that turns reasons into marks, so
+replies, results, PREDICT and HISTORY all agree.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-# first matching prefix of the engine's reason wins; order matters ("partly cut" before "cut")
-_MARKS: tuple[tuple[str, str], ...] = (
-    ("partly cut", "partly cut"),
-    ("cut", "cut"),
-    ("void", "void"),
-    ("the unit was given different orders", "void"),
-    ("no convoy", "no convoy"),
-    ("convoy disrupted", "no convoy"),
-    ("the convoy route was broken", "no convoy"),
-    ("convoy paradox", "paradox"),
-    ("paradox", "paradox"),
-    ("bounced", "bounce"),
-    ("held by", "bounce"),
-    ("beaten head to head", "bounce"),
-    ("cannot dislodge its own", "bounce"),
-    ("met ", "bounce"),
-    ("dislodged", "dislodged"),
-)
-
-_PARTLY_CUT = re.compile(r"^partly cut: (?P<stood>.+) stands; (?P<fell>.+) was cut by (?P<by>.+)$")
+from judge.engine.reasons import Mark, Part, PartlyCut, Reason, WasDislodged, text_of
 
 
 @dataclass(frozen=True)
@@ -45,42 +27,43 @@ class Annotated:
         return " ".join(f"(*{mark}*)" for mark in self.marks)
 
 
-def marks_for(result: str, reason: str, ordered: bool = True) -> tuple[str, ...]:
-    """The zine's marks for one order's result and the engine's reason."""
+def marks_for(result: str, reasons: Sequence[Reason], ordered: bool = True) -> tuple[str, ...]:
+    """The zine's marks for one order's result and reasons: an illegal order is void; otherwise the mark of the
+    first reason (what stopped the order), then whether the unit was dislodged or destroyed."""
     marks: list[str] = []
     if result == "illegal":
-        marks.append("void")
-    elif reason:
-        lowered = reason.lower()
-        for prefix, mark in _MARKS:
-            if lowered.startswith(prefix):
-                marks.append(mark)
-                break
-        else:
-            if result == "fails":
-                marks.append("fails")
-        if "dislodged by" in lowered and "dislodged" not in marks:
-            marks.append("dislodged")
+        marks.append(Mark.VOID.value)
+    elif reasons:
+        first = reasons[0]
+        if first.marks and not isinstance(first, Part):
+            marks.append(first.marks[0].value)
+        elif result == "fails":
+            marks.append("fails")
+        dislodged = any((isinstance(r, WasDislodged) and r.from_) or (isinstance(r, Part) and r.marks) for r in reasons)
+        if dislodged and Mark.DISLODGED.value not in marks:
+            marks.append(Mark.DISLODGED.value)
     elif result == "fails":
         marks.append("fails")
-    if "disbanded" in reason:
-        marks.append("destroyed")
+    if any(Mark.DESTROYED in r.marks for r in reasons):
+        marks.append(Mark.DESTROYED.value)
     if not ordered:
         marks.insert(0, "unordered")
     return tuple(marks)
 
 
-def annotate(order: str, result: str, reason: str, ordered: bool = True) -> list[Annotated]:
+def annotate(order: str, result: str, reasons: Sequence[Reason], ordered: bool = True) -> list[Annotated]:
     """The printed lines for one order; a partly cut support becomes two, as Multiplomacy's rule 5 ii asks:
     the part that stood and the part that was cut, each with its own mark."""
-    partly = _PARTLY_CUT.match(reason)
-    if partly:
+    partly = next((r for r in reasons if isinstance(r, PartlyCut)), None)
+    if partly is not None:
         return [
-            Annotated(partly["stood"], ()),
-            Annotated(partly["fell"], ("cut",), f"by {partly['by']}"),
+            Annotated(partly.part(partly.stood), ()),
+            Annotated(partly.part(partly.fell), (Mark.CUT.value,), f"by {partly.cutters}"),
         ]
-    marks = marks_for(result, reason, ordered)
-    why = reason.removeprefix("void: ") if marks and marks != ("unordered",) else reason
+    marks = marks_for(result, reasons, ordered)
+    why = text_of(reasons)
+    if marks and marks != ("unordered",):
+        why = why.removeprefix("void: ")  # the mark says it
     for said in ("cut", "dislodged"):  # the mark already says it: keep only by whom
         if marks[:1] == (said,) and why.startswith(said):
             why = why.removeprefix(said).strip()

@@ -14,6 +14,8 @@ from functools import cache
 from typing import Any
 
 from judge.engine.phase import Phase, PhaseType
+from judge.engine.reasons import PartlyCut, reasons_from_json
+from judge.engine.supply import halves
 from judge.engine.units import Composition
 from judge.render.annotations import Annotated, annotate
 from judge.variants import UnknownVariant, get_variant
@@ -31,18 +33,32 @@ class Dislodgement:
 @dataclass(frozen=True)
 class CentreLine:
     power: str
-    centres: int
-    units: int
+    centres: int | float
+    units: int | float
     centre_names: list[str]
+    change: int | float
+    """builds (above zero) or removals due, as the engine counted them (half centres as .5)"""
+
+    @property
+    def centres_shown(self) -> str:
+        return _count(self.centres)
+
+    @property
+    def units_shown(self) -> str:
+        return _count(self.units)
 
     @property
     def adjustment(self) -> str:
-        change = self.centres - self.units
-        if change > 0:
-            return f"builds {change}"
-        if change < 0:
-            return f"removes {-change}"
+        if self.change > 0:
+            return f"builds {_count(self.change)}"
+        if self.change < 0:
+            return f"removes {_count(-self.change)}"
         return "no change"
+
+
+def _count(n: int | float) -> str:
+    """A count that may hold a half centre, as players write it: 2, 1½, ½."""
+    return halves(round(n * 2))
 
 
 @dataclass
@@ -78,7 +94,7 @@ class ResultSheet:
 
 def phase_code(phase: dict[str, Any]) -> str:
     """The njudge phase code (S1901M, F1901R, W1901A) that mappers and scripts read."""
-    return Phase(str(phase["season"]), int(phase["year"]), PhaseType(phase["type"])).code
+    return Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).code
 
 
 def deadline_text(when: datetime) -> str:
@@ -110,18 +126,22 @@ def _size(unit: str) -> int:
         return 1
 
 
-_FIRST_PLACE = re.compile(r"\b([A-Z][a-z]{2})(?:/[a-z]{2})?\b")
+def _ownership_changed(variant: str, phase: dict[str, Any]) -> bool:
+    """Was this a phase after which centres change hands (standard: the Fall), by the variant's calendar?"""
+    try:
+        calendar = get_variant(variant).calendar
+    except UnknownVariant:
+        return bool(phase["season"] == "Fall")
+    return calendar.ownership_changes(Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])))
 
 
-def _has_line(orders: dict[str, list[Annotated]], power: str, at: str) -> bool:
-    """Whether a power's printed orders already tell of the unit at `at` (so its disbanding needs no line): the
-    first place an order names is where its unit stands."""
+def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
+    """Whether a power's orders already tell of the unit at `at` (so its disbanding needs no line of its own)."""
     where = at.split("/")[0]
-    for line in orders.get(power, []):
-        first = _FIRST_PLACE.search(line.order)
-        if first and first[1] == where:
-            return True
-    return False
+    return any(
+        line["power"] == power and str(line.get("at") or "").split("/")[0] == where
+        for line in outcome.get("orders", [])
+    )
 
 
 def build_sheet(
@@ -146,17 +166,22 @@ def build_sheet(
     orders: dict[str, list[Annotated]] = {}
     for line in outcome.get("orders", []):
         written = line.get("order") or line.get("input") or ""
-        for printed in annotate(written, line["result"], line.get("reason", ""), ordered=bool(line.get("input"))):
+        reasons = reasons_from_json(line.get("reasons"))
+        for printed in annotate(written, line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(line["power"], []).append(Annotated(z(printed.order), printed.marks, z(printed.why)))
+    owned = outcome.get("supply_centers", {})
+    counted = outcome.get("adjustments", {})
     units_after: dict[str, int] = {}
     for unit in outcome.get("units", []):
         units_after[unit["power"]] = units_after.get(unit["power"], 0) + _size(unit["unit"])
-    owned = outcome.get("supply_centers", {})
-    centres = [
-        CentreLine(power, len(names), units_after.get(power, 0), [z(n) for n in sorted(names)])
-        for power, names in sorted(owned.items())
-        if names or units_after.get(power)
-    ]
+    centres = []
+    for power in sorted(set(owned) | set(units_after)):
+        names = owned.get(power, [])
+        if not names and not units_after.get(power):
+            continue
+        count = counted.get(power) or {"centres": len(names), "units": units_after.get(power, 0)}
+        change = count.get("change", count["centres"] - count["units"])
+        centres.append(CentreLine(power, count["centres"], count["units"], [z(n) for n in sorted(names)], change))
     next_type = (next_phase or {}).get("type")
     return ResultSheet(
         game=game,
@@ -181,15 +206,17 @@ def build_sheet(
         disbanded=[
             {**e, "at": z(e["at"])}
             for e in outcome.get("events", [])
-            if e["kind"] in ("disbanded", "civil_disorder_removal") and not _has_line(orders, e["power"], z(e["at"]))
+            if e["kind"] in ("disbanded", "civil_disorder_removal") and not _has_line(outcome, e["power"], e["at"])
         ],
         centres=centres,
-        show_centres=phase["season"] == "Fall" and next_type != PhaseType.RETREAT.value,
+        show_centres=_ownership_changed(variant, phase) and next_type != PhaseType.RETREAT.value,
         show_adjustments=next_type == PhaseType.ADJUSTMENT.value,
         next_phase=next_phase,
         next_code=phase_code(next_phase) if next_phase else None,
         deadline=deadline_text(deadline) if deadline else None,
-        partial_cuts=any(str(o.get("reason", "")).startswith("partly cut") for o in outcome.get("orders", [])),
+        partial_cuts=any(
+            isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
+        ),
         winner=list(outcome.get("winner") or []),
         finished=finished,
         late=list(late or []),

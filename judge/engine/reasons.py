@@ -1,0 +1,441 @@
+"""Why an order had its result, as values: who bounced whom at what strengths, who cut a support and by how
+much, who dislodged a unit from where, why an order was void.
+
+Every order result carries a list of these. The `judge adjudicate` contract writes each one twice: as a GM's
+sentence (`reason`, from `text()`) and as data (`reasons`, from `json()`), and the results mail takes its zine
+marks from the kinds, never from the words. A new kind of outcome (a sack, Atlantis drowning a unit) is a new
+class here, with its text and its fields.
+
+`Note` is the one reason given in words only: an order the legality checks refused says why in a sentence (the
+refusal itself is the order's `illegal` result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar
+
+
+class Mark(StrEnum):
+    """The marks the zines printed beside an order."""
+
+    BOUNCE = "bounce"
+    CUT = "cut"
+    VOID = "void"
+    NO_CONVOY = "no convoy"
+    PARADOX = "paradox"
+    DISLODGED = "dislodged"
+    DESTROYED = "destroyed"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitName:
+    """A unit (or force, or detachment) as a reason names it."""
+
+    power: str
+    unit: str
+    at: str
+
+    def __str__(self) -> str:
+        return f"{self.power} {self.unit} {self.at}"
+
+    def json(self) -> dict[str, str]:
+        return {"power": self.power, "unit": self.unit, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    kind: ClassVar[str] = "reason"
+    marks: ClassVar[tuple[Mark, ...]] = ()
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name.rstrip("_")] = _json(getattr(self, f.name))
+        return out
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, UnitName | Reason):
+        return value.json()
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def _names(units: tuple[UnitName, ...]) -> str:
+    return ", ".join(str(u) for u in units)
+
+
+def text_of(reasons: Sequence[Reason]) -> str:
+    """The reasons as one sentence, in the order they were found."""
+    return "; ".join(t for t in (r.text() for r in reasons) if t)
+
+
+def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
+    """The zine marks these reasons call for, each once, in order."""
+    out: list[Mark] = []
+    for reason in reasons:
+        for mark in reason.marks:
+            if mark not in out:
+                out.append(mark)
+    return tuple(out)
+
+
+# --- words only -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Reason):
+    """A reason given in words only (why an order is illegal, why a rule called a move off)."""
+
+    kind: ClassVar[str] = "note"
+    words: str
+
+    def text(self) -> str:
+        return self.words
+
+
+# --- moves ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NoConvoy(Reason):
+    """A move by convoy found no convoy order to carry it (or, `disrupted`, every route was broken)."""
+
+    kind: ClassVar[str] = "no_convoy"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.NO_CONVOY,)
+    disrupted: bool = False
+
+    def text(self) -> str:
+        return "convoy disrupted" if self.disrupted else "no convoy"
+
+
+@dataclass(frozen=True, slots=True)
+class OwnUnit(Reason):
+    """A move that would dislodge a unit of its own side (only its own side's supports would carry it)."""
+
+    kind: ClassVar[str] = "own_unit"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
+    into: str
+
+    def text(self) -> str:
+        return f"cannot dislodge its own unit in {self.into}"
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead(Reason):
+    """Beaten in a head-to-head battle: attack against the other unit's defence."""
+
+    kind: ClassVar[str] = "head_to_head"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
+    by: UnitName
+    attack: int
+    defend: int
+
+    def text(self) -> str:
+        return f"beaten head to head by {self.by} ({self.attack} against {self.defend})"
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBy(Reason):
+    """The unit in the destination held: attack against hold strength. `stayed` when it was ordered to move
+    away and did not."""
+
+    kind: ClassVar[str] = "held_by"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
+    by: UnitName
+    attack: int
+    hold: int
+    stayed: bool = False
+
+    def text(self) -> str:
+        if self.stayed:
+            return f"bounced off {self.by}, which did not move away"
+        return f"held by {self.by} ({self.attack} against {self.hold})"
+
+
+@dataclass(frozen=True, slots=True)
+class Bounced(Reason):
+    """Stood off by other attacks on the same province, each at least as strong as this one."""
+
+    kind: ClassVar[str] = "bounced"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
+    with_: tuple[UnitName, ...]
+
+    def text(self) -> str:
+        return f"bounced with {_names(self.with_)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Failed(Reason):
+    """A move that failed for none of the reasons above (a rule of the variant stopped it)."""
+
+    kind: ClassVar[str] = "failed"
+
+    def text(self) -> str:
+        return "failed"
+
+
+# --- what happened to the unit ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WasDislodged(Reason):
+    """The unit was dislodged by the attack from `from_` (several provinces for a merge or attacks in unison);
+    `from_` is empty where the unit's order was illegal and only where it stood is told."""
+
+    kind: ClassVar[str] = "dislodged"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.DISLODGED,)
+    at: str
+    from_: tuple[str, ...] = ()
+    convoyed: bool = False
+
+    def text(self) -> str:
+        if not self.from_:
+            return f"dislodged from {self.at}"
+        via = " (convoyed)" if self.convoyed else ""
+        return f"dislodged by the attack from {', '.join(self.from_)}{via}"
+
+
+# --- supports and convoys ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VoidSupport(Reason):
+    """The support matched no order: no unit where it points, or the unit there did something else."""
+
+    kind: ClassVar[str] = "void_support"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.VOID,)
+    target: str
+    destination: str | None
+    no_unit: bool
+
+    def text(self) -> str:
+        if self.no_unit:
+            return f"void: no unit in {self.target}"
+        if self.destination:
+            return f"void: {self.target} did not move to {self.destination}"
+        return f"void: {self.target} did not hold"
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Reason):
+    """The support was cut by these attacks (each unit with the province it attacked from)."""
+
+    kind: ClassVar[str] = "cut"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.CUT,)
+    by: tuple[UnitName, ...]
+    from_: tuple[str, ...]
+
+    def text(self) -> str:
+        if not self.by:
+            return "cut"
+        return "cut by " + ", ".join(f"{u} from {o}" for u, o in zip(self.by, self.from_, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class PartlyCut(Reason):
+    """Part of a multiple support stood and part was cut (Multiplomacy rule 5 ii prints the two apart)."""
+
+    kind: ClassVar[str] = "partly_cut"
+    unit: str
+    """the letter of the supporting units ("A", "F")"""
+    at: str
+    support: str
+    """what they support, as written in the results ("S A mun - boh")"""
+    stood: int
+    fell: int
+    by: tuple[UnitName, ...]
+    from_: tuple[str, ...]
+
+    def part(self, count: int) -> str:
+        return f"{count} {self.unit} {self.at} {self.support}"
+
+    @property
+    def cutters(self) -> str:
+        names = ", ".join(f"{u} from {o}" for u, o in zip(self.by, self.from_, strict=True))
+        return names or "an attack"
+
+    def text(self) -> str:
+        return f"partly cut: {self.part(self.stood)} stands; {self.part(self.fell)} was cut by {self.cutters}"
+
+
+@dataclass(frozen=True, slots=True)
+class Paradox(Reason):
+    """A convoy paradox: the support fails, or (`convoy`) the convoying fleet holds, by the Szykman rule."""
+
+    kind: ClassVar[str] = "paradox"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.PARADOX,)
+    convoy: bool = False
+
+    def text(self) -> str:
+        return "convoy paradox: the fleet holds (Szykman rule)" if self.convoy else "paradox: support fails"
+
+
+@dataclass(frozen=True, slots=True)
+class VoidConvoy(Reason):
+    """The convoy matched no move: no such army moved, or (`overland`) it went by land."""
+
+    kind: ClassVar[str] = "void_convoy"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.VOID,)
+    target: str
+    destination: str
+    overland: bool
+
+    def text(self) -> str:
+        if self.overland:
+            return "void: the army went over land"
+        return f"void: no army moved from {self.target} to {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class RouteBroken(Reason):
+    """The convoy stood, but every route of the army it carried was broken elsewhere."""
+
+    kind: ClassVar[str] = "route_broken"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.NO_CONVOY,)
+
+    def text(self) -> str:
+        return "the convoy route was broken elsewhere"
+
+
+# --- several parts on one line ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Part(Reason):
+    """What became of one part of an order for several detachments (a split, a merge)."""
+
+    kind: ClassVar[str] = "part"
+    unit: str
+    at: str
+    reasons: tuple[Reason, ...]
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:  # type: ignore[override]
+        """Only what became of the whole force is marked: its being dislodged."""
+        dislodged = any(isinstance(r, WasDislodged) and r.from_ for r in self.reasons)
+        return (Mark.DISLODGED,) if dislodged else ()
+
+    def text(self) -> str:
+        return f"{self.unit} {self.at}: {text_of(self.reasons)}"
+
+
+# --- retreats and adjustments -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatClash(Reason):
+    """Retreats met in one province; `lost` of this order's `units` were disbanded."""
+
+    kind: ClassVar[str] = "retreat_clash"
+    with_: tuple[UnitName, ...]
+    into: str
+    lost: int
+    units: int
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:  # type: ignore[override]
+        return (Mark.BOUNCE, Mark.DESTROYED) if self.lost else (Mark.BOUNCE,)
+
+    def text(self) -> str:
+        names = ", ".join(f"{u.unit} {u.at}" for u in self.with_)
+        if self.lost == self.units:
+            return f"bounced with {names}; the unit is disbanded"
+        return f"met {names} in {self.into}; {self.lost} of {self.units} disbanded"
+
+
+class LostAs(StrEnum):
+    UNIT = "the unit is disbanded"
+    REST = "the rest are disbanded"
+    IT = "it is disbanded"
+
+
+@dataclass(frozen=True, slots=True)
+class Lost(Reason):
+    """A dislodged unit whose retreat order could not be carried out is disbanded."""
+
+    kind: ClassVar[str] = "lost"
+    marks: ClassVar[tuple[Mark, ...]] = (Mark.DESTROYED,)
+    words: LostAs = LostAs.UNIT
+
+    def text(self) -> str:
+        return self.words.value
+
+
+class DisbandCause(StrEnum):
+    CLASHED = "retreats clashed"
+    ORDERED = "ordered to disband"
+    NOWHERE = "no retreat was possible"
+    UNORDERED = "no retreat was ordered"
+
+
+@dataclass(frozen=True, slots=True)
+class Disbanded(Reason):
+    """A dislodged unit left the board in the retreat phase."""
+
+    kind: ClassVar[str] = "disbanded"
+    cause: DisbandCause
+
+    def text(self) -> str:
+        return self.cause.value
+
+
+@dataclass(frozen=True, slots=True)
+class CivilDisorder(Reason):
+    """A removal the judge made because the power ordered too few."""
+
+    kind: ClassVar[str] = "civil_disorder"
+
+    def text(self) -> str:
+        return "civil disorder: too few removals were ordered"
+
+
+# --- reading them back ------------------------------------------------------------------------------------
+
+
+def _kinds() -> dict[str, type[Reason]]:
+    """kind -> class, from this module's names (a slotted dataclass is a new class object, so the classes are
+    taken as the module binds them, never from `__subclasses__`, which also holds the pre-slots originals)."""
+    return {
+        value.kind: value
+        for value in globals().values()
+        if isinstance(value, type) and issubclass(value, Reason) and value is not Reason
+    }
+
+
+def _value(name: str, raw: Any) -> Any:
+    if isinstance(raw, dict) and "kind" in raw:
+        return reason_from_json(raw)
+    if isinstance(raw, dict) and set(raw) == {"power", "unit", "at"}:
+        return UnitName(str(raw["power"]), str(raw["unit"]), str(raw["at"]))
+    if isinstance(raw, list):
+        return tuple(_value(name, v) for v in raw)
+    if name == "cause":
+        return DisbandCause(raw)
+    if name == "words" and raw in LostAs._value2member_map_:
+        return LostAs(raw)
+    return raw
+
+
+def reason_from_json(raw: dict[str, Any]) -> Reason:
+    """A reason as `Reason.json()` wrote it (a stored outcome, a contract outcome fed back): the same value.
+    An unknown kind (written by a later judge) is kept as its words, when it has any."""
+    cls = _KINDS.get(str(raw.get("kind")))
+    if cls is None:
+        return Note(str(raw.get("words", "")))
+    values = {f.name: _value(f.name, raw.get(f.name.rstrip("_"))) for f in fields(cls)}
+    return cls(**values)
+
+
+def reasons_from_json(raw: Any) -> list[Reason]:
+    return [reason_from_json(r) for r in raw] if isinstance(raw, list) else []
+
+
+_KINDS = _kinds()
