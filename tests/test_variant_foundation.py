@@ -14,7 +14,7 @@ from judge.contract.adjudicate import CaseError, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.supply import balances, halves
-from judge.engine.units import ARMY, FLEET, facts_of
+from judge.engine.units import ARMY, FLEET, Composition, facts_of
 from judge.notation import parse_order
 from judge.variants import VARIANTS, get_variant
 
@@ -274,3 +274,33 @@ def test_every_registered_variant_has_a_descriptor_with_a_first_phase() -> None:
     for variant in VARIANTS.values():
         assert variant.first_phase() == variant.starting_position().phase
         assert variant.phase_name(variant.first_phase())
+
+
+# --- garrisons ------------------------------------------------------------------------------------------
+
+
+class _GarrisonRules(Rules):
+    """Standard rules that also allow garrisons, as Hoplite Wars does."""
+
+    variant = "garrisons"
+
+    def allows(self, composition: Composition) -> bool:
+        return composition.is_single
+
+
+def test_a_garrison_never_moves_nor_convoys_but_holds_and_supports() -> None:
+    board = load_map("standard")
+    rules = _GarrisonRules.build(board)
+    units = (Force("France", Composition.of(garrisons=1), "par"), Force("France", ARMY, "bur"))
+    position = Position(Phase("Spring", 1901, M), units, {})
+    lines = ["G Par - Pic", "G Par S A Bur"]
+    outcome = adjudicate(rules, position, [Submitted("France", line, parse_order(board, line)) for line in lines])
+    assert outcome.results[0].result.value == "illegal"
+    assert "never moves" in outcome.results[0].reason
+    assert outcome.results[1].result.value == "succeeds"
+
+
+def test_a_garrison_costs_half_a_centre() -> None:
+    rules = _GarrisonRules.build(load_map("standard"))
+    units = [Force("France", Composition.of(garrisons=1), "par"), Force("France", ARMY, "bur")]
+    assert balances(rules, {"par": "France", "bre": "France"}, units) == {"France": 1}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.orders import OrderKind
 from judge.engine.units import Composition, Force
 
 if TYPE_CHECKING:
@@ -208,6 +209,13 @@ class Rules:
                 rival = seen.setdefault(force.province, force)
                 if rival.power != force.power:
                     return f"{force.province} already holds {rival.power} {rival.describe()}"
+        return None
+
+    def order_problem(self, force: Force, order: Order) -> str | None:
+        """Why this force may not be given this kind of order at all, or None: a garrison (`G`) never moves
+        and never convoys; a variant may restrict its support too (Hoplite Wars: only to units merging with it)."""
+        if force.composition.garrisons and order.kind in (OrderKind.MOVE, OrderKind.CONVOY):
+            return f"a garrison never moves; {force.describe()} can only hold or support"
         return None
 
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
