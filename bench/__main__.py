@@ -16,6 +16,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from bench.baseline import baseline_benchmark
 from bench.mail import mail_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
@@ -141,7 +142,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
+    parser.add_argument(
+        "--baseline",
+        default=os.environ.get("BENCH_BASELINE", ""),
+        help="a git ref whose engine to time against this tree's in the same run (env BENCH_BASELINE)",
+    )
     args = parser.parse_args()
+    if args.baseline:
+        baseline_benchmark(args.baseline, args.games, args.years, args.rounds)
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
     if args.mails:

@@ -45,16 +45,18 @@ def _account(rules: Rules, position: Position, outcome: Outcome) -> None:
     """What the phase changed besides the units, as values: centres that changed hands, powers eliminated (an
     `eliminated` event each), and the counts for the adjustments that follow."""
     before, after = position.centres, outcome.centres
-    if before is not after:
+    changed = before != after
+    if changed:
         outcome.ownership_changes = [
             OwnershipChange(centre, before.get(centre), after.get(centre))
             for centre in sorted(set(before) | set(after))
             if before.get(centre) != after.get(centre)
         ]
-    gone = surviving_powers(position) - surviving_powers(
-        Position(outcome.next_phase, outcome.units, after, outcome.dislodged)
-    )
-    outcome.events.extend({"kind": "eliminated", "power": power} for power in sorted(gone))
+    if changed or len(outcome.units) + len(outcome.dislodged) < len(position.units) + len(position.dislodged):
+        gone = surviving_powers(position) - surviving_powers(
+            Position(outcome.next_phase, outcome.units, after, outcome.dislodged)
+        )
+        outcome.events.extend({"kind": "eliminated", "power": power} for power in sorted(gone))
     if outcome.next_phase.type is PhaseType.ADJUSTMENT:
         have, cost = centre_values(rules, after), upkeep(rules, outcome.units)
         outcome.adjustments = {p: Adjustment(have[p], cost[p]) for p in sorted(set(have) | set(cost))}

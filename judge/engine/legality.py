@@ -148,9 +148,10 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
     kind = order.kind
     if kind is OrderKind.HOLD:
         return Legal(order if unit is given else Order(kind, unit), True)
-    refused = rules.order_problem(force, order)
-    if refused:
-        return _bad(replace(order, unit=unit), refused)
+    if force.composition.garrisons or rules.limits_orders:
+        refused = rules.order_problem(force, order)
+        if refused:
+            return _bad(replace(order, unit=unit), refused)
     if kind is OrderKind.MOVE:
         legal = _check_move(board, forces, force, unit, order)
         if legal.ok:

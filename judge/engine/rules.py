@@ -8,6 +8,7 @@ and the variant's own hooks; standard Diplomacy uses it as is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
@@ -142,6 +143,16 @@ class Rules:
         city). Counting in halves keeps every count an integer."""
         return 1 if self.board.provinces[province].centre_kind == "town" else 2
 
+    @cached_property
+    def centre_values(self) -> dict[str, int]:
+        """`centre_value` of every supply centre, worked out once: counts are taken after every phase."""
+        return {p.id: self.centre_value(p.id) for p in self.board.provinces.values() if p.supply_centre}
+
+    @cached_property
+    def all_centres_whole(self) -> bool:
+        """Every centre worth one: a power's worth is twice its count of centres (standard, the common case)."""
+        return all(v == 2 for v in self.centre_values.values())
+
     def upkeep(self, composition: Composition) -> int:
         """What a force costs in centres, in halves: an army or fleet 2 each, a garrison 1 (Hoplite Wars)."""
         return 2 * (composition.armies + composition.fleets) + composition.garrisons
@@ -210,6 +221,10 @@ class Rules:
                 if rival.power != force.power:
                     return f"{force.province} already holds {rival.power} {rival.describe()}"
         return None
+
+    limits_orders: ClassVar[bool] = False
+    """True where `order_problem` refuses more than a garrison's moves (the engine asks only then, or for a
+    force with garrisons)"""
 
     def order_problem(self, force: Force, order: Order) -> str | None:
         """Why this force may not be given this kind of order at all, or None: a garrison (`G`) never moves

@@ -10,7 +10,7 @@ from judge.board.model import Board
 from judge.engine.phase import PhaseType
 from judge.engine.position import Position
 from judge.engine.rules import Rules
-from judge.engine.units import Force
+from judge.engine.units import ARMY, FLEET, Force
 
 
 def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Force]) -> dict[str, str]:
@@ -30,17 +30,23 @@ def centre_counts(centres: dict[str, str]) -> Counter[str]:
 
 def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
     """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
+    if rules.all_centres_whole:
+        counts = Counter(centres.values())
+        return Counter({owner: 2 * n for owner, n in counts.items()})
+    worth = rules.centre_values
     value: Counter[str] = Counter()
     for province, owner in centres.items():
-        value[owner] += rules.centre_value(province)
+        value[owner] += worth[province]
     return value
 
 
 def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
     """What each power's units cost, in half centres (`Rules.upkeep`)."""
     cost: Counter[str] = Counter()
+    each = rules.upkeep
     for force in units:
-        cost[force.power] += rules.upkeep(force.composition)
+        composition = force.composition
+        cost[force.power] += 2 if composition is ARMY or composition is FLEET else each(composition)
     return cost
 
 
