@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judge.engine import Position, Result, Rules, Submitted, check_legality
+from judge.board.model import province_of
+from judge.engine import OrderKind, Position, Result, Rules, Submitted, check_legality
 from judge.notation import OrderSyntaxError, parse_order
 
 
@@ -43,3 +44,33 @@ def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[s
         error = result.reason if result.result is Result.ILLEGAL else ""
         checks.append(LineCheck(sub.text, result.order, error))
     return checks
+
+
+def route_lines(
+    rules: Rules, position: Position, powers: Sequence[str], default: str, lines: Sequence[str]
+) -> list[str]:
+    """Which of a side's powers each order line is for: the power whose unit it names (or, for a build, whose
+    home centre it names); a line that names none of them, or cannot be read, stays with `default` (the power
+    signed on), whose reply then says what is wrong with it."""
+    mine = set(powers)
+    units: dict[str, set[str]] = {}
+    for force in (*position.units, *(d.force for d in position.dislodged)):
+        if force.power in mine:
+            units.setdefault(force.province, set()).add(force.power)
+    homes: dict[str, set[str]] = {}
+    for power in powers:
+        starting = rules.board.powers.get(power)
+        for home in starting.home if starting else ():
+            homes.setdefault(home, set()).add(power)
+    owners = []
+    for line in lines:
+        try:
+            order = parse_order(rules.board, line)
+        except OrderSyntaxError:
+            order = None
+        found: set[str] = set()
+        if order is not None and order.unit is not None:
+            province = province_of(order.unit.location)
+            found = homes.get(province, set()) if order.kind is OrderKind.BUILD else units.get(province, set())
+        owners.append(next(iter(found)) if len(found) == 1 else default)
+    return owners

@@ -22,7 +22,7 @@ from judge.clock import SYSTEM_CLOCK, Clock
 from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Phase, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
-from judge.game.checking import LineCheck, check_orders, read_lines
+from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.views import GameView, game_view
 from judge.passwords import hash_password, verify_password
 from judge.schedule.timing import deadline_after, timing_from_settings
@@ -243,11 +243,12 @@ class GameService:
                 if power is None:
                     raise ServiceError(f"{text!r} is not a power of {game.variant}")
                 wanted.append(power)
-            if len(game.seats) >= len(board.powers):
+            players = len(get_variant(game.variant).seat_groups(game.options))
+            if len(game.seats) >= players:
                 raise ServiceError(f"{name} is full")
             game.seats.append(Seat(player=player, preferences=wanted, joined_at=self.clock.now()))
             s.flush()
-            if len(game.seats) == len(board.powers) and game.settings.get("auto_start", True):
+            if len(game.seats) == players and game.settings.get("auto_start", True):
                 self._start(s, game)
                 return str(game.status)
             return None
@@ -261,10 +262,10 @@ class GameService:
 
     def _start(self, s: Session, game: Game) -> None:
         variant = get_variant(game.variant)
-        powers = sorted(variant.rules(game.options).board.powers)
-        if len(game.seats) != len(powers):
-            raise ServiceError(f"{game.name} needs {len(powers)} players and has {len(game.seats)}")
-        self._assign_powers(game, powers)
+        groups = variant.seat_groups(game.options)
+        if len(game.seats) != len(groups):
+            raise ServiceError(f"{game.name} needs {len(groups)} players and has {len(game.seats)}")
+        self._assign_powers(game, groups)
         position = variant.starting_position()
         game.position = position_json(variant.name, position)
         game.phase_index = 0
@@ -272,23 +273,36 @@ class GameService:
         game.deadline = self._next_deadline(game)
 
     @staticmethod
-    def _assign_powers(game: Game, powers: list[str]) -> None:
-        """By preference in order of joining; the rest at random from the game's seed."""
-        free = list(powers)
+    def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> None:
+        """Each player takes a group of powers (one power, or a side the variant fixes): by preference in order of
+        joining, the rest at random from the game's seed. A player with several powers holds a seat for each."""
+        free = list(groups)
         rng = random.Random(game.seed)
         unplaced = []
-        for seat in game.seats:
-            choice = next((p for p in seat.preferences if p in free), None)
+        chosen: dict[int, tuple[str, ...]] = {}
+        for n, seat in enumerate(game.seats):
+            choice = next((g for p in seat.preferences for g in free if p in g), None)
             if choice is None:
-                unplaced.append(seat)
+                unplaced.append(n)
                 continue
             free.remove(choice)
-            seat.power = choice
-            seat.status = SeatStatus.PLAYING
+            chosen[n] = choice
         rng.shuffle(free)
-        for seat, power in zip(unplaced, free, strict=True):
-            seat.power = power
+        chosen.update(zip(unplaced, free, strict=True))
+        for n, seat in list(enumerate(game.seats)):
+            first, *more = chosen[n]
+            seat.power = first
             seat.status = SeatStatus.PLAYING
+            for power in more:
+                game.seats.append(
+                    Seat(
+                        player=seat.player,
+                        power=power,
+                        preferences=seat.preferences,
+                        status=SeatStatus.PLAYING,
+                        joined_at=seat.joined_at,
+                    )
+                )
 
     # --- orders --------------------------------------------------------------------------------------
 
@@ -305,23 +319,38 @@ class GameService:
             game = self._view(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
-            if game.seat(power) is None:
+            seat = game.seat(power)
+            if seat is None:
                 raise ServiceError(f"{power} is not a power in {name}")
-            checks = check_orders(game.rules, game.current, power, lines)
-            values = {
-                "set_game": game.id,
-                "set_phase": game.phase_index,
-                "set_power": power,
-                "lines": list(lines),
-                "checked": [c.as_json() for c in checks],
-                "has_errors": any(c.error for c in checks),
-                "submitted_at": self.clock.now(),
-                "source_message_id": source_message_id[:998] if source_message_id else None,  # the column's size
-            }
-            replaced = cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0
-            if not replaced:
-                s.execute(_ADD_ORDER_SET, values)
-            return Submission(name, power, _phase_name(game.position or {}), checks, replaced)
+            side = [o.power for o in game.seats if o.power and seat.address and o.address == seat.address]
+            # a player with several powers: each line goes to the power whose unit it names
+            owners = (
+                route_lines(game.rules, game.current, side, power, lines) if len(side) > 1 else [power] * len(lines)
+            )
+            by_power: dict[str, list[str]] = {power: []}
+            for line, owner in zip(lines, owners, strict=True):
+                by_power.setdefault(owner, []).append(line)
+            replaced = False
+            checked: dict[str, Iterator[LineCheck]] = {}
+            for each, own in by_power.items():
+                checks = check_orders(game.rules, game.current, each, own)
+                checked[each] = iter(checks)
+                values = {
+                    "set_game": game.id,
+                    "set_phase": game.phase_index,
+                    "set_power": each,
+                    "lines": own,
+                    "checked": [c.as_json() for c in checks],
+                    "has_errors": any(c.error for c in checks),
+                    "submitted_at": self.clock.now(),
+                    "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
+                }
+                if cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0:
+                    replaced = True
+                else:
+                    s.execute(_ADD_ORDER_SET, values)
+            in_order = [next(checked[owner]) for owner in owners]
+            return Submission(name, " and ".join(by_power), _phase_name(game.position or {}), in_order, replaced)
 
     def orders_on_file(self, name: str, power: str) -> list[str]:
         with self._tx() as s:

@@ -60,6 +60,15 @@ class Variant:
                 centres[home] = power.name
         return Position(self.first_phase(), tuple(units), centres)
 
+    def seat_groups(self, options: dict[str, Any] | None = None) -> list[tuple[str, ...]]:
+        """The powers each player takes: the variant's fixed sides (Hoplite Wars: a Major with its Minor), and
+        every other power alone. A game needs one player per group."""
+        rules = self.rules(options)
+        groups = [tuple(sorted(powers)) for powers in rules.fixed_sides().values() if powers]
+        taken = {power for group in groups for power in group}
+        groups.extend((power,) for power in sorted(rules.board.powers) if power not in taken)
+        return sorted(groups)
+
     def phase_name(self, phase: Phase) -> str:
         """A phase as the variant writes it ("Autumn 1900 Placement", "Spring 450 BC Movement")."""
         return self.calendar.display(phase)
