@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint bench run clean
+.PHONY: install test test-fast lint bench run clean
 
 install: $(STAMP)
 
@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 
 test: install
 	$(BIN)/pytest -q
+
+# the quick part: everything but the end-to-end tests marked slow (real servers, whole games, wheels)
+test-fast: install
+	$(BIN)/pytest -q -m "not slow"
 
 lint: install
 	$(BIN)/ruff check judge tests bench migrations

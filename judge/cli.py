@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from judge.board.loader import check_map_file
+from judge.board.loader import check_map_file, map_names, maps_dir
 from judge.contract import CaseError, run_case
 from judge.variants import VARIANTS, get_variant
 
@@ -37,9 +37,13 @@ def _adjudicate(args: argparse.Namespace) -> int:
 
 
 def _map_check(args: argparse.Namespace) -> int:
+    """Each argument is a map file, or the name of a map the judge ships (`standard`); none: every shipped map."""
     failed = 0
-    for name in args.files:
-        problems = check_map_file(Path(name))
+    for name in args.files or map_names():
+        path = Path(name)
+        if not path.is_file() and name in map_names():
+            path = maps_dir() / f"{name}.toml"
+        problems = check_map_file(path)
         if problems:
             failed += 1
             for problem in problems:
@@ -146,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     maps = sub.add_parser("map", help="map files")
     map_sub = maps.add_subparsers(dest="map_command", required=True)
     check = map_sub.add_parser("check", help="check map files and print every problem")
-    check.add_argument("files", nargs="+")
+    check.add_argument("files", nargs="*", help="map files or shipped map names (default: every shipped map)")
     check.set_defaults(run=_map_check)
 
     db = sub.add_parser("db", help="the game database")

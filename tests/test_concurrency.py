@@ -8,11 +8,14 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from judge.game import GameService
 from judge.store import OrderSet, PhaseRecord, open_database
 from judge.testing.tables import POWERS
+
+pytestmark = pytest.mark.slow  # end to end: real servers, whole games (make test-fast skips them)
 
 
 def _set_up(url: str) -> None:

@@ -7,6 +7,8 @@ import pytest
 from judge.cli import main
 from judge.demo import run_demo
 
+pytestmark = pytest.mark.slow  # whole games by mail (make test-fast skips them)
+
 
 def _demo(variant: str, phases: int) -> str:
     said: list[str] = []

@@ -16,6 +16,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from judge.clock import SYSTEM_CLOCK
@@ -27,6 +28,8 @@ from judge.store import OrderSet, OutboundMail, open_database
 from judge.testing.dovecot import DovecotServer
 from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
+
+pytestmark = pytest.mark.slow  # end to end: real servers, whole games (make test-fast skips them)
 
 
 def _mail(sender: str, body: str, subject: str = "orders", html: str | None = None) -> bytes:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.board.model import Board, Power, Province, StartingUnit, Terrain, normalise_name, province_of
+from judge.data import data_path
 
 
 class MapError(Exception):
@@ -23,8 +24,8 @@ class MapError(Exception):
 
 
 def maps_dir() -> Path:
-    """The repository's `maps/` folder (maps are data files beside the package)."""
-    return Path(__file__).resolve().parents[2] / "maps"
+    """The `maps/` folder, as the installed package has it (`judge.data.maps`)."""
+    return data_path("maps")
 
 
 def map_names() -> list[str]:

@@ -4,14 +4,14 @@ putting `<variant>/<name>` beside it)."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from judge.data import data_path
 from judge.render.results import build_sheet
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = data_path("templates")
 
 
 def pad(text: str, width: int, right: bool = False) -> str:

@@ -20,9 +20,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.orm import Session, sessionmaker
 
+from judge.data import data_path
 from judge.store.models import Base
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = data_path("migrations")
 _UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrades on PostgreSQL
 
 
