@@ -10,13 +10,16 @@ import pytest
 
 from judge.board import load_map
 from judge.contract import run_case
-from judge.contract.adjudicate import CaseError, read_position
+from judge.contract.adjudicate import CaseError, read_orders, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.orders import OrderKind, Verb
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, facts_of
-from judge.notation import parse_order
-from judge.variants import VARIANTS, get_variant
+from judge.notation import OrderSyntaxError, parse_order
+from judge.notation.render import render_order
+from judge.render import render_results
+from judge.variants import VARIANTS, Variant, get_variant
 
 M, R, A, P = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT, PhaseType.PLACEMENT
 MAD_LIKE = Calendar(season_names={"Fall": "Autumn"}, opening=(Phase("Spring", 1900, P), Phase("Fall", 1900, P)))
@@ -304,3 +307,69 @@ def test_a_garrison_costs_half_a_centre() -> None:
     rules = _GarrisonRules.build(load_map("standard"))
     units = [Force("France", Composition.of(garrisons=1), "par"), Force("France", ARMY, "bur")]
     assert balances(rules, {"par": "France", "bre": "France"}, units) == {"France": 1}
+
+
+# --- a variant's own order verbs ------------------------------------------------------------------------
+
+VERBS = {
+    "boards": Verb(OrderKind.BOARD, "unit target"),
+    "disembarks": Verb(OrderKind.MOVE, "unit place"),
+    "sack": Verb(OrderKind.SACK, "unit"),
+    "claim": Verb(OrderKind.CLAIM, "line"),
+}
+
+
+def test_the_reader_learns_a_variants_verbs_in_both_word_orders() -> None:
+    board = load_map("standard")
+    board_order = parse_order(board, "A Pic boards F Eng", VERBS)
+    assert (board_order.kind, board_order.target and board_order.target.location) == (OrderKind.BOARD, "eng")
+    assert render_order(board_order) == "A pic boards F eng"
+    landing = parse_order(board, "A Wal disembarks Lon", VERBS)
+    assert (landing.kind, landing.destination) == (OrderKind.MOVE, "lon")
+    for line in ("A Par sack", "SACK A Par", "sack army paris"):
+        sacked = parse_order(board, line, VERBS)
+        assert (sacked.kind, sacked.unit and sacked.unit.location) == (OrderKind.SACK, "par")
+    claim = parse_order(board, "CLAIM 2-way win with Russia", VERBS)
+    assert (claim.kind, claim.words, render_order(claim)) == (
+        OrderKind.CLAIM,
+        "2-way win with Russia",
+        "CLAIM 2-way win with Russia",
+    )
+
+
+def test_a_variants_verbs_are_unknown_to_the_other_variants() -> None:
+    board = load_map("standard")
+    with pytest.raises(OrderSyntaxError):
+        parse_order(board, "A Par sack")
+    with pytest.raises(OrderSyntaxError):
+        parse_order(board, "CLAIM 2-way win with Russia")
+
+
+def test_a_verb_the_variant_reads_but_does_not_adjudicate_is_illegal_with_the_reason() -> None:
+    class Sacking(Rules):
+        variant = "sacking"
+        verbs: ClassVar = VERBS
+
+    rules = Sacking.build(load_map("standard"))
+    case = {"units": [{"power": "France", "unit": "A", "at": "par"}], "orders": {"France": ["A Par SACK"]}}
+    position = read_position(rules, case, Phase("Spring", 1901, M))
+    outcome = adjudicate(rules, position, read_orders(rules, case))
+    assert outcome.results[0].result.value == "illegal"
+    assert "sack order is not possible" in outcome.results[0].reason
+
+
+def test_results_and_the_contract_write_seasons_and_years_as_the_variant_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    ancient = Variant("ancient", "a calendar before Christ", "standard", Rules, HOPLITE_LIKE)
+    monkeypatch.setitem(VARIANTS, "ancient", ancient)
+    case = {
+        "variant": "ancient",
+        "phase": {"season": "Autumn", "year": -450, "type": "Movement"},
+        "units": [{"power": "Germany", "unit": "A", "at": "ruh"}],
+        "orders": {"Germany": ["A Ruh - Bel"]},
+    }
+    outcome = run_case(case)
+    assert outcome["phase"] == {"season": "Autumn", "year": -450, "type": "Movement"}
+    assert outcome["next_phase"] == {"season": "Winter", "year": -450, "type": "Adjustment"}
+    text = render_results("g", outcome, outcome["next_phase"])
+    assert "Movement results for Autumn 450 BC." in text
+    assert "is Adjustment for Winter 450 BC" in text

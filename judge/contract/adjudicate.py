@@ -155,7 +155,8 @@ def _sides(board: Board, raw: Any) -> dict[str, tuple[str, ...]]:
     return sides
 
 
-def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
+def read_orders(rules: Rules, case: dict[str, Any]) -> list[Submitted]:
+    board = rules.board
     raw = case.get("orders") or {}
     if not isinstance(raw, dict):
         raise CaseError("orders must map powers to lists of order lines")
@@ -169,7 +170,7 @@ def read_orders(board: Board, case: dict[str, Any]) -> list[Submitted]:
         for line in lines:
             text = str(line)
             try:
-                submitted.append(Submitted(power, text, parse_order(board, text)))
+                submitted.append(Submitted(power, text, parse_order(board, text, rules.verbs)))
             except OrderSyntaxError as exc:
                 submitted.append(Submitted(power, text, None, exc.why))
     return submitted
@@ -307,7 +308,7 @@ def run_case(case: Any, variant_override: str | None = None) -> dict[str, Any]:
     except (ValueError, TypeError, AttributeError) as exc:
         raise CaseError(f"phase: {exc}") from None
     position = read_position(rules, case, phase)
-    submitted = read_orders(board, case)
+    submitted = read_orders(rules, case)
     seed = case.get("seed", 0)
     if not isinstance(seed, int):
         raise CaseError("seed must be an integer")

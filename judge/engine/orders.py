@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 from judge.engine.units import Composition
 
@@ -20,6 +21,12 @@ class OrderKind(StrEnum):
     BUILD = "build"
     REMOVE = "remove"
     WAIVE = "waive"
+    BOARD = "board"
+    """a variant's: an army boards a fleet at sea (Mad Diplomacy's Abstraction A/F rule)"""
+    SACK = "sack"
+    """a variant's: a unit sacks the place it stands in (Hoplite Wars' Delphi)"""
+    CLAIM = "claim"
+    """a variant's: a line that is not about a unit (Heptadiplomacy's win claims), kept in `Order.words`"""
 
 
 MOVEMENT_KINDS = frozenset(
@@ -58,6 +65,21 @@ class Order:
     via_convoy: bool = False
     merging: tuple[UnitRef, ...] = ()
     parts: tuple[Order, ...] = ()
+    words: str = ""
+    """the rest of the line, for an order that is not about a unit (a claim)"""
+
+
+VerbShape = Literal["unit", "unit target", "unit place", "line"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """An order word a variant adds to the notation, and what follows it: nothing more than the unit
+    (`A Del SACK`, also `SACK A Del`), another unit (`A Rom boards F Tys`), a place (`A Wms disembarks Spa`, a
+    move), or free words (`CLAIM 2-way win with Russia`)."""
+
+    kind: OrderKind
+    shape: VerbShape
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,18 +7,19 @@ and the variant's own hooks; standard Diplomacy uses it as is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
-from judge.engine.orders import OrderKind
+from judge.engine.orders import OrderKind, Verb
 from judge.engine.units import Composition, Force
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from judge.engine.binding import Binding
     from judge.engine.orders import Order, Submitted
@@ -159,6 +160,9 @@ class Rules:
 
     # --- what the variant does beyond the orders -----------------------------------------------------
 
+    verbs: ClassVar[Mapping[str, Verb]] = {}
+    """order words the variant adds to the notation (lower case: `{"boards": Verb(BOARD, "unit target")}`); the
+    reader knows them only in this variant's games, and the variant's binding decides what they do"""
     unit_facts: ClassVar[tuple[str, ...]] = ()
     """the per-unit facts the variant keeps (`Force.facts`), read and written as extra keys of a unit's entry"""
     has_after_phase: ClassVar[bool] = False

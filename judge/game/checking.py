@@ -31,7 +31,7 @@ def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted
     submitted = []
     for line in lines:
         try:
-            submitted.append(Submitted(power, line, parse_order(rules.board, line)))
+            submitted.append(Submitted(power, line, parse_order(rules.board, line, rules.verbs)))
         except OrderSyntaxError as exc:
             submitted.append(Submitted(power, line, None, exc.why))
     return submitted
@@ -65,7 +65,7 @@ def route_lines(
     owners = []
     for line in lines:
         try:
-            order = parse_order(rules.board, line)
+            order = parse_order(rules.board, line, rules.verbs)
         except OrderSyntaxError:
             order = None
         found: set[str] = set()

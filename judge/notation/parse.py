@@ -10,10 +10,11 @@ and what was expected, which is what the player sees in the reply.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from judge.board.model import Board, normalise_name, province_of
-from judge.engine.orders import Order, OrderKind, UnitRef
+from judge.engine.orders import Order, OrderKind, UnitRef, Verb
 from judge.engine.units import Composition
 
 EXAMPLES = '"F nth - nwy", "A bud S A gal - bud", "F nth C A lon - bel", "A par H"'
@@ -329,18 +330,40 @@ class OrderReader:
 
     # --- orders ----------------------------------------------------------------------------------------
 
-    def read(self, line: str) -> Order:
+    def read(self, line: str, verbs: Mapping[str, Verb] | None = None) -> Order:
         tokens = _tokenise(line)
         if not tokens:
             raise OrderSyntaxError(line, f"empty order; expected an order like {EXAMPLES}")
         cur = _Cursor(tokens)
         power = self._power(cur, at_start=True)
-        order = self._order(cur, line)
+        verb = verbs.get(cur.peek() or "") if verbs else None
+        if verb is not None:  # a variant's verb first: "CLAIM ...", "SACK A Del"
+            cur.pos += 1
+            if verb.shape == "line":
+                return Order(verb.kind, None, words=" ".join(line.split()[1:]))
+            unit = self._unit(cur, line, "a unit")
+            order = self._verb(cur, line, unit, verb)
+        else:
+            order = self._order(cur, line, verbs or {})
         if power is not None and order.unit is not None and order.unit.power is None:
             order = replace(order, unit=replace(order.unit, power=power))
         return order
 
-    def _order(self, cur: _Cursor, line: str) -> Order:
+    def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
+        """What follows a variant's verb, by its shape."""
+        if verb.shape == "unit target":
+            target = self._unit(cur, line, "the unit it concerns")
+            self._expect_end(cur, line)
+            return Order(verb.kind, unit, target=target)
+        if verb.shape == "unit place":
+            self._skip_move_words(cur)
+            destination = self._place(cur, line, "where the unit goes")
+            self._expect_end(cur, line)
+            return Order(verb.kind, unit, destination=destination)
+        self._expect_end(cur, line)
+        return Order(verb.kind, unit)
+
+    def _order(self, cur: _Cursor, line: str, verbs: Mapping[str, Verb]) -> Order:
         rest = cur.tokens[cur.pos :]
         head = rest[0]
         if head in WAIVE_WORDS and (len(rest) == 1 or (len(rest) == 2 and rest[1] in BUILD_WORDS)):
@@ -361,6 +384,10 @@ class OrderReader:
         if merge is not None:
             return merge
         unit = self._unit(cur, line, "a unit")
+        verb = verbs.get(cur.peek() or "")
+        if verb is not None:
+            cur.pos += 1
+            return self._verb(cur, line, unit, verb)
         return self._after_unit(cur, line, unit)
 
     def _merge(self, cur: _Cursor, line: str) -> Order | None:
@@ -515,13 +542,14 @@ class OrderReader:
 _READERS: dict[int, OrderReader] = {}
 
 
-def parse_order(board: Board, line: str) -> Order:
-    """Read one order line; raises OrderSyntaxError with the line quoted when it cannot be read."""
+def parse_order(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> Order:
+    """Read one order line (with a variant's own verbs, `Rules.verbs`); raises OrderSyntaxError with the line
+    quoted when it cannot be read."""
     reader = _READERS.get(id(board))
     if reader is None or reader.board is not board:
         reader = OrderReader(board)
         _READERS[id(board)] = reader
-    return reader.read(line)
+    return reader.read(line, verbs)
 
 
 __all__ = ["OrderReader", "OrderSyntaxError", "parse_order", "province_of"]

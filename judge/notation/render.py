@@ -25,6 +25,8 @@ def render_order(order: Order) -> str:
     kind = order.kind
     if kind is OrderKind.WAIVE:
         return "Waive"
+    if kind is OrderKind.CLAIM:
+        return f"CLAIM {order.words}"
     if kind is OrderKind.MERGE:
         formed = f"{order.target.composition} " if order.target and order.target.composition else ""
         return " + ".join(_unit(u) for u in order.merging) + f" MERGE = {formed}{order.destination}"
@@ -51,4 +53,9 @@ def render_order(order: Order) -> str:
         return f"{unit} disband"
     if kind is OrderKind.BUILD:
         return f"Build {unit}"
+    if kind is OrderKind.BOARD:
+        assert order.target is not None
+        return f"{unit} boards {_unit(order.target)}"
+    if kind is OrderKind.SACK:
+        return f"{unit} SACK"
     return f"Remove {unit}"

@@ -82,6 +82,9 @@ class ResultSheet:
     next_phase: dict[str, Any] | None
     next_code: str | None
     deadline: str | None
+    when: str = ""
+    """the phase's season and year as the variant writes them ("Autumn 1900", "Spring 450 BC")"""
+    next_when: str = ""
     partial_cuts: bool = False
     """some support stood in part and was cut in part (Multiplomacy prints the two parts apart)"""
     winner: list[str] = field(default_factory=list)
@@ -124,6 +127,16 @@ def _size(unit: str) -> int:
         return Composition.parse(unit).size
     except (KeyError, ValueError):
         return 1
+
+
+def season_and_year(variant: str, phase: dict[str, Any]) -> str:
+    """"Fall 1901", "Autumn 1900", "Spring 450 BC": as the variant's calendar writes them."""
+    try:
+        calendar = get_variant(variant).calendar
+    except UnknownVariant:
+        return f"{phase['season']} {phase['year']}"
+    parsed = Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+    return f"{calendar.season_name(parsed.season)} {calendar.year_name(parsed.year)}"
 
 
 def _ownership_changed(variant: str, phase: dict[str, Any]) -> bool:
@@ -213,6 +226,8 @@ def build_sheet(
         show_adjustments=next_type == PhaseType.ADJUSTMENT.value,
         next_phase=next_phase,
         next_code=phase_code(next_phase) if next_phase else None,
+        when=season_and_year(variant, phase),
+        next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
