@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import pytest
 
-from judge.board import load_map
+from judge.board import board_copies, board_of, load_map
 from judge.contract import run_case
 from judge.contract.adjudicate import CaseError, read_orders, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
@@ -373,3 +373,46 @@ def test_results_and_the_contract_write_seasons_and_years_as_the_variant_does(mo
     text = render_results("g", outcome, outcome["next_phase"])
     assert "Movement results for Autumn 450 BC." in text
     assert "is Adjustment for Winter 450 BC" in text
+
+
+# --- several boards -------------------------------------------------------------------------------------
+
+
+def test_a_board_of_seven_copies_qualifies_every_id_with_its_board() -> None:
+    seven = board_copies(load_map("standard"), 7)
+    assert len(seven.provinces) == 7 * len(load_map("standard").provinces)
+    assert len(seven.supply_centres) == 238
+    assert seven.provinces["3:stp"].coasts == ("nc", "sc")
+    assert seven.fleet_can_move("3:stp/nc", "3:bar")
+    assert not seven.army_can_move("1:par", "3:par")  # links between boards are the variant's rule
+    assert seven.powers["4:England"].home == ("4:edi", "4:lon", "4:lvp")
+    assert seven.lookup("3:Paris") == "3:par"
+    assert seven.lookup_power("4:England") == "4:England"
+    assert board_of("3:stp/nc") == 3
+    assert board_of("stp/nc") is None
+
+
+def test_orders_name_places_on_a_board_with_its_number() -> None:
+    seven = board_copies(load_map("standard"), 7)
+    for line, canonical in (
+        ("A 1:par - 3:par", "A 1:par - 3:par"),
+        ("A(1:Par)-3:Par", "A 1:par - 3:par"),
+        ("A 1: par - 1: bur", "A 1:par - 1:bur"),
+        ("F 3:stp/nc - 3:bar", "F 3:stp/nc - 3:bar"),
+        ("F 3:stp(sc) - 3:bot", "F 3:stp/sc - 3:bot"),
+        ("F 4:Spain (north coast) - 4:mao", "F 4:spa/nc - 4:mao"),
+        ("A 5:par S A 5:mar - 5:bur", "A 5:par S A 5:mar - 5:bur"),
+    ):
+        assert render_order(parse_order(seven, line)) == canonical
+
+
+def test_a_board_of_copies_adjudicates_each_board_as_the_base_map() -> None:
+    seven = board_copies(load_map("standard"), 7)
+    rules = Rules.build(seven)
+    units = (Force("1:France", ARMY, "1:par"), Force("1:France", ARMY, "1:mar"), Force("3:France", ARMY, "3:par"))
+    position = Position(Phase("Spring", 1901, M), units, {})
+    lines = {"1:France": ["A 1:par - 1:bur", "A 1:mar S A 1:par - 1:bur"], "3:France": ["A 3:par - 1:par"]}
+    orders = [Submitted(p, line, parse_order(seven, line)) for p, ls in lines.items() for line in ls]
+    outcome = adjudicate(rules, position, orders)
+    assert [r.result.value for r in outcome.results] == ["succeeds", "succeeds", "illegal"]
+    assert {f.at for f in outcome.units} == {"1:bur", "1:mar", "3:par"}

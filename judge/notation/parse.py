@@ -80,7 +80,9 @@ _PARENS = re.compile(r"[()\[\]]")
 _JOINERS = re.compile(r"([+&=])")
 _COMPOSITION = re.compile(r"^(?:[0-9]*[afg])(?:/[0-9]*[afg])*$")
 _COUNT = re.compile(r"^[0-9]+$")
-_TOKEN = re.compile(r"[^\s,;:]+")
+_TOKEN = re.compile(r"\d+:[^\s,;:]+|[^\s,;:]+")
+"""words; a board-qualified place (`3:par`, on a board of several maps) is one word, its colon kept"""
+_BOARD_PREFIX = re.compile(r"\b(\d+)\s*:\s*(?=[a-z])", re.IGNORECASE)
 
 
 @dataclass
@@ -119,6 +121,8 @@ def _can_end_name(token: str) -> bool:
 
 def _tokenise(line: str) -> list[str]:
     text = _ARROWS.sub(" - ", line.strip())
+    if ":" in text:
+        text = _BOARD_PREFIX.sub(r"\1:", text)  # "3: par" -> "3:par"
     text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
     text = _PARENS.sub(" ", text)
     text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"

@@ -130,7 +130,7 @@ def _size(unit: str) -> int:
 
 
 def season_and_year(variant: str, phase: dict[str, Any]) -> str:
-    """"Fall 1901", "Autumn 1900", "Spring 450 BC": as the variant's calendar writes them."""
+    """ "Fall 1901", "Autumn 1900", "Spring 450 BC": as the variant's calendar writes them."""
     try:
         calendar = get_variant(variant).calendar
     except UnknownVariant:
