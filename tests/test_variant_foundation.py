@@ -416,3 +416,30 @@ def test_a_board_of_copies_adjudicates_each_board_as_the_base_map() -> None:
     outcome = adjudicate(rules, position, orders)
     assert [r.result.value for r in outcome.results] == ["succeeds", "succeeds", "illegal"]
     assert {f.at for f in outcome.units} == {"1:bur", "1:mar", "3:par"}
+
+
+class _SharingRules(Rules):
+    """Multiplomacy-like stacking where the powers of one side may also stand together (as Hoplite Wars' Major
+    and Minor forces do)."""
+
+    variant = "sharing"
+    stacking = "power"
+    shares_provinces = True
+    sides_stand_together = True
+
+
+def test_the_powers_of_one_side_may_stand_together_where_the_variant_allows_it() -> None:
+    rules = _SharingRules.build(load_map("standard"))
+    units = [{"power": "England", "unit": "A", "at": "bel"}, {"power": "France", "unit": "A", "at": "bel"}]
+    with pytest.raises(CaseError, match="already holds"):
+        read_position(rules, {"units": units}, Phase("Spring", 1901, M))
+    together = read_position(
+        rules, {"units": units, "sides": {"west": ["England", "France"]}}, Phase("Spring", 1901, M)
+    )
+    assert len(together.units) == 2
+    with pytest.raises(CaseError, match="already holds"):
+        read_position(
+            Rules.build(load_map("standard")),
+            {"units": units, "sides": {"west": ["England", "France"]}},
+            Phase("Spring", 1901, M),
+        )

@@ -89,7 +89,8 @@ def _force(rules: Rules, entry: Any, where: str) -> Force:
 def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     board = rules.board
     units = [_force(rules, entry, f"units[{n}]") for n, entry in enumerate(case.get("units") or [])]
-    problem = rules.check_stacking(units)
+    sides = _sides(board, case.get("sides"))
+    problem = rules.check_stacking(units, rules.side_of(sides))
     if problem:
         raise CaseError(f"units: {problem}")
     dislodged: list[Dislodged] = []
@@ -131,7 +132,6 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     state = case.get("state", case.get("variant_state")) or {}
     if not isinstance(state, dict):
         raise CaseError("state must be an object")
-    sides = _sides(board, case.get("sides"))
     return Position(phase, tuple(units), centres, tuple(dislodged), standoffs, dict(state), sides)
 
 

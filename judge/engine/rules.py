@@ -211,18 +211,26 @@ class Rules:
             return f"{composition} cannot stand inland in {province.id}"
         return None
 
-    def check_stacking(self, forces: Sequence[Force]) -> str | None:
-        """Why these forces cannot share the board like this, or None."""
+    sides_stand_together: ClassVar[bool] = False
+    """may the powers of one side stand together where one power's units may (Hoplite Wars' mixed Major and
+    Minor forces)? Otherwise only one power's units share a place."""
+
+    def check_stacking(self, forces: Sequence[Force], side_of: Mapping[str, str] | None = None) -> str | None:
+        """Why these forces cannot share the board like this, or None. `side_of` (power -> side) lets the powers
+        of one side stand together where the variant allows it."""
+        sides = side_of if self.sides_stand_together and side_of else {}
         seen: dict[str, Force] = {}
         for force in forces:
             key = force.at if self.stacking == "location" else force.province
             other = seen.get(key)
-            if other is not None and (self.stacking != "power" or other.power != force.power):
+            if other is not None and (
+                self.stacking != "power" or sides.get(other.power, other.power) != sides.get(force.power, force.power)
+            ):
                 return f"{force.province} already holds {other.power} {other.describe()}"
             seen.setdefault(key, force)
             if self.stacking == "location":
                 rival = seen.setdefault(force.province, force)
-                if rival.power != force.power:
+                if sides.get(rival.power, rival.power) != sides.get(force.power, force.power):
                     return f"{force.province} already holds {rival.power} {rival.describe()}"
         return None
 
