@@ -749,7 +749,6 @@ def test_convoy_without_destination_is_refused() -> None:
         "0 A par H",
         "2a/2a par H",
         "0a par H",
-        "A lvp - edi via",
         "A par = bur",
         "A par ² H",
         "²",

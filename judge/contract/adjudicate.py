@@ -28,7 +28,7 @@ from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.phase import PhaseType
 from judge.engine.reasons import text_of
 from judge.engine.units import facts_of
-from judge.notation import OrderSyntaxError, parse_order
+from judge.notation import read_line
 from judge.variants import UnknownVariant, get_variant
 
 
@@ -168,11 +168,8 @@ def read_orders(rules: Rules, case: dict[str, Any]) -> list[Submitted]:
         if not isinstance(lines, list):
             raise CaseError(f"orders for {power} must be a list of lines")
         for line in lines:
-            text = str(line)
-            try:
-                submitted.append(Submitted(power, text, parse_order(board, text, rules.verbs)))
-            except OrderSyntaxError as exc:
-                submitted.append(Submitted(power, text, None, exc.why))
+            for read in read_line(board, str(line), rules.verbs):  # a line may hold several orders
+                submitted.append(Submitted(power, read.text, read.order, read.error))
     return submitted
 
 

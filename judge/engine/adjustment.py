@@ -30,6 +30,8 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     for entry, sub, order in result_rows(submitted, results):
         if order.kind is OrderKind.DISBAND:
             order = replace(order, kind=OrderKind.REMOVE)
+        elif order.kind is OrderKind.HOLD and order.unit is not None:
+            order = replace(order, kind=OrderKind.BUILD)  # a bare "A Par" in a winter is a build (njudge)
         entry.canonical = order
         power = sub.power
         due = balance.get(power, 0)

@@ -8,10 +8,10 @@ provinces or split and merge extend this through their rule module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.board.model import province_of
-from judge.engine.legality import check_movement_order
+from judge.engine.legality import Legal, check_movement_order
 from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Position, Result, result_rows
 from judge.engine.resolution import Detachment
@@ -87,6 +87,23 @@ def _kind_of(ref: UnitRef) -> str | None:
     return ref.composition.kind if ref.composition is not None else None
 
 
+def _stack_target(checked: Legal, named: UnitRef, stack: list[Force]) -> Legal:
+    """A support or convoy naming several units of a stack ("S 1 A & 1 F Naf") is for all of them: the
+    canonical order keeps every unit named, and naming units the stack does not hold is illegal."""
+    wanted = named.composition
+    assert wanted is not None and checked.order.target is not None
+    if wanted.is_single:
+        return checked  # "S A Naf", "S 2 A Mun": as the legality check read it
+    total = Composition.of()
+    for force in stack:
+        total = total.plus(force.composition)
+    wanted = wanted.times(named.count or 1)
+    if total.minus(wanted) is None:
+        where = province_of(named.location)
+        return Legal(checked.order, False, f"{where} does not hold {wanted} to support or convoy")
+    return Legal(replace(checked.order, target=replace(checked.order.target, composition=wanted, count=None)), True)
+
+
 def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Binding:
     """Binding where one power's units stand together as individuals (Multiplomacy).
 
@@ -149,6 +166,8 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
             if matching:
                 lookup = {**index, province_of(order.target.location): matching[0]}
         checked = check_movement_order(rules, forces, lookup, first, order)
+        if checked.ok and order.target is not None and order.target.composition is not None:
+            checked = _stack_target(checked, order.target, [forces[i] for i in target_stack])
         entry.canonical = checked.order
         if not checked.ok:
             entry.reason = checked.reason + ("; the units hold" if count > 1 else "; the unit holds")

@@ -89,6 +89,8 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             continue
         if order.kind is OrderKind.MOVE:
             order = replace(order, kind=OrderKind.RETREAT, via_convoy=False)
+        elif order.kind is OrderKind.REMOVE:
+            order = replace(order, kind=OrderKind.DISBAND)  # "R A Par" or "Remove A Par" for a dislodged unit
         if order.kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
             entry.reasons = [Note(f"a {order.kind.value} order is not possible in a retreat phase"), Lost()]
             continue

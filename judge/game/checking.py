@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from judge.board.model import province_of
 from judge.engine import OrderKind, Position, Result, Rules, Submitted, check_legality
-from judge.notation import OrderSyntaxError, parse_order
+from judge.notation import read_line
 
 
 @dataclass(frozen=True)
@@ -28,13 +28,12 @@ class LineCheck:
 
 
 def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted]:
-    submitted = []
-    for line in lines:
-        try:
-            submitted.append(Submitted(power, line, parse_order(rules.board, line, rules.verbs)))
-        except OrderSyntaxError as exc:
-            submitted.append(Submitted(power, line, None, exc.why))
-    return submitted
+    """Every order in the lines (a line may hold several: `judge.notation.lines`), read or not."""
+    return [
+        Submitted(power, read.text, read.order, read.error)
+        for line in lines
+        for read in read_line(rules.board, line, rules.verbs)
+    ]
 
 
 def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[str]) -> list[LineCheck]:
@@ -64,13 +63,11 @@ def route_lines(
             homes.setdefault(home, set()).add(power)
     owners = []
     for line in lines:
-        try:
-            order = parse_order(rules.board, line, rules.verbs)
-        except OrderSyntaxError:
-            order = None
         found: set[str] = set()
-        if order is not None and order.unit is not None:
-            province = province_of(order.unit.location)
-            found = homes.get(province, set()) if order.kind is OrderKind.BUILD else units.get(province, set())
+        for read in read_line(rules.board, line, rules.verbs):
+            order = read.order
+            if order is not None and order.unit is not None:
+                province = province_of(order.unit.location)
+                found |= homes.get(province, set()) if order.kind is OrderKind.BUILD else units.get(province, set())
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners

@@ -24,6 +24,7 @@ from judge.engine import Outcome, Phase, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.views import GameView, game_view
+from judge.notation import read_line
 from judge.passwords import hash_password, verify_password
 from judge.schedule.timing import deadline_after, timing_from_settings
 from judge.store import (
@@ -349,7 +350,15 @@ class GameService:
                     replaced = True
                 else:
                     s.execute(_ADD_ORDER_SET, values)
-            in_order = [next(checked[owner]) for owner in owners]
+            # back in the order the player wrote them (a line may hold several orders, each with its check)
+            pieces = (
+                [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []
+            )
+            in_order = (
+                [next(checked[owner]) for owner, n in zip(owners, pieces, strict=True) for _ in range(n)]
+                if pieces
+                else list(checked[power])
+            )
             return Submission(name, " and ".join(by_power), _phase_name(game.position or {}), in_order, replaced)
 
     def orders_on_file(self, name: str, power: str) -> list[str]:

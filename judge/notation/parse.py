@@ -31,10 +31,12 @@ class OrderSyntaxError(ValueError):
 
 
 HOLD_WORDS = frozenset({"h", "hold", "holds", "hld", "stand", "stands", "st", "nothing"})
-SUPPORT_WORDS = frozenset({"s", "sup", "sups", "supp", "support", "supports", "sp", "sup."})
-CONVOY_WORDS = frozenset({"c", "convoy", "convoys", "cvy", "conv", "convoying", "convoyed", "cto"})
+SUPPORT_WORDS = frozenset({"s", "sup", "sups", "supp", "support", "supports", "sp", "sup.", "supported"})
+CONVOY_WORDS = frozenset(
+    {"c", "convoy", "convoys", "cvy", "conv", "convoying", "convoyed", "cto", "transport", "transports"}
+)
 RETREAT_WORDS = frozenset({"r", "retreat", "retreats"})
-MOVE_WORDS = frozenset({"-", "to", "m", "move", "moves"}) | RETREAT_WORDS
+MOVE_WORDS = frozenset({"-", "to", "m", "move", "moves", "attack", "attacks", "into"}) | RETREAT_WORDS
 DISBAND_WORDS = frozenset({"d", "disband", "disbands", "disbanded", "destroy"})
 REMOVE_WORDS = frozenset({"remove", "removes", "removal"})
 BUILD_WORDS = frozenset({"b", "build", "builds", "add"})
@@ -56,6 +58,7 @@ COAST_WORDS = {
     "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
     "north": "nc", "south": "sc", "east": "ec", "west": "wc",
     "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+    "northern": "nc", "southern": "sc", "eastern": "ec", "western": "wc",
 }  # fmt: skip
 FULL_UNIT_WORDS = frozenset({"army", "fleet", "garrison"})
 UNIT_WORDS = {
@@ -164,6 +167,9 @@ class OrderReader:
         self.initials: dict[str, str] = {
             p.initial.lower(): p.name for p in board.powers.values() if len(p.initial) == 1
         }
+        # names written with a hyphen ("Mid-Atlantic"): the only names a "-" may join; "swe-den" is a move from
+        # Sweden to Denmark, never the name "Sweden" read across the hyphen
+        self.hyphenated = frozenset(normalise_name(n) for n in names if "-" in n)
 
     def _all_names(self) -> list[str]:
         names = []
@@ -183,7 +189,10 @@ class OrderReader:
             words = cur.tokens[cur.pos : cur.pos + width]
             if width > 1 and (words[0] == "-" or not _can_end_name(words[-1]) or not all(map(_name_word, words))):
                 continue
-            found = self.board.names.get(normalise_name(" ".join(words)))
+            key = normalise_name(" ".join(words))
+            if width > 1 and "-" in words and key not in self.hyphenated:
+                continue
+            found = self.board.names.get(key)
             if found is not None:
                 best = (width, found)
                 break
@@ -216,6 +225,10 @@ class OrderReader:
         if nxt.startswith("/") and nxt[1:] in COAST_WORDS:
             cur.pos += 1
             return COAST_WORDS[nxt[1:]]
+        after = cur.peek(1)
+        if nxt == "-" and after in ("nc", "sc", "ec", "wc"):  # "spa-nc" (never "- western med")
+            cur.pos += 2
+            return COAST_WORDS[after]
         key = nxt.replace(".", "")
         if key in COAST_WORDS and len(key) > 1:  # "s" alone is "supports", not "south coast"
             cur.pos += 1
@@ -304,6 +317,16 @@ class OrderReader:
                 cur.pos += 1
                 return power
         if (
+            not at_start  # at the start "R A Par" is njudge's removal
+            and len(token) == 1
+            and token in self.initials
+            and self._is_type(nxt)
+            and cur.peek(2) is not None
+        ):
+            # a nationality letter before the unit, as the seed texts write it: "1 I A Tun-Smy"
+            cur.pos += 1
+            return self.initials[token]
+        if (
             len(token) == 2
             and token[1] in "af"
             and token[0] in self.initials
@@ -374,6 +397,17 @@ class OrderReader:
             return Order(OrderKind.WAIVE, None)
         if head in BUILD_WORDS and len(rest) == 2 and rest[1] in WAIVE_WORDS:
             return Order(OrderKind.WAIVE, None)
+        if head == "r" and self._is_type(cur.peek(1)):  # njudge's "R A Par": a removal (or "R A Par - Bur")
+            cur.pos += 1
+            unit = self._unit(cur, line, "the unit to remove")
+            if cur.done:
+                return Order(OrderKind.REMOVE, unit)
+            if cur.peek() in MOVE_WORDS:
+                self._skip_move_words(cur)
+                destination = self._place(cur, line, "where the unit retreats")
+                self._expect_end(cur, line)
+                return Order(OrderKind.RETREAT, unit, destination=destination)
+            self._expect_end(cur, line)
         for words, kind, what in (
             (BUILD_WORDS, OrderKind.BUILD, "the unit to build"),
             (REMOVE_WORDS, OrderKind.REMOVE, "the unit to remove"),
@@ -481,7 +515,7 @@ class OrderReader:
                 cur.pos += 1
                 destination = self._place(cur, line, "where the convoyed army lands")
                 path = True
-            via = self._via_convoy(cur) or path
+            via = self._via_convoy(cur, line) or path
             self._expect_end(cur, line)
             return Order(kind, unit, destination=destination, via_convoy=via)
         if word in SUPPORT_WORDS:
@@ -497,9 +531,11 @@ class OrderReader:
                 into = self._place(cur, line, "where the supported merge takes place")
                 self._expect_end(cur, line)
                 return Order(OrderKind.SUPPORT, unit, target=None, destination=into)
+            if cur.peek() in HOLD_WORDS and cur.peek(1) is not None:  # "support hold A Par"
+                cur.pos += 1
             target = self._unit(cur, line, "the unit supported")
             supported_to: str | None = None
-            if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS:  # "S A ber to hold"
+            if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS and cur.peek(2) is None:  # "S A ber to hold"
                 cur.pos += 2
             elif cur.peek() in MOVE_WORDS:
                 self._skip_move_words(cur)
@@ -514,6 +550,7 @@ class OrderReader:
                 raise OrderSyntaxError(line, 'expected where the convoyed army goes, like "F nth C A lon - bel"')
             self._skip_move_words(cur)
             destination = self._place(cur, line, "where the convoyed army goes")
+            self._route(cur, line)
             self._expect_end(cur, line)
             return Order(OrderKind.CONVOY, unit, target=target, destination=destination)
         raise OrderSyntaxError(line, f"did not understand {word!r}; expected an order like {EXAMPLES}")
@@ -523,15 +560,27 @@ class OrderReader:
         while cur.peek() in MOVE_WORDS:
             cur.pos += 1
 
-    @staticmethod
-    def _via_convoy(cur: _Cursor) -> bool:
+    def _via_convoy(self, cur: _Cursor, line: str) -> bool:
+        """ "via convoy", a trailing "convoy" or "VIA", or the route named: "A Lon - Nwy via Nth"."""
         if cur.peek() in VIA_WORDS and cur.peek(1) in CONVOY_WORDS:
             cur.pos += 2
             return True
         if cur.peek() in CONVOY_WORDS and cur.peek(1) is None:
             cur.pos += 1
             return True
-        return False
+        return self._route(cur, line)
+
+    def _route(self, cur: _Cursor, line: str) -> bool:
+        """A trailing "via" with the seas of the route, or alone: read (each sea must be a place) and taken as
+        "by convoy"; which fleets carry the army is still decided by the convoy orders."""
+        if cur.peek() != "via":
+            return False
+        cur.pos += 1
+        while not cur.done:
+            self._place(cur, line, "a sea of the convoy route")
+            if cur.peek() in (",", "-", "and", "&"):
+                cur.pos += 1
+        return True
 
     @staticmethod
     def _expect_end(cur: _Cursor, line: str) -> None:
