@@ -53,6 +53,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             joined = next((f for f in units if f.province == built.province and f.power == power), None)
             if joined is not None and rules.stacking != "power":
                 formed = joined.composition.plus(built.composition)
+                refused = rules.build_onto_problem(joined.composition, built.composition)
+                if refused:
+                    entry.reason = refused
+                    continue
                 if not rules.allows(formed):
                     entry.reason = (
                         f"building {built.composition} onto {joined.describe()} would make {formed}, "

@@ -29,6 +29,14 @@ def hold_order(force: Force) -> Order:
     return Order(OrderKind.HOLD, UnitRef(force.composition, force.at))
 
 
+def _counts_in(order: Order) -> str:
+    """A number of units in an order where every unit is single ("2 A Mun - Boh"): what was written, or ""."""
+    for ref in (order.unit, order.target):
+        if ref is not None and ref.count is not None and ref.count != 1:
+            return f"{ref.count} {ref.composition or 'units'}"
+    return ""
+
+
 def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Binding:
     forces = list(position.units)
     index = {f.province: i for i, f in enumerate(forces)}
@@ -51,6 +59,12 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
         if force.power != sub.power:
             entry.canonical = order
             entry.reason = f"the unit in {force.province} belongs to {force.power}"
+            continue
+        counted = _counts_in(order)
+        if counted:
+            entry.canonical = order
+            about[i].append(len(results) - 1)
+            entry.reason = f"{rules.variant} has no multiple units: {counted} is not a unit here; the unit holds"
             continue
         checked = check_movement_order(rules, forces, index, force, order)
         entry.canonical = checked.order
@@ -187,7 +201,8 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
         together = Force(first.power, first.composition.times(len(members)), first.at)
         hold = Order(OrderKind.HOLD, UnitRef(first.composition, first.at, len(members) if len(members) > 1 else None))
         rows = [r for r in about.get(first.province, []) if results[r].result is Result.ILLEGAL]
-        if not about.get(first.province):
+        if not rows:
+            # every unit of a stack appears in the results: the ones left behind by "2 A Mun - Boh" hold
             results.append(OrderResult(first.power, "", hold, Result.SUCCEEDS, added=True))
             rows = [len(results) - 1]
         dets.append(Detachment(together, hold, None, 0, rows))
@@ -382,6 +397,15 @@ def _bind_split(
     return problem if problem else claims
 
 
+def _adjacent(rules: Rules, force: Force, province: str) -> bool:
+    board = rules.board
+    if force.composition.is_army:
+        return board.army_can_move(force.at, province)
+    return board.fleet_reaches_province(force.at, province) or (
+        bool(force.composition.armies) and board.army_can_move(force.province, province)
+    )
+
+
 def _bind_merge(
     rules: Rules, forces: list[Force], index: dict[str, int], power: str, order: Order, row: int
 ) -> list[tuple[int, _Claim]] | str:
@@ -405,6 +429,11 @@ def _bind_merge(
             )
             continue
         move = Order(OrderKind.MOVE, UnitRef(force.composition, force.at), destination=destination)
+        if not rules.merges_by_convoy and not _adjacent(rules, force, province):
+            return (
+                f"{force.describe()} is not next to {province}: merging units must be adjacent to, or already on, "
+                f"the province (a merge reached by convoy is not allowed)"
+            )
         checked = check_movement_order(rules, forces, index, force, move)
         if not checked.ok and not rules.merge_may_enter(force, province, order):
             return f"{force.describe()} cannot merge into {destination}: {checked.reason}"

@@ -96,8 +96,13 @@ def convoy_route_seas(board: Board, origin: str, destination: str) -> frozenset[
 
 
 def _reaches(board: Board, force: Force, province: str) -> bool:
-    if force.composition.is_army:
+    """Could the force act into `province`: an army's reach, a fleet's, and for a mixed force either (the army
+    component of an A/F on a coast supports into an adjacent inland province, Multiplicity I rule 4)."""
+    composition = force.composition
+    if composition.is_army:
         return board.army_can_move(force.at, province)
+    if composition.armies and board.army_can_move(force.province, province):
+        return True
     return board.fleet_reaches_province(force.at, province)
 
 
@@ -289,4 +294,9 @@ def _check_convoy(
         return _bad(canonical, "only armies can be convoyed")
     if not convoy_possible(board, target_province, province, through=force.province):
         return _bad(canonical, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
+    if rules.weighs_compositions:  # multiples: the convoying force must have room for the army (known now)
+        room, cargo = rules.convoy_capacity(force.composition), forces[t].composition
+        if room is not None and cargo.size > room:
+            armies = "army" if room == 1 else "armies"
+            return _bad(canonical, f"{force.composition} {force.at} can carry only {room} {armies}, not {cargo}")
     return Legal(canonical, True)

@@ -243,12 +243,14 @@ class MovementResolver(Resolver):
                 self.share_owner.append(s)
                 extra += 1
             by_province.setdefault(origin[s], []).append(s)
-        for standing in by_province.values():
-            rank = 0
+        self.ranked_shares: dict[str, list[tuple[int, int]]] = {}
+        """province -> its supports' (share, support) in the order an attack cuts them"""
+        for province, standing in by_province.items():
+            ranked = self.ranked_shares[province] = []
             for s in rules.cut_order(self, standing):
                 for share in self.shares[s]:
-                    self.share_rank[share] = rank
-                    rank += 1
+                    self.share_rank[share] = len(ranked)
+                    ranked.append((share, s))
         super().__init__(extra)
 
     # --- set-up helpers ---------------------------------------------------------------------------------
@@ -515,7 +517,15 @@ class MovementResolver(Resolver):
         pessimistic = not optimistic
         found = self.cutters(s, pessimistic)
         cut = self.rules.cut_amount(self, s, found, pessimistic)
-        if cut > self.share_rank.get(share, 0):
+        rank = self.share_rank.get(share, 0)
+        if rank and found and cut < ALL:
+            # the priority ranks only the supports these attacks can cut: a support into the province an attack
+            # comes from cannot be cut by it, so it never takes that attack's cut (Multiplomacy 7, Multiplicity
+            # II 4)
+            attackers = [m for members in found.values() for m in members]
+            earlier = self.ranked_shares[self.origin[s]][:rank]
+            rank = sum(1 for _, t in earlier if not all(self.support_protected(t, m) for m in attackers))
+        if cut > rank:
             return False
         # dislodgement fails the whole support. A move that cuts it whole, or that has no route, needs no
         # further look: asking whether such a move succeeds would add a dependency the rules do not have.

@@ -35,7 +35,13 @@ def retreat_options(
         candidates = [
             t for t in board.fleet_adjacency.get(force.at, ()) if board.provinces[province_of(t)].holds_fleets
         ]
-    return tuple(sorted(loc for loc in candidates if province_of(loc) not in blocked))
+    return tuple(
+        sorted(
+            loc
+            for loc in candidates
+            if province_of(loc) not in blocked and rules.may_enter(force.composition, province_of(loc)) is None
+        )
+    )  # a retreat goes only where the force may go at all (Multiplicity II rule 5: an A/F at sea is seaworthy)
 
 
 def _events_for_disband(force: Force, why: str) -> dict[str, Any]:

@@ -287,6 +287,11 @@ class Rules:
             return f"{province} is occupied"
         return None
 
+    def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
+        """Why `built` may not be added onto the power's own `occupant` of a home centre, or None (only asked
+        where `builds_beside_own_units`)."""
+        return None
+
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
         """Powers that won with the Fall's ownership: standard, the victory count of centres."""
         counts: dict[str, int] = {}
@@ -316,6 +321,10 @@ class Rules:
         if not self.allows(merged):
             return f"{merged} is not a unit of {self.variant}"
         return None
+
+    merges_by_convoy: ClassVar[bool] = True
+    """may a merging army reach the merge by convoy (Multiplicity II, Mad Diplomacy's merges in transit)? Not in
+    Multiplicity I, whose rule 6 wants every merging unit adjacent to, or already on, the province."""
 
     def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
         """May a merging unit enter a province it could not enter alone (an army joining a fleet at sea)?"""

@@ -43,6 +43,7 @@ class MultiplicityRules(Rules):
     """Multiplicity I with the A/F rules."""
 
     variant = "multiplicity1"
+    merges_by_convoy = False  # rule 6: "adjacent to, or already on, the province"
     stacking = "location"
     weighs_compositions = True
     split_parts_support = True
@@ -59,6 +60,12 @@ class MultiplicityRules(Rules):
             "a component ordered to stand absorbs an attack of its strength before supports are cut (GM's ruling)",
             (True, False),
             True,
+        ),
+        "build_onto": RuleOption(
+            "building onto a home centre the power's own unit holds: any units, making a multiple (rule 5), or "
+            "only the other type onto a single unit, making an A/F (A/F rule 12)",
+            ("rule5", "af12"),
+            "rule5",
         ),
     }
 
@@ -81,6 +88,17 @@ class MultiplicityRules(Rules):
 
     def convoy_capacity(self, composition: Composition) -> int | None:
         return composition.fleets
+
+    def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
+        """A/F rule 12 (option `build_onto = af12`): only onto a single unit, and only the other type."""
+        if self.options.get("build_onto") != "af12":
+            return None
+        if not occupant.is_single or not built.is_single or occupant.is_army == built.is_army:
+            return (
+                f"under A/F rule 12 a build onto an occupied centre must add the other type to a single unit "
+                f"(an A/F), not {built} onto {occupant}"
+            )
+        return None
 
     # --- orders ---------------------------------------------------------------------------------------
 
@@ -152,8 +170,12 @@ class MultiplicityRules(Rules):
         last_first = sorted(supports, key=lambda s: -resolver.dets[s].written)
         if len(supports) < 2:
             return last_first
-        mixed = any(resolver.dets[s].composition.armies and resolver.dets[s].composition.fleets for s in supports)
-        if mixed or self.options.get("cut_choice") == "last_written":
+        # A/F rule 11 is about the force, an A/F whose components give separate supports: each support comes from
+        # one component, so the force is looked at whole
+        here = resolver.holders.get(resolver.origin[supports[0]], ())
+        armies = any(resolver.dets[h].composition.armies for h in here)
+        fleets = any(resolver.dets[h].composition.fleets for h in here)
+        if (armies and fleets) or self.options.get("cut_choice") == "last_written":
             return last_first
         return resolver.shuffled(sorted(supports), f"which support in {resolver.origin[supports[0]]} is cut first")
 
@@ -194,12 +216,24 @@ class Multiplicity2Rules(MultiplicityRules):
     """Multiplicity II (Walkerdine, revised Black), the multiple-unit rules Hoplite Wars uses."""
 
     variant = "multiplicity2"
+    merges_by_convoy = True  # rule 3 asks only that the units reach the space
     stacking = "province"
     split_parts_support = False
+
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
 
     def allows(self, composition: Composition) -> bool:
         return composition.garrisons == 0 and composition.size > 0
+
+    def force_strength(self, composition: Composition, terrain: Terrain) -> int:
+        """The number of units, on land and at sea alike (rule 4; rule 5: "the usual Abstraction A/F rules are not
+        used", so an A/F at sea counts its armies too). The one exception is rule 5's: an army merging into a sea
+        space does not support the merge (an army alone is at sea only as part of a merge)."""
+        if terrain is Terrain.SEA and composition.fleets == 0:
+            return 0
+        if terrain is Terrain.LAND:
+            return composition.armies  # fleets cannot act inland at all: that is the board, not an A/F rule
+        return composition.size
 
     def may_enter(self, composition: Composition, province: str) -> str | None:
         if self.board.provinces[province].is_sea and composition.armies > composition.fleets:
