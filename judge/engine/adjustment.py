@@ -50,6 +50,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if built is None:
                 entry.reason = reason
                 continue
+            refused = rules.build_problem(built, units, position.phase)
+            if refused:
+                entry.reason = refused
+                continue
             joined = next((f for f in units if f.province == built.province and f.power == power), None)
             if joined is not None and rules.stacking != "power":
                 formed = joined.composition.plus(built.composition)

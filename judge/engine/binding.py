@@ -8,7 +8,7 @@ provinces or split and merge extend this through their rule module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from judge.board.model import province_of
 from judge.engine.legality import Legal, check_movement_order
@@ -23,6 +23,9 @@ from judge.engine.units import Composition, Force
 class Binding:
     detachments: list[Detachment]
     results: list[OrderResult]
+    held: dict[int, str] = field(default_factory=dict)
+    """detachments called off from the start, with why (a merging unit that cannot reach the merge, where the
+    others go on: Multiplicity II rule 3); they stay where they are and are reported with the reason"""
 
 
 def hold_order(force: Force) -> Order:
@@ -217,6 +220,8 @@ class _Claim:
     order: Order
     composition: Composition
     merge: str | None = None
+    called_off: str = ""
+    """why this part does not carry out its order (it stays where it is)"""
 
 
 def _find_force(forces: list[Force], ref: UnitRef) -> int | None:
@@ -248,6 +253,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
     results: list[OrderResult] = []
     claims: list[list[_Claim]] = [[] for _ in forces]
     about: list[list[int]] = [[] for _ in forces]
+    split_by_lines: set[int] = set()
 
     def bad(entry: OrderResult, reason: str) -> None:
         entry.result = Result.ILLEGAL
@@ -295,16 +301,25 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         part = order.unit.composition.times(order.unit.count or 1) if order.unit.composition else force.composition
         if force.composition.minus(part) is None:
             part = force.composition  # a wrong unit type names the force all the same (DATC 4.C.2)
-        if part != force.composition and order.kind is OrderKind.MOVE:
-            bad(entry, f"part of {force.describe()} can move only by a SPLIT order; the force holds")
-            continue
-        checked = check_movement_order(rules, forces, index, Force(force.power, part, force.at), order)
+        checked = check_movement_order(rules, forces, index, force.part(part), order)
         entry.canonical = checked.order
         if not checked.ok:
             bad(entry, checked.reason + "; the unit holds")
             continue
-        claims[i].append(_Claim(row, checked.order, part))
+        if part != force.composition and order.kind is OrderKind.MOVE:
+            # a part moving on a line of its own: a split written line by line ("A Bur - Par", "A Bur - Mun")
+            claims[i].append(_Claim(row, checked.order, part, _split_move(force, checked.order)))
+            split_by_lines.add(i)
+        else:
+            claims[i].append(_Claim(row, checked.order, part))
         entry.result = Result.FAILS
+
+    for i in split_by_lines:  # the same checks as a SPLIT line's
+        problem = _split_problem(rules, forces[i], claims[i])
+        if problem:
+            for c in claims[i]:
+                bad(results[c.row], problem + "; the force holds")
+            claims[i] = []
 
     # several merges (or a split's parts) of one power into one province form one force: it must be a unit
     formed: dict[tuple[str, str], list[tuple[int, _Claim]]] = {}
@@ -325,6 +340,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
                     claims[i].remove(c)
 
     dets: list[Detachment] = []
+    held: dict[int, str] = {}
     for i, force in enumerate(forces):
         mine = claims[i]
         whole = [c for c in mine if c.composition == force.composition and c.merge is None]
@@ -355,16 +371,17 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         rows_of: dict[int, list[int]] = {}
         for c in kept:
             rows_of.setdefault(id(c.order), []).append(c.row)
-            piece = Force(force.power, c.composition, force.at)
-            dets.append(Detachment(piece, c.order, c.merge, c.row, [c.row], idle=False))
+            if c.called_off:
+                held[len(dets)] = c.called_off
+            dets.append(Detachment(force.part(c.composition), c.order, c.merge, c.row, [c.row], idle=False))
         if left.size:
             hold = Order(OrderKind.HOLD, UnitRef(left, force.at))
             rows = [r for r in about[i] if results[r].result is Result.ILLEGAL]
             if not about[i]:
                 results.append(OrderResult(force.power, "", hold, Result.SUCCEEDS, added=True))
                 rows = [len(results) - 1]
-            dets.append(Detachment(Force(force.power, left, force.at), hold, None, 0, rows, idle=True))
-    return Binding(dets, results)
+            dets.append(Detachment(force.part(left), hold, None, 0, rows, idle=True))
+    return Binding(dets, results, held)
 
 
 def _bind_split(
@@ -380,21 +397,30 @@ def _bind_split(
         checked = check_movement_order(rules, forces, index, piece, part)
         if not checked.ok:
             return f"the part {composition} cannot {part.kind.value}: {checked.reason}"
-        merge = None
-        if part.kind is OrderKind.MOVE:
-            assert checked.order.destination is not None
-            merge = f"split {force.at} {province_of(checked.order.destination)}"  # parts meeting merge again
+        merge = _split_move(force, checked.order) if part.kind is OrderKind.MOVE else None
         claims.append(_Claim(row, checked.order, composition, merge))
     if force.composition.minus(total) is None:
         return f"the parts ({total}) are more than {force.describe()}"
+    problem = _split_problem(rules, force, claims)
+    return problem if problem else claims
+
+
+def _split_move(force: Force, order: Order) -> str:
+    """The merge key of a split's moving part: parts of one force meeting in one place merge again."""
+    assert order.destination is not None
+    return f"split {force.at} {province_of(order.destination)}"
+
+
+def _split_problem(rules: Rules, force: Force, claims: list[_Claim]) -> str | None:
+    """Why these orders for the parts of one force are not a split the variant allows, or None: the same
+    check whether the parts were written as one SPLIT line or one line each."""
     moving = {province_of(c.order.destination or "") for c in claims if c.order.kind is OrderKind.MOVE}
     for c in claims:
         if c.order.kind is OrderKind.SUPPORT and c.order.target is not None and not rules.split_parts_support:
             supported = province_of(c.order.target.location)
             if supported == force.province and province_of(c.order.destination or "") in moving:
                 return "the parts of a split do not support each other"
-    problem = rules.split_problem(force, [(c.composition, c.order) for c in claims])
-    return problem if problem else claims
+    return rules.split_problem(force, [(c.composition, c.order) for c in claims])
 
 
 def _adjacent(rules: Rules, force: Force, province: str) -> bool:
@@ -436,7 +462,12 @@ def _bind_merge(
             )
         checked = check_movement_order(rules, forces, index, force, move)
         if not checked.ok and not rules.merge_may_enter(force, province, order):
-            return f"{force.describe()} cannot merge into {destination}: {checked.reason}"
+            why = f"{force.describe()} cannot merge into {destination}: {checked.reason}"
+            if rules.merge_fails_whole:
+                return why
+            # Multiplicity II rule 3: the others follow their orders unaffected; this one stays
+            found.append((i, _Claim(row, move, force.composition, key, called_off=f"{why}; it stays (rule 3)")))
+            continue
         found.append((i, _Claim(row, checked.order if checked.ok else move, force.composition, key)))
     if len({i for i, _ in found}) < 2:
         return "a merge needs two or more units"

@@ -46,7 +46,7 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
-    held: dict[int, str] = {}
+    held: dict[int, str] = dict(binding.held)
     sides = rules.side_of(position.sides)
     while True:
         mv = MovementResolver(rules, dets, overland, seed, held, sides)

@@ -179,7 +179,7 @@ class MovementResolver(Resolver):
         # a merging detachment already in the merge's province moves nowhere but is part of the group
         self.staying_members: dict[int, list[int]] = {}
         for i, d in enumerate(dets):
-            if d.merge is not None and kind[i] is not MOVE:
+            if d.merge is not None and kind[i] is not MOVE and i not in self.held:
                 key = ("merge", d.power, d.merge)
                 first = keys.get(key)
                 if first is not None:

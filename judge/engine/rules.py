@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from judge.engine.binding import Binding
     from judge.engine.orders import Order, Submitted
+    from judge.engine.phase import Phase
     from judge.engine.position import Outcome, Position
     from judge.engine.resolution import Detachment
     from judge.engine.view import MovementView
@@ -287,6 +288,11 @@ class Rules:
             return f"{province} is occupied"
         return None
 
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+        """Why this build may not be made in this phase, beyond the site and the count, or None (Multiplicity
+        II's opening allows only single units, one on each home centre)."""
+        return None
+
     def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
         """Why `built` may not be added onto the power's own `occupant` of a home centre, or None (only asked
         where `builds_beside_own_units`)."""
@@ -322,6 +328,9 @@ class Rules:
             return f"{merged} is not a unit of {self.variant}"
         return None
 
+    merge_fails_whole: ClassVar[bool] = True
+    """a merge with a unit that cannot reach the province is refused whole (Multiplicity I, the GM's answer 4);
+    where False the others go on as ordered (Multiplicity II rule 3)"""
     merges_by_convoy: ClassVar[bool] = True
     """may a merging army reach the merge by convoy (Multiplicity II, Mad Diplomacy's merges in transit)? Not in
     Multiplicity I, whose rule 6 wants every merging unit adjacent to, or already on, the province."""

@@ -27,15 +27,17 @@ Multiplicity II
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import ClassVar
 
 from judge.board.model import Terrain
 from judge.engine.binding import Binding, bind_multiples
 from judge.engine.orders import Order, OrderKind, Submitted
-from judge.engine.position import Position
+from judge.engine.phase import Phase
+from judge.engine.position import Outcome, Position
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
-from judge.engine.units import Composition, Force
+from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.engine.view import MovementView
 
 
@@ -110,7 +112,7 @@ class MultiplicityRules(Rules):
         alone; in Multiplicity II an unseaworthy force) fails whole (Multiplicity II rule 7, and for Multiplicity
         I the A/F rules' 'each component must move away')."""
         provinces = self.board.provinces
-        off: dict[int, str] = {}
+        off: dict[int, str] = self._stranded_supports(resolver)
         for province, here in resolver.holders.items():
             if not provinces[province].is_sea:
                 continue
@@ -131,6 +133,33 @@ class MultiplicityRules(Rules):
                 why = f"the split fails whole: it would leave {staying} at sea, which cannot stand there"
                 off.update(dict.fromkeys(leaving, why))
         return off
+
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+        """A/F rule 7: "supports for the remaining unit are nullified if the other component fails to leave" --
+        the supports to hold an A/F's staying component are void when a component ordered away stays. (Multiplicity
+        II has no such clause; its Rules override this away.)"""
+        void: dict[int, str] = {}
+        for province, here in resolver.holders.items():
+            whole = Composition.of()
+            for h in here:
+                whole = whole.plus(resolver.dets[h].composition)
+            if not (whole.armies and whole.fleets):
+                continue
+            stuck = any(
+                resolver.kind[h] is OrderKind.MOVE
+                and (resolver.dets[h].merge or "").startswith("split")
+                and not resolver.resolution[resolver.leader[h]]
+                for h in here
+            )
+            if not stuck:
+                continue
+            for s in range(len(resolver.dets)):
+                if resolver.kind[s] is OrderKind.SUPPORT and not resolver.dest[s] and resolver.target[s] == province:
+                    void[s] = (
+                        f"void: the other component of the A/F in {province} failed to leave, so a support for "
+                        f"the component that stays is nullified (A/F rule 7)"
+                    )
+        return void
 
     def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
         if force.composition.is_single:
@@ -217,6 +246,7 @@ class Multiplicity2Rules(MultiplicityRules):
 
     variant = "multiplicity2"
     merges_by_convoy = True  # rule 3 asks only that the units reach the space
+    merge_fails_whole = False  # rule 3: a part that fails leaves the others to follow their orders
     stacking = "province"
     split_parts_support = False
 
@@ -224,6 +254,46 @@ class Multiplicity2Rules(MultiplicityRules):
 
     def allows(self, composition: Composition) -> bool:
         return composition.garrisons == 0 and composition.size > 0
+
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+        return {}  # A/F rule 7 is not a Multiplicity II rule
+
+    # --- rule 1: the initial placement ----------------------------------------------------------------
+
+    has_after_phase = True
+
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+        """Rule 1: the game opens with one army or one fleet on each home supply centre, never a multiple."""
+        if phase not in self.calendar.opening:
+            return None
+        if not built.composition.is_single:
+            return (
+                f"the initial placement is one army or one fleet on each home centre (rule 1), not {built.composition}"
+            )
+        if any(f.province == built.province for f in units):
+            return f"{built.province} already has its unit: one unit on each home centre (rule 1)"
+        return None
+
+    def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
+        """Rule 1 leaves no home centre empty: a centre the player placed nothing on gets the unit the standard
+        game starts there (an army, or a fleet where the map starts one), reported as a `placed` event."""
+        if position.phase not in self.calendar.opening:
+            return
+        units = list(outcome.units)
+        held = {f.province for f in units}
+        for power in sorted(self.board.powers.values(), key=lambda p: p.name):
+            for start in power.units:
+                province = start.location.partition("/")[0]
+                if province in held or outcome.centres.get(province) != power.name:
+                    continue
+                placed = Force(power.name, ARMY if start.kind == "A" else FLEET, start.location)
+                units.append(placed)
+                held.add(province)
+                outcome.events.append(
+                    {"kind": "placed", "power": power.name, "unit": str(placed.composition), "at": placed.at,
+                     "reason": "rule 1: every home centre starts with a unit; none was placed here"}
+                )  # fmt: skip
+        outcome.units = tuple(units)
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
         """The number of units, on land and at sea alike (rule 4; rule 5: "the usual Abstraction A/F rules are not

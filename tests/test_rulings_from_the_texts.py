@@ -1,0 +1,225 @@
+"""Rulings that follow the rule texts clause by clause (issue: "Multi-unit rulings faithful to their texts").
+Each test names the clause it checks; the rulings are written on the variants' doc pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.contract import run_case
+
+
+def _case(variant: str, units: list[tuple[str, str, str]], orders: dict[str, list[str]], **more: Any) -> dict[str, Any]:
+    return {
+        "variant": variant,
+        "units": [{"power": p, "unit": u, "at": a} for p, u, a in units],
+        "orders": orders,
+        **more,
+    }
+
+
+def _results(outcome: dict[str, Any]) -> dict[str, str]:
+    return {o["input"]: o["result"] for o in outcome["orders"] if o["input"]}
+
+
+def _units(outcome: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return sorted((u["power"], u["unit"], u["at"]) for u in outcome["units"])
+
+
+# --- cut priority ranks only the supports the attack can cut --------------------------------------------
+
+
+def test_cut_priority_skips_a_support_into_the_attackers_own_province_multiplomacy_rule_7() -> None:
+    units = [("France", "A", "bur"), ("France", "A", "bur"), ("France", "A", "par"), ("France", "A", "ruh")]
+    units.append(("Germany", "A", "mun"))
+    support_out, support_back = "1 A Bur S A Par - Pic", "1 A Bur S A Ruh - Mun"
+    for written in ([support_out, support_back], [support_back, support_out]):
+        orders = {"France": [*written, "A Par - Pic", "A Ruh - Mun"], "Germany": ["A Mun - Bur"]}
+        results = _results(run_case(_case("multiplomacy", units, orders)))
+        # the attack from Munich cannot cut the support into Munich, so its one cut falls on the other support,
+        # whichever was written last
+        assert results[support_out] == "fails"
+        assert results[support_back] == "succeeds"
+
+
+def test_cut_priority_skips_a_support_into_the_attackers_own_province_multiplicity2_rule_4() -> None:
+    units = [("France", "2A", "bur"), ("France", "A", "par"), ("France", "A", "ruh"), ("Germany", "A", "mun")]
+    support_out, support_back = "A Bur S A Par - Pic", "A Bur S A Ruh - Mun"  # one army each
+    for written in ([support_out, support_back], [support_back, support_out]):
+        orders = {"France": [*written, "A Par - Pic", "A Ruh - Mun"], "Germany": ["A Mun - Bur"]}
+        results = _results(run_case(_case("multiplicity2", units, orders)))
+        assert results[support_out] == "fails"
+        assert results[support_back] == "succeeds"
+
+
+# --- Multiplicity I and the A/F rules -------------------------------------------------------------------
+
+
+def test_a_merge_reached_by_convoy_is_not_allowed_multiplicity1_rule_6() -> None:
+    units = [("England", "A", "lon"), ("England", "F", "nth"), ("England", "A", "hol")]
+    orders = {"England": ["F Nth C A Lon - Bel", "A Lon + A Hol MERGE = 2A Bel"]}
+    outcome = run_case(_case("multiplicity1", units, orders))
+    merge = next(o for o in outcome["orders"] if "MERGE" in o["input"])
+    assert merge["result"] == "illegal"
+    assert "adjacent to, or already on" in merge["reason"]
+
+
+def test_an_a_f_on_a_coast_supports_inland_with_its_army_multiplicity1_rule_4() -> None:
+    units = [("France", "A/F", "pic"), ("France", "A", "bur"), ("Germany", "A", "par")]
+    outcome = run_case(_case("multiplicity1", units, {"France": ["A/F Pic S A Bur - Par", "A Bur - Par"]}))
+    assert _results(outcome) == {"A/F Pic S A Bur - Par": "succeeds", "A Bur - Par": "succeeds"}
+    assert ("France", "A", "par") in _units(outcome)
+
+
+def test_supports_for_the_component_that_stays_are_void_when_the_other_fails_to_leave_af_rule_7() -> None:
+    units = [
+        ("France", "A/F", "pic"),
+        ("France", "A", "par"),
+        ("Germany", "F", "bel"),
+        ("England", "F", "eng"),
+        ("England", "A", "bre"),
+        ("England", "A", "bur"),
+    ]
+    orders = {
+        "France": ["A/F(Pic)D: F(Pic), A(Bel)", "A Par S F Pic"],
+        "England": ["F Eng - Pic", "A Bre S F Eng - Pic", "A Bur S F Eng - Pic"],
+    }
+    outcome = run_case(_case("multiplicity1", units, orders))
+    support = next(o for o in outcome["orders"] if o["input"] == "A Par S F Pic")
+    assert support["result"] == "fails"
+    assert "A/F rule 7" in support["reason"]
+    assert outcome["dislodged"][0]["at"] == "pic"  # 3 against the A/F's 2, the support gone
+
+
+def test_separate_supports_of_an_a_f_are_cut_second_written_first_af_rule_11() -> None:
+    units = [
+        ("France", "A/F", "pic"),
+        ("France", "A", "bur"),
+        ("France", "F", "eng"),
+        ("Germany", "A", "bel"),
+        ("England", "A", "par"),
+        ("England", "F", "bre"),
+    ]
+    fleet, army = "F Pic S F Eng - Bre", "A Pic S A Bur - Par"
+    for written in ([fleet, army], [army, fleet]):
+        for seed in range(4):  # no die: the written order decides, whatever the seed
+            orders = {"France": [*written, "F Eng - Bre", "A Bur - Par"], "Germany": ["A Bel - Pic"]}
+            outcome = run_case(_case("multiplicity1", units, orders, seed=seed))
+            assert not [e for e in outcome["events"] if e["kind"] == "die_roll"]
+            assert _results(outcome)[written[1]] == "fails"  # the second written is cut
+            assert _results(outcome)[written[0]] == "succeeds"
+
+
+def test_building_onto_an_occupied_centre_follows_rule_5_or_af_rule_12_by_option() -> None:
+    base = {
+        "variant": "multiplicity1",
+        "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
+        "units": [{"power": "France", "unit": "A", "at": "par"}, {"power": "France", "unit": "F", "at": "bre"}],
+        "supply_centers": {"France": ["par", "bre", "mar", "spa"]},
+        "orders": {"France": ["Build A Par", "Build A Bre"]},
+    }
+    rule5 = run_case(base)
+    assert _results(rule5) == {"Build A Par": "succeeds", "Build A Bre": "succeeds"}
+    af12 = run_case({**base, "options": {"build_onto": "af12"}})
+    assert _results(af12) == {"Build A Par": "illegal", "Build A Bre": "succeeds"}
+    assert ("France", "A/F", "bre") in _units(af12)
+
+
+# --- Multiplicity II ------------------------------------------------------------------------------------
+
+
+def test_a_multiple_fights_with_the_number_of_its_units_at_sea_too_multiplicity2_rules_4_and_5() -> None:
+    units = [("England", "A/2F", "eng"), ("France", "F", "mao"), ("France", "F", "bre")]
+    orders = {"England": ["A/2F Eng - Mao"], "France": ["F Bre S F Mao"]}
+    assert _results(run_case(_case("multiplicity2", units, orders)))["A/2F Eng - Mao"] == "succeeds"  # 3 against 2
+    assert _results(run_case(_case("multiplicity1", units, orders)))["A/2F Eng - Mao"] == "fails"  # 2: its fleets
+
+
+def test_an_unseaworthy_force_does_not_retreat_to_sea_multiplicity2_rule_5() -> None:
+    case = {
+        "variant": "multiplicity2",
+        "phase": {"season": "Spring", "year": 1901, "type": "Retreat"},
+        "units": [],
+        "dislodged": [{"power": "England", "unit": "2A/F", "at": "bre", "attacker_from": "gas"}],
+        "orders": {"England": ["2A/F Bre - Mao"]},
+    }
+    order = run_case(case)["orders"][0]
+    assert order["result"] == "illegal"
+    seaworthy = {**case, "dislodged": [{"power": "England", "unit": "A/F", "at": "bre", "attacker_from": "gas"}]}
+    seaworthy["orders"] = {"England": ["A/F Bre - Mao"]}
+    assert run_case(seaworthy)["orders"][0]["result"] == "succeeds"
+
+
+def test_the_initial_placement_is_one_army_or_fleet_on_each_home_centre_multiplicity2_rule_1() -> None:
+    case = {
+        "variant": "multiplicity2",
+        "phase": {"season": "Winter", "year": 1900, "type": "Adjustment"},
+        "units": [],
+        "supply_centers": {"England": ["lon", "edi", "lvp"]},
+        "orders": {"England": ["Build 2A Lon", "Build F Edi"]},
+    }
+    outcome = run_case(case)
+    assert _results(outcome) == {"Build 2A Lon": "illegal", "Build F Edi": "succeeds"}
+    # no home centre stays empty: London and Liverpool get the standard game's units
+    assert _units(outcome) == [("England", "A", "lvp"), ("England", "F", "edi"), ("England", "F", "lon")]
+    assert {(e["unit"], e["at"]) for e in outcome["events"] if e["kind"] == "placed"} == {("F", "lon"), ("A", "lvp")}
+
+
+def test_multiplicity1_placement_still_allows_multiples_rule_9() -> None:
+    case = {
+        "variant": "multiplicity1",
+        "phase": {"season": "Winter", "year": 1900, "type": "Adjustment"},
+        "units": [],
+        "supply_centers": {"Russia": ["stp", "mos", "war", "sev"]},
+        "orders": {"Russia": ["Build 2A StP", "Build A/F Sev"]},
+    }
+    assert _results(run_case(case)) == {"Build 2A StP": "succeeds", "Build A/F Sev": "succeeds"}
+
+
+def test_a_merge_part_that_cannot_reach_leaves_the_others_to_move_multiplicity2_rule_3() -> None:
+    units = [("France", "A", "pic"), ("France", "A", "par")]
+    outcome = run_case(_case("multiplicity2", units, {"France": ["A(Pic) & A(Par) MERGE 2A(Bel)"]}))
+    assert _units(outcome) == [("France", "A", "bel"), ("France", "A", "par")]
+    assert "rule 3" in outcome["orders"][0]["reason"]
+    strict = run_case(_case("multiplicity1", units, {"France": ["A(Pic) & A(Par) MERGE 2A(Bel)"]}))
+    assert _units(strict) == [("France", "A", "par"), ("France", "A", "pic")]
+
+
+def test_a_convoy_without_room_for_the_army_is_refused_when_checked_multiplicity2_rule_6() -> None:
+    units = [("England", "F", "nth"), ("England", "2A", "yor")]
+    outcome = run_case(_case("multiplicity2", units, {"England": ["F Nth C 2A Yor - Nwy", "2A Yor - Nwy"]}))
+    convoy = outcome["orders"][0]
+    assert convoy["result"] == "illegal"
+    assert "can carry only 1 army, not 2A" in convoy["reason"]
+
+
+def test_a_split_means_the_same_on_one_line_or_several_multiplicity_rule_7() -> None:
+    units = [("France", "3A", "bur"), ("France", "A", "gas"), ("Germany", "A", "mun"), ("Germany", "2A", "par")]
+    one_line = ["3A Bur SPLIT = A Par A Bur A Mun", "A Gas S A Bur - Par"]
+    by_lines = ["A Bur - Par", "A Bur - Mun", "A Bur H", "A Gas S A Bur - Par"]
+    for variant in ("multiplicity1", "multiplicity2"):
+        a = run_case(_case(variant, units, {"France": one_line}))
+        b = run_case(_case(variant, units, {"France": by_lines}))
+        assert (_units(a), a["dislodged"]) == (_units(b), b["dislodged"])
+    moved = [("France", "2A", "bur"), ("Germany", "A", "kie")]
+    orders = {"France": ["A Bur - Mun", "A Bur S A Bur - Mun"], "Germany": ["A Kie H"]}
+    split = run_case(_case("multiplicity1", [*moved, ("Germany", "A", "mun")], orders))
+    assert ("France", "A", "mun") in _units(split)  # the part that stays supports the part moving out (rule 7)
+
+
+# --- Multiplomacy and standard --------------------------------------------------------------------------
+
+
+def test_every_unit_of_a_stack_appears_in_the_results_multiplomacy() -> None:
+    units = [("Germany", "A", "mun")] * 3
+    outcome = run_case(_case("multiplomacy", units, {"Germany": ["2 A Mun - Boh"]}))
+    assert [(o["order"], o["result"]) for o in outcome["orders"]] == [
+        ("2 A mun - boh", "succeeds"),
+        ("A mun H", "succeeds"),
+    ]
+
+
+def test_unit_counts_are_refused_where_every_unit_is_single_standard() -> None:
+    outcome = run_case(_case("standard", [("Germany", "A", "mun")], {"Germany": ["2 A Mun - Boh"]}))
+    order = outcome["orders"][0]
+    assert order["result"] == "illegal"
+    assert "no multiple units" in order["reason"]
