@@ -109,6 +109,22 @@ def test_separate_supports_of_an_a_f_are_cut_second_written_first_af_rule_11() -
             assert _results(outcome)[written[0]] == "succeeds"
 
 
+def test_numbered_supports_are_cut_by_their_numbers_not_their_order_af_rule_11() -> None:
+    units = [
+        ("France", "A/F", "pic"),
+        ("France", "A", "bur"),
+        ("France", "F", "eng"),
+        ("Germany", "A", "bel"),
+        ("England", "A", "par"),
+        ("England", "F", "bre"),
+    ]
+    numbered = ["2. F Pic S F Eng - Bre", "1. A Pic S A Bur - Par"]  # the fleet's support written first, ranked 2nd
+    orders = {"France": [*numbered, "F Eng - Bre", "A Bur - Par"], "Germany": ["A Bel - Pic"]}
+    results = _results(run_case(_case("multiplicity1", units, orders)))
+    assert results["2. F Pic S F Eng - Bre"] == "fails"
+    assert results["1. A Pic S A Bur - Par"] == "succeeds"
+
+
 def test_building_onto_an_occupied_centre_follows_rule_5_or_af_rule_12_by_option() -> None:
     base = {
         "variant": "multiplicity1",

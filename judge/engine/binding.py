@@ -302,6 +302,8 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         if force.composition.minus(part) is None:
             part = force.composition  # a wrong unit type names the force all the same (DATC 4.C.2)
         checked = check_movement_order(rules, forces, index, force.part(part), order)
+        if order.priority is not None:  # the player's number ranks the force's supports (A/F rule 11)
+            checked = Legal(replace(checked.order, priority=order.priority), checked.ok, checked.reason)
         entry.canonical = checked.order
         if not checked.ok:
             bad(entry, checked.reason + "; the unit holds")

@@ -67,6 +67,9 @@ class Order:
     parts: tuple[Order, ...] = ()
     words: str = ""
     """the rest of the line, for an order that is not about a unit (a claim)"""
+    priority: int | None = None
+    """the number a player gave the order ("1. A/F Pic: F S ..."), ranking a force's separate supports: the
+    highest number is cut first (A/F rule 11)"""
 
 
 VerbShape = Literal["unit", "unit target", "unit place", "line"]

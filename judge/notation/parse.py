@@ -85,6 +85,8 @@ _COMPOSITION = re.compile(r"^(?:[0-9]*[afg])(?:/[0-9]*[afg])*$")
 _COUNT = re.compile(r"^[0-9]+$")
 _TOKEN = re.compile(r"\d+:[^\s,;:]+|[^\s,;:]+")
 """words; a board-qualified place (`3:par`, on a board of several maps) is one word, its colon kept"""
+_PRIORITY = re.compile(r"^\s*(?:#\s*(\d+)|\(?(\d+)[.)])\s+(?=[^\d\s])")
+"""a number the player put before an order to rank it: "1.", "2)", "(1)", "#1" (not "2 A ...", a count)"""
 _BOARD_PREFIX = re.compile(r"\b(\d+)\s*:\s*(?=[a-z])", re.IGNORECASE)
 
 
@@ -358,6 +360,10 @@ class OrderReader:
     # --- orders ----------------------------------------------------------------------------------------
 
     def read(self, line: str, verbs: Mapping[str, Verb] | None = None) -> Order:
+        numbered = _PRIORITY.match(line)
+        if numbered:  # "1. A Pic S ...", "(2) F Pic S ...", "#1 ...": the player's priority for this order
+            order = self.read(line[numbered.end() :], verbs)
+            return replace(order, priority=int(numbered[1] or numbered[2]))
         tokens = _tokenise(line)
         if not tokens:
             raise OrderSyntaxError(line, f"empty order; expected an order like {EXAMPLES}")

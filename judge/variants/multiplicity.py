@@ -196,7 +196,11 @@ class MultiplicityRules(Rules):
         return max(0, strongest - self._absorbed(resolver, support))
 
     def cut_order(self, resolver: MovementView, supports: list[int]) -> list[int]:
-        last_first = sorted(supports, key=lambda s: -resolver.dets[s].written)
+        dets = resolver.dets
+        if len(supports) > 1 and all(dets[s].order.priority is not None for s in supports):
+            # the player numbered the supports (A/F rule 11): the highest number is cut first
+            return sorted(supports, key=lambda s: (-(dets[s].order.priority or 0), -dets[s].written))
+        last_first = sorted(supports, key=lambda s: -dets[s].written)
         if len(supports) < 2:
             return last_first
         # A/F rule 11 is about the force, an A/F whose components give separate supports: each support comes from
