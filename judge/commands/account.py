@@ -10,6 +10,7 @@ from judge.game.service import Accounts
 class Register(Command):
     name = "REGISTER"
     usage = "REGISTER your name password"
+    example = "REGISTER Anna Smith s3cret"
     summary = "register your address with the judge (needed before JOIN or CREATE)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -22,6 +23,7 @@ class Register(Command):
 class SetPassword(Command):
     name = "SET PASSWORD"
     usage = "SET PASSWORD old new"
+    example = "SET PASSWORD s3cret n3wer"
     summary = "change your password"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -34,6 +36,7 @@ class SetPassword(Command):
 class SetAddress(Command):
     name = "SET ADDRESS"
     usage = "SET ADDRESS password new-address"
+    example = "SET ADDRESS s3cret anna@new.example.org"
     summary = "move your account to another mail address"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from difflib import get_close_matches
 from email.message import EmailMessage
 from typing import ClassVar
 
@@ -45,6 +46,8 @@ class MailContext:
     """further mail the commands send (results, press), with its kind"""
     game_of_reply: str | None = None
     phase_of_reply: str | None = None
+    unanswered: int = 0
+    """lines past the reply's limit, answered only by their count"""
 
     @property
     def signed_on(self) -> bool:
@@ -55,7 +58,12 @@ class MailContext:
         return self.master
 
     def say(self, line: str, output: list[str], failed: bool = False) -> None:
-        self.sections.append(Section(line, output, failed))
+        """Answer one line. A reply never grows without bound: every quoted line is shortened, and past
+        `MAX_SECTIONS` the rest are only counted."""
+        if len(self.sections) >= MAX_SECTIONS:
+            self.unanswered += 1
+            return
+        self.sections.append(Section(shorten(line), [shorten(text) for text in output], failed))
 
 
 class Command:
@@ -64,6 +72,8 @@ class Command:
     name: ClassVar[str]
     usage: ClassVar[str]
     summary: ClassVar[str]
+    example: ClassVar[str] = ""
+    """a line as a player or GM would send it ("/" separates lines)"""
     role: ClassVar[str] = "anyone"  # anyone, player (signed on to a power), master (signed on as GM), signed
     takes_body: ClassVar[bool] = False
     """the lines after it, up to ENDPRESS, belong to it"""
@@ -78,6 +88,35 @@ REGISTRY: dict[str, type[Command]] = {}
 def command(cls: type[Command]) -> type[Command]:
     REGISTRY[cls.name] = cls
     return cls
+
+
+MAX_SECTIONS = 200
+"""answers in one reply; a mail of more lines is answered for the first ones and the rest are counted"""
+QUOTE_LIMIT = 200
+"""characters of a line quoted back"""
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A line as quoted in a reply: whole when short, else its start and how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+SECRET_COMMANDS = ("SIGNON", "REGISTER", "JOIN", "CREATE", "OBSERVE")
+"""commands whose last words are passwords: a line that looks like one of them misspelt is never quoted whole"""
+
+
+def misspelt_secret(line: str) -> str | None:
+    """The password-bearing command a line's first word looks like a misspelling of ("SINGON" -> SIGNON)."""
+    words = line.split()
+    if len(words) < 2:
+        return None
+    first = words[0].upper()
+    if first in REGISTRY or first in SECRET_COMMANDS:
+        return None
+    close = get_close_matches(first, SECRET_COMMANDS, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def lookup(line: str) -> tuple[type[Command], list[str]] | None:

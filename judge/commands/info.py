@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, command, require
+from judge.game.settings import help_lines
 from judge.render import render_results
 
 
@@ -10,15 +11,27 @@ from judge.render import render_results
 class Help(Command):
     name = "HELP"
     usage = "HELP [command]"
+    example = "HELP SET DEADLINE"
     summary = "list the commands, or explain one"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         if args:
             wanted = " ".join(a.upper() for a in args)
+            if wanted == "SET":  # every SET command, and every setting SET name=value changes
+                lines = ["The SET commands:"]
+                for cls in sorted((c for c in REGISTRY.values() if c.name.startswith("SET ")), key=lambda c: c.name):
+                    lines.append(f"  {cls.usage:45} {cls.summary}")
+                lines.append("Settings the GM changes with SET name=value (several on one line):")
+                return lines + help_lines()
             found = REGISTRY.get(wanted)
             require(found is not None, f"there is no command {wanted}; send HELP for the list")
             assert found is not None
-            return [found.usage, f"  {found.summary}", f"  (may be sent by: {_who(found.role)})"]
+            lines = [found.usage, f"  {found.summary}", f"  (may be sent by: {_who(found.role)})"]
+            if found.example:
+                lines.append(f"  example: {found.example}")
+            if found.name == "SET OPTION":
+                lines += help_lines()
+            return lines
         lines = ["Commands (one a line; orders follow SIGNON until SIGNOFF or the end of the mail):"]
         for cls in sorted(REGISTRY.values(), key=lambda c: (c.role != "anyone", c.name)):
             lines.append(f"  {cls.usage:45} {cls.summary}")
@@ -38,6 +51,7 @@ def _who(role: str) -> str:
 class List(Command):
     name = "LIST"
     usage = "LIST [game]"
+    example = "LIST alpha"
     summary = "the games on this judge, or one game's players and state"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -62,6 +76,7 @@ class List(Command):
 class Summary(Command):
     name = "SUMMARY"
     usage = "SUMMARY game"
+    example = "SUMMARY alpha"
     summary = "the supply-centre counts, year by year"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -81,6 +96,7 @@ class Summary(Command):
 class History(Command):
     name = "HISTORY"
     usage = "HISTORY game [phase number or code, e.g. F1901M]"
+    example = "HISTORY alpha F1901M"
     summary = "the results of a processed phase again (the last one by default)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ transaction: one that fails leaves no trace, and the others still stand.
 
 from __future__ import annotations
 
-from judge.commands.base import REGISTRY, CommandError, MailContext, lookup
+from judge.commands.base import REGISTRY, CommandError, MailContext, lookup, misspelt_secret
 from judge.game import ServiceError
 
 END_BODY = "ENDPRESS"
@@ -23,6 +23,10 @@ def interpret(ctx: MailContext, lines: list[str]) -> None:
             continue
         found = lookup(line)
         if found is None:
+            meant = misspelt_secret(line)
+            if meant is not None:  # "SINGON game power pw": never quoted whole, never filed as an order
+                ctx.say(f"{line.split()[0]} ****", [f"not a command; did you mean {meant}?"], failed=True)
+                continue
             if ctx.power is not None:
                 ctx.orders.append(line)  # after SIGNON (or the GM's BECOME), other lines are orders
                 continue
@@ -76,7 +80,7 @@ def flush_orders(ctx: MailContext) -> None:
             output.append(f"  {check.input}   -> {check.order}")
     output.append("These orders replace the ones you sent before." if done.replaced else "Orders filed.")
     if done.errors:
-        output.append(f"{len(done.errors)} order(s) could not be accepted; the units they name will hold.")
+        output.append(f"{len(done.errors)} order(s) could not be accepted; {done.fate_of_errors}.")
     ctx.say("(orders)", output, failed=bool(done.errors))
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase
 

@@ -27,6 +27,7 @@ def parse_value(text: str) -> Any:
 class Create(Command):
     name = "CREATE"
     usage = "CREATE game variant password [option=value ...]"
+    example = "CREATE alpha standard joinpw edition=1982"
     summary = "create a game; you become its GM"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -39,7 +40,7 @@ class Create(Command):
         for pair in args[3:]:
             key, sep, value = pair.partition("=")
             require(bool(sep), f"options are written option=value, not {pair!r}")
-            options[key.lower()] = parse_value(value)
+            options[key.lower()] = value  # read against the option's choices by the game service
         ctx.service.create_game(name.lower(), variant, ctx.sender, password, options=options)
         return [f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>."]
 
@@ -48,6 +49,7 @@ class Create(Command):
 class Join(Command):
     name = "JOIN"
     usage = "JOIN game password [power ...]"
+    example = "JOIN alpha joinpw France England"
     summary = "join a forming game, naming the powers you would like in order"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -75,6 +77,7 @@ class Join(Command):
 class Observe(Command):
     name = "OBSERVE"
     usage = "OBSERVE game password | OBSERVE game OFF"
+    example = "OBSERVE alpha joinpw"
     summary = "receive a game's results and broadcasts without playing (OFF: stop)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -90,6 +93,7 @@ class Observe(Command):
 class Signon(Command):
     name = "SIGNON"
     usage = "SIGNON game power password   (or njudge's SIGNON Fgame password)"
+    example = "SIGNON alpha France s3cret"
     summary = "sign on to your power (or as MASTER); the lines after it are your orders"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -114,6 +118,7 @@ class Signon(Command):
 class Signoff(Command):
     name = "SIGNOFF"
     usage = "SIGNOFF"
+    example = "SIGNOFF"
     summary = "end your orders (the rest of the mail is read as commands again)"
     role = "signed"
 
@@ -138,6 +143,7 @@ class _Wait(Command):
 class SetWait(_Wait):
     name = "SET WAIT"
     usage = "SET WAIT"
+    example = "SET WAIT"
     summary = "do not process early on your account"
     wait = True
 
@@ -146,6 +152,7 @@ class SetWait(_Wait):
 class SetNoWait(_Wait):
     name = "SET NO WAIT"
     usage = "SET NO WAIT"
+    example = "SET NO WAIT"
     summary = "allow early processing once everybody's orders are in"
     wait = False
 
@@ -173,6 +180,7 @@ class _Draw(Command):
 class SetDraw(_Draw):
     name = "SET DRAW"
     usage = "SET DRAW"
+    example = "SET DRAW"
     summary = "vote for a draw among the survivors"
     accept = True
 
@@ -181,6 +189,7 @@ class SetDraw(_Draw):
 class SetNoDraw(_Draw):
     name = "SET NO DRAW"
     usage = "SET NO DRAW"
+    example = "SET NO DRAW"
     summary = "withdraw your draw vote"
     accept = False
 
@@ -213,6 +222,7 @@ class _Press(Command):
 class Press(_Press):
     name = "PRESS"
     usage = "PRESS TO power [power ...] ... ENDPRESS"
+    example = "PRESS TO England Germany / Shall we? / ENDPRESS"
     summary = "send press to some powers"
 
 
@@ -220,6 +230,7 @@ class Press(_Press):
 class Broadcast(_Press):
     name = "BROADCAST"
     usage = "BROADCAST ... ENDPRESS"
+    example = "BROADCAST / Peace in our time. / ENDPRESS"
     summary = "send press to every power"
     broadcast = True
 
@@ -228,6 +239,7 @@ class Broadcast(_Press):
 class Resign(Command):
     name = "RESIGN"
     usage = "RESIGN"
+    example = "SIGNON alpha France s3cret / RESIGN"
     summary = "leave the game; your power waits for a replacement"
     role = "player"
 

@@ -97,8 +97,8 @@ def powers_to_order(rules: Rules, position: Position) -> set[str]:
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
         return {f.power for f in position.units}
-    if kind is PhaseType.RETREAT:
-        return {d.force.power for d in position.dislodged}
+    if kind is PhaseType.RETREAT:  # a unit with nowhere to go has nothing to decide: it is disbanded
+        return {d.force.power for d in position.dislodged if d.retreats is None or d.retreats}
     due = set()
     for power, diff in balances(rules, position.centres, position.units).items():
         if diff < 0 or (diff > 0 and build_sites(rules, power, position.centres, position.units)):

@@ -14,15 +14,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, delete, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.contract import outcome_json, position_from_json, position_json
-from judge.engine import Outcome, Phase, Position, Rules, adjudicate
+from judge.engine import Outcome, Phase, PhaseType, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
+from judge.game.settings import SettingError, apply_setting, read_option
 from judge.game.views import GameView, game_view
 from judge.notation import read_line
 from judge.passwords import hash_password, verify_password
@@ -77,6 +79,16 @@ class Submission:
     phase: str
     checks: list[LineCheck]
     replaced: bool
+    phase_type: PhaseType = PhaseType.MOVEMENT
+
+    @property
+    def fate_of_errors(self) -> str:
+        """What becomes of the units an unusable order names, in this kind of phase."""
+        if self.phase_type is PhaseType.RETREAT:
+            return "a dislodged unit without a usable retreat order is disbanded"
+        if self.phase_type is PhaseType.ADJUSTMENT:
+            return "builds not ordered are waived, and removals not ordered are made by the civil-disorder rules"
+        return "the units they name will hold"
 
     @property
     def errors(self) -> list[LineCheck]:
@@ -205,6 +217,11 @@ class GameService:
     ) -> None:
         try:
             chosen = get_variant(variant)
+            options = {
+                key: read_option(key, chosen.options[key], value) if isinstance(value, str) and key in chosen.options
+                else value
+                for key, value in (options or {}).items()
+            }  # fmt: skip
             chosen.rules(options)  # rejects unknown options now, not at the first deadline
         except (UnknownVariant, ValueError) as exc:
             raise ServiceError(str(exc).strip("'\"")) from None
@@ -359,7 +376,14 @@ class GameService:
                 if pieces
                 else list(checked[power])
             )
-            return Submission(name, " and ".join(by_power), _phase_name(game.position or {}), in_order, replaced)
+            return Submission(
+                name,
+                " and ".join(by_power),
+                _phase_name(game.position or {}),
+                in_order,
+                replaced,
+                game.current.phase.type,
+            )
 
     def orders_on_file(self, name: str, power: str) -> list[str]:
         with self._tx() as s:
@@ -512,8 +536,10 @@ class GameService:
 
     # --- the GM's tools -------------------------------------------------------------------------------
 
-    def rollback(self, name: str, to_index: int) -> None:
-        """Return to the start of phase `to_index`; the phases after it are forgotten, its orders restored."""
+    def rollback(self, name: str, to_index: int, *, keep_orders: bool = True) -> None:
+        """Return to the start of phase `to_index`; the phases after it are forgotten, and its orders restored
+        (`keep_orders`) or cleared. Either way the phase then waits for its new deadline or the GM's PROCESS:
+        the restored sets look complete, and processing them at once would only repeat what was rolled back."""
         with self._tx() as s:
             game = self._lock(s, name)
             record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == to_index))
@@ -523,7 +549,7 @@ class GameService:
             s.execute(delete(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index >= to_index))
             s.execute(delete(DrawVote).where(DrawVote.game_id == game.id))
             now = self.clock.now()
-            for power, text in sorted(record.orders.items()):
+            for power, text in sorted(record.orders.items() if keep_orders else ()):
                 s.add(
                     OrderSet(
                         game_id=game.id,
@@ -538,6 +564,7 @@ class GameService:
             game.position = record.position_before
             game.phase_index = to_index
             game.deadline = self._next_deadline(game)
+            game.settings = {**game.settings, "_no_early": to_index}
             if game.status == GameStatus.FINISHED:
                 game.status = GameStatus.ACTIVE
                 game.result = None
@@ -619,6 +646,8 @@ class GameService:
     def terminate(self, name: str) -> None:
         with self._tx() as s:
             game = self._lock(s, name)
+            if game.status == GameStatus.FINISHED:
+                raise ServiceError(f"{name} is already over ({game.result})")
             self._finish(game, "terminated", [])
 
     # --- signing on ------------------------------------------------------------------------------------
@@ -692,6 +721,41 @@ class GameService:
                 raise ServiceError(str(exc)) from None
             game.options = options
             game.settings = settings
+
+    def zone(self, name: str) -> ZoneInfo:
+        """The game's time zone (its `timing.zone` setting), for deadlines written without one."""
+        with self._plain() as s:
+            settings = s.scalar(select(Game.settings).where(Game.name == name))
+            if settings is None:
+                raise ServiceError(f"there is no game called {name}")
+            return timing_from_settings(settings).tz
+
+    def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """`SET name=value ...` as written: each name a setting (`judge.game.settings`) or a rule option (before
+        the start), each value read as its kind. All or nothing: a wrong name or value refuses the lot."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            options = dict(game.options)
+            settings = dict(game.settings)
+            variant = get_variant(game.variant)
+            told: list[str] = []
+            try:
+                for key, text in pairs:
+                    option = variant.options.get(key.strip().lower())
+                    if option is not None:
+                        if game.status != GameStatus.FORMING:
+                            raise ServiceError(f"the rule option {key} can only be changed before {name} starts")
+                        options[key.strip().lower()] = read_option(key, option, text)
+                        told.append(f"{key.strip().lower()} = {options[key.strip().lower()]} (rule option)")
+                        continue
+                    setting, value = apply_setting(settings, key, text)
+                    told.append(f"{setting} = {value}")
+                variant.rules(options)
+            except (SettingError, ValueError) as exc:
+                raise ServiceError(str(exc)) from None
+            game.options = options
+            game.settings = settings
+            return told
 
     def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> tuple[list[str], bool]:
         """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM) and
@@ -795,6 +859,8 @@ class GameService:
             game = game_view(s, name)
             if game is None or game.position is None:
                 return None, None
+            if game.status == GameStatus.FINISHED:
+                return "no phase: the game is over", None
             return _phase_name(game.position), game.deadline
 
     def view(self, name: str) -> dict[str, Any]:

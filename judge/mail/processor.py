@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.commands import MailContext, interpret
+from judge.commands.base import MAX_SECTIONS, Section
 from judge.config import Config
 from judge.game import GameService
 from judge.mail.compose import notice, reply
@@ -249,6 +250,9 @@ class Processor:
         subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}".strip()
         if ctx.game_of_reply and ctx.game_of_reply not in subject:
             subject += f" [{ctx.game_of_reply}{' ' + ctx.phase_of_reply if ctx.phase_of_reply else ''}]"
+        if ctx.unanswered:
+            more = f"{ctx.unanswered} more line(s) were not answered: a reply answers the first {MAX_SECTIONS}"
+            ctx.sections.append(Section("(the rest of the mail)", [more], True))
         body = render_reply(self.config.name, ctx.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
 from judge.contract import position_from_json
-from judge.engine.phase import Phase
+from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
 from judge.mail.announce import results_mails
@@ -38,6 +38,11 @@ def as_utc(moment: datetime | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+_CHAIN = 4
+"""phases of one game processed in one tick at most (a retreat phase with only destroyed units, then an
+adjustment with nothing due)"""
+
+
 class DeadlineKeeper:
     def __init__(self, db: Database, config: Config, clock: Clock = SYSTEM_CLOCK) -> None:
         self.db = db
@@ -50,8 +55,13 @@ class DeadlineKeeper:
             names = list(s.scalars(select(Game.name).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)))
         done: list[str] = []
         for name in names:
-            with self.db.transaction() as s:
-                done.extend(self._game(s, name))
+            for _ in range(_CHAIN):  # a phase nobody has to play is processed right after the one before it
+                with self.db.transaction() as s:
+                    before = s.scalar(select(Game.phase_index).where(Game.name == name))
+                    done.extend(self._game(s, name))
+                    after = s.scalar(select(Game.phase_index).where(Game.name == name))
+                if after == before:
+                    break
         return done
 
     def next_due(self) -> datetime | None:
@@ -107,8 +117,11 @@ class DeadlineKeeper:
         addresses = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
         done: list[str] = []
 
-        if not timing.manual and due and not missing and not faulty and not waiting:
-            return self._process(s, game, f"{name}: every order is in, {phase} processed early")
+        nothing_to_decide = not due and position.phase.type is not PhaseType.MOVEMENT
+        early = (due or nothing_to_decide) and game.settings.get("_no_early") != index  # not after a rollback
+        if not timing.manual and early and not missing and not faulty and not waiting:
+            why = "nobody has anything to decide" if nothing_to_decide else "every order is in"
+            return self._process(s, game, f"{name}: {why}, {phase} processed early")
         deadline = as_utc(game.deadline)
         if deadline is None:
             return done
@@ -128,7 +141,14 @@ class DeadlineKeeper:
                 s,
                 game.gm.address,
                 f"{name}: late powers, {phase}",
-                f"No orders yet from: {', '.join(missing)}.",
+                " ".join(
+                    part
+                    for part in (
+                        f"No orders yet from: {', '.join(missing)}." if missing else "",
+                        f"Orders with errors from: {', '.join(faulty)}." if faulty else "",
+                    )
+                    if part
+                ),
                 game.id,
             )
             self._mark(game, "_late", index)

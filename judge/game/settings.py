@@ -1,0 +1,150 @@
+"""The settings a GM may change by mail (`SET name=value`, `CREATE ... name=value`), each with its kind and what it
+does: one place that says which names exist, so that a misspelt name is refused instead of confirmed and ignored,
+and a value is read as the setting's kind (an edition `1982` is a name, not a number).
+
+A game's settings are nested as docs/deadlines.md shows them (`timing.manual`, `timing.movement.hours`); the
+short forms the judge has always read (`manual`, `grace_hours`) stay, so both spellings mean the same.
+Rule options (`edition`, a variant's own) come from the variant and are read against their choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from judge.engine.rules import RuleOption
+
+
+class SettingError(ValueError):
+    """A name or value that is not a setting; the message says what would be."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    kind: str
+    """bool, int, number, text, zone, time, weekdays, choice"""
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+_PHASE = {
+    "hours": Setting("number", "the least time from a phase's opening to its deadline, in hours"),
+    "at": Setting("time", "the time of day its deadlines fall on (HH:MM, in the game's zone)"),
+    "weekdays": Setting("weekdays", "the days its deadlines may fall on (0 is Monday: 0,1,2,3,4)"),
+    "grace_hours": Setting("number", "how long after its deadline orders are still awaited, in hours"),
+}
+
+SETTINGS: dict[str, Setting] = {
+    "manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn (= timing.manual)"),
+    "grace_hours": Setting("number", "orders still awaited this long after every deadline, in hours"),
+    "nmr": Setting("choice", "at the end of grace, without a power's orders", ("process", "wait")),
+    "abandon_after": Setting("int", "phases in a row without orders before a power is marked abandoned"),
+    "auto_start": Setting("bool", "start the game when the last player joins"),
+    "press_with_results": Setting("bool", "hold press and release it with the next results"),
+    "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
+    "timing.reminder_hours": Setting("number", "reminders this long before a deadline, in hours"),
+    "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
+    **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
+}
+
+_ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _read(name: str, setting: Setting, text: str) -> Any:
+    lowered = text.strip().lower()
+    try:
+        if setting.kind == "bool":
+            if lowered in _TRUE | _FALSE:
+                return lowered in _TRUE
+            raise SettingError(f"{name} is true or false, not {text!r}")
+        if setting.kind == "int":
+            return int(lowered)
+        if setting.kind == "number":
+            return float(lowered) if "." in lowered else int(lowered)
+        if setting.kind == "choice":
+            if lowered not in setting.choices:
+                raise SettingError(f"{name} is one of {', '.join(setting.choices)}, not {text!r}")
+            return lowered
+        if setting.kind == "zone":
+            ZoneInfo(text.strip())
+            return text.strip()
+        if setting.kind == "time":
+            hours, _, minutes = lowered.partition(":")
+            if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
+                raise SettingError(f"{name} is a time of day like 18:00, not {text!r}")
+            return f"{int(hours):02d}:{int(minutes):02d}"
+        if setting.kind == "weekdays":
+            days = [int(d) for d in lowered.replace(" ", "").split(",") if d]
+            if not days or any(d < 0 or d > 6 for d in days):
+                raise SettingError(f"{name} is a list of days 0-6 (0 is Monday), not {text!r}")
+            return days
+    except (ValueError, ZoneInfoNotFoundError) as exc:
+        if isinstance(exc, SettingError):
+            raise
+        raise SettingError(f"{name} is {_KIND_WORDS[setting.kind]}, not {text!r}") from None
+    return text.strip()
+
+
+_KIND_WORDS = {
+    "int": "a whole number",
+    "number": "a number",
+    "zone": "a time zone such as Europe/London",
+    "time": "a time of day like 18:00",
+    "weekdays": "a list of days 0-6",
+    "bool": "true or false",
+    "choice": "one of its choices",
+    "text": "text",
+}
+
+
+def read_option(name: str, option: RuleOption, text: str) -> Any:
+    """A rule option's value as written, matched against its choices: `edition=1982` is the choice "1982"."""
+    for choice in option.choices:
+        if str(choice).lower() == text.strip().lower():
+            return choice
+    if isinstance(option.default, bool) or (option.choices and isinstance(option.choices[0], bool)):
+        lowered = text.strip().lower()
+        if lowered in _TRUE | _FALSE:
+            return lowered in _TRUE
+    choices = ", ".join(str(c).lower() for c in option.choices)
+    raise SettingError(f"the rule option {name} is one of {choices}, not {text!r}")
+
+
+def setting_name(name: str) -> str:
+    """The setting a name means (`timing.manual`, `manual`, `grace`), or SettingError listing the real ones."""
+    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
+    if key not in SETTINGS:
+        raise SettingError(f"there is no setting {name!r}; the settings are: {', '.join(sorted(SETTINGS))}")
+    return key
+
+
+def apply_setting(settings: dict[str, Any], name: str, text: str) -> tuple[str, Any]:
+    """Set `name` (dotted for nested settings) in `settings` from its written value; return the name and value."""
+    key = setting_name(name)
+    value = _read(key, SETTINGS[key], text)
+    if key == "timing.manual":  # one switch, under both names
+        settings.pop("manual", None)
+    if key == "manual":
+        timing = dict(settings.get("timing") or {})
+        timing.pop("manual", None)
+        settings["timing"] = timing
+    parts = key.split(".")
+    here = settings
+    for part in parts[:-1]:
+        nested = dict(here.get(part) or {})
+        here[part] = nested
+        here = nested
+    here[parts[-1]] = value
+    return key, value
+
+
+def help_lines() -> list[str]:
+    """Every setting with its kind and what it does, for HELP SET."""
+    lines = []
+    for key, s in sorted(SETTINGS.items()):
+        what = f"{s.kind}: {', '.join(s.choices)}" if s.choices else s.kind
+        lines.append(f"  {key} ({what}): {s.description}")
+    return lines
