@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from judge.commands.base import REGISTRY, CommandError, MailContext, lookup, misspelt_secret
 from judge.game import ServiceError
+from judge.mail.compose import notice
 
 END_BODY = "ENDPRESS"
 
@@ -83,6 +84,19 @@ def flush_orders(ctx: MailContext) -> None:
         output.append(f"{len(done.errors)} order(s) could not be accepted; {done.fate_of_errors}.")
     ctx.say("(orders)", output, failed=bool(done.errors))
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase
+    owner = ctx.as_address
+    if owner and owner != ctx.sender.lower() and not ctx.master:
+        # orders for a power sent from another address replace the player's: the player hears of it at once
+        copy = [
+            f"Orders for {done.power} in {done.game}, {done.phase}, were sent from {ctx.sender}",
+            "with your password, and now replace any you sent before:",
+            "",
+            *output[1:],
+            "",
+            "If you did not send them, change your password (SET PASSWORD) and tell the GM.",
+        ]
+        subject = f"{done.game}: orders for {done.power} sent from another address"
+        ctx.mails.append((notice(ctx.config, owner, subject, "\n".join(copy)), "notice"))
 
 
 def _masked(line: str, name: str) -> str:

@@ -14,6 +14,7 @@ from judge.board.model import province_of
 from judge.engine.legality import Legal, check_movement_order
 from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Position, Result, result_rows
+from judge.engine.reasons import NotYours
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
 from judge.engine.units import Composition, Force
@@ -61,7 +62,7 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
         force = forces[i]
         if force.power != sub.power:
             entry.canonical = order
-            entry.reason = f"the unit in {force.province} belongs to {force.power}"
+            entry.reasons = [NotYours(force.province, force.power)]
             continue
         counted = _counts_in(order)
         if counted:
@@ -151,7 +152,7 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
             entry.reason = f"there is no unit in {province}"
             continue
         if forces[stack[0]].power != sub.power:
-            entry.reason = f"the units in {province} belong to {forces[stack[0]].power}"
+            entry.reasons = [NotYours(province, forces[stack[0]].power, many=True)]
             continue
         about.setdefault(province, []).append(row)
         wanted = _kind_of(order.unit)
@@ -284,7 +285,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         i = found_at
         force = forces[i]
         if force.power != sub.power:
-            entry.reason = f"the unit in {force.province} belongs to {force.power}"
+            entry.reasons = [NotYours(force.province, force.power)]
             continue
         about[i].append(row)
         if order.kind is OrderKind.SPLIT:

@@ -101,6 +101,23 @@ class Note(Reason):
         return self.words
 
 
+@dataclass(frozen=True, slots=True)
+class NotYours(Reason):
+    """An order for a unit of another power: illegal, and never printed in the public results."""
+
+    kind: ClassVar[str] = "not_yours"
+    at: str
+    owner: str
+    many: bool = False
+
+    def text(self) -> str:
+        return (
+            f"the units in {self.at} belong to {self.owner}"
+            if self.many
+            else f"the unit in {self.at} belongs to {self.owner}"
+        )
+
+
 # --- moves ------------------------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from judge.board.model import province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
-from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, RetreatClash, UnitName
+from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, NotYours, RetreatClash, UnitName
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, update_ownership, winners
 from judge.engine.units import Force
@@ -91,7 +91,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             entry.reason = f"there is no dislodged unit in {province}"
             continue
         if not mine:
-            entry.reason = f"the unit in {province} belongs to {pending[stack[0]].force.power}"
+            entry.reasons = [NotYours(province, pending[stack[0]].force.power)]
             continue
         if order.kind is OrderKind.MOVE:
             order = replace(order, kind=OrderKind.RETREAT, via_convoy=False)

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import PartlyCut, reasons_from_json
+from judge.engine.reasons import NotYours, PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
 from judge.engine.units import Composition
 from judge.render.annotations import Annotated, annotate
@@ -148,6 +148,17 @@ def _ownership_changed(variant: str, phase: dict[str, Any]) -> bool:
     return calendar.ownership_changes(Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])))
 
 
+def _public(line: dict[str, Any], reasons: list[Reason]) -> bool:
+    """Whether an order line belongs in the results everyone reads: only orders. A line that could not be read
+    as one (a signature, a misspelt order: its unit's hold is printed instead) and an order for another power's
+    unit stay out."""
+    if line.get("result") != "illegal":
+        return True
+    if not line.get("order"):
+        return False
+    return not any(isinstance(r, NotYours) for r in reasons)
+
+
 def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
     """Whether a power's orders already tell of the unit at `at` (so its disbanding needs no line of its own)."""
     where = at.split("/")[0]
@@ -178,8 +189,10 @@ def build_sheet(
 
     orders: dict[str, list[Annotated]] = {}
     for line in outcome.get("orders", []):
-        written = line.get("order") or line.get("input") or ""
         reasons = reasons_from_json(line.get("reasons"))
+        if not _public(line, reasons):
+            continue  # the sender's own reply lists it, with why
+        written = line.get("order") or line.get("input") or ""
         for printed in annotate(written, line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(line["power"], []).append(Annotated(z(printed.order), printed.marks, z(printed.why)))
     owned = outcome.get("supply_centers", {})

@@ -1,0 +1,248 @@
+"""Running a game by mail as a GM and players would (issue: "Running and playing a game by mail"): every mail goes
+into a real Dovecot mailbox, the judge runs as `judge serve` runs it (IMAP intake, processor, sender, deadline
+keeper), and what it sends is caught by a real SMTP relay. One judge serves the module; each test plays its own
+game."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+import pytest
+
+from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.serve import Daemon
+from judge.testing.dovecot import DovecotServer
+from judge.testing.smtp_relay import SmtpRelay
+from judge.testing.tables import OPENING_ORDERS, POWERS
+
+pytestmark = pytest.mark.slow  # end to end: real servers (make test-fast skips them)
+
+_ids = itertools.count(1)
+
+
+class MailJudge:
+    """The judge behind a real mailbox and relay: `send` delivers a mail as the MTA would and returns the reply."""
+
+    def __init__(self, dovecot: DovecotServer, relay: SmtpRelay) -> None:
+        self.dovecot = dovecot
+        self.relay = relay
+
+    def deliver(self, sender: str, body: str, subject: str = "orders") -> str:
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = "judge@example.org"
+        message["Subject"] = subject
+        message_id = f"<t{next(_ids)}.{time.monotonic_ns()}@example.org>"
+        message["Message-ID"] = message_id
+        message.set_content(body)
+        self.dovecot.append("judge", bytes(message))
+        return message_id
+
+    def send(self, sender: str, body: str) -> str:
+        """Deliver a mail and wait for the judge's reply to it (its In-Reply-To names the mail)."""
+        message_id = self.deliver(sender, body)
+        for _ in range(600):
+            for mail in self.mails(to=sender):
+                if mail["In-Reply-To"] == message_id:
+                    return str(mail.get_content())
+            time.sleep(0.05)
+        raise AssertionError(f"no reply to {body[:60]!r}")
+
+    def mails(self, to: str | None = None, subject: str = "") -> list[EmailMessage]:
+        found = []
+        for item in self.relay.messages:
+            if to is not None and to not in item.rcpt_tos:
+                continue
+            parsed = message_from_bytes(item.data, policy=policy.default)
+            assert isinstance(parsed, EmailMessage)
+            if subject in str(parsed["Subject"]):
+                found.append(parsed)
+        return found
+
+    def wait_mails(self, to: str, subject: str, count: int = 1) -> list[EmailMessage]:
+        for _ in range(600):
+            found = self.mails(to=to, subject=subject)
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"no mail {subject!r} to {to}")
+
+    def game(self, name: str, variant: str = "standard", options: str = "") -> None:
+        """A game with seven registered players who have joined; it has started."""
+        self.send("gm@example.org", "REGISTER The GM gmpass")
+        assert "created" in self.send("gm@example.org", f"CREATE {name} {variant} joinpw {options}".strip())
+        for power in POWERS:
+            address = f"{power.lower()}.{name}@example.org"
+            self.send(address, f"REGISTER {power} Player {power.lower()}pw\nJOIN {name} joinpw {power}")
+
+    @staticmethod
+    def player(name: str, power: str) -> str:
+        return f"{power.lower()}.{name}@example.org"
+
+
+@pytest.fixture(scope="module")
+def judge(dovecot: DovecotServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailJudge]:
+    dovecot.expunge_all("judge")
+    with SmtpRelay() as relay:
+        config = Config(
+            address="judge@example.org",
+            name="testjudge",
+            database_url=f"sqlite:///{tmp_path_factory.mktemp('gm') / 'judge.sqlite'}",
+            smtp_intake=SmtpIntakeConfig(enabled=False),
+            imap=ImapConfig(
+                enabled=True,
+                host=dovecot.host,
+                port=dovecot.imap_port,
+                security="plain",
+                user="judge",
+                password="secret",
+                poll_seconds=0.5,
+            ),
+            outbound=OutboundConfig(relay_host="127.0.0.1", relay_port=relay.port, relay_security="plain"),
+            rate_limit=1000,
+        )
+        daemon = Daemon(config)
+        daemon.start()
+        try:
+            yield MailJudge(dovecot, relay)
+        finally:
+            daemon.shutdown()
+
+
+def _gm(game: str) -> str:
+    return f"SIGNON {game} MASTER gmpass\n"
+
+
+# --- defects --------------------------------------------------------------------------------------------
+
+
+def test_1_terminate_before_the_start_is_answered_and_the_rest_of_the_mail_runs(judge: MailJudge) -> None:
+    judge.send("gm@example.org", "REGISTER The GM gmpass")
+    judge.send("gm@example.org", "CREATE early standard joinpw")
+    judge.send(judge.player("early", "France"), "REGISTER F Player pw1\nJOIN early joinpw")
+    reply = judge.send("gm@example.org", _gm("early") + "TERMINATE\nHELP SET")
+    assert "early is terminated" in reply
+    assert "Settings the GM changes" in reply  # the command after it ran too
+    assert judge.wait_mails(judge.player("early", "France"), "early: terminated")
+
+
+def test_2_a_rollback_waits_for_the_deadline_or_process_and_everyone_is_told(judge: MailJudge) -> None:
+    judge.game("rolls")
+    for power in POWERS:
+        judge.send(judge.player("rolls", power), f"SIGNON rolls {power} {power.lower()}pw\n{OPENING_ORDERS[power]}")
+    judge.wait_mails(judge.player("rolls", "France"), "results of Spring 1901")  # processed early: all in
+    reply = judge.send("gm@example.org", _gm("rolls") + "ROLLBACK 0 KEEP")
+    assert "Rolled back to Spring 1901 Movement" in reply
+    told = judge.wait_mails(judge.player("rolls", "Italy"), "rolled back")
+    assert "orders sent for it are kept" in told[0].get_content()
+    time.sleep(2)  # the keeper has ticked meanwhile: the restored orders must not be processed again
+    assert len(judge.mails(to=judge.player("rolls", "France"), subject="results of Spring 1901")) == 1
+    judge.send("gm@example.org", _gm("rolls") + "PROCESS")
+    assert len(judge.wait_mails(judge.player("rolls", "France"), "results of Spring 1901", 2)) == 2
+
+
+def test_4_rule_options_by_mail_at_create_and_by_set(judge: MailJudge) -> None:
+    judge.send("gm@example.org", "REGISTER The GM gmpass")
+    assert "created" in judge.send("gm@example.org", "CREATE opts standard joinpw edition=1982")
+    reply = judge.send("gm@example.org", _gm("opts") + "SET edition=2000")
+    assert "edition = 2000 (rule option)" in reply
+    wrong = judge.send("gm@example.org", _gm("opts") + "SET edition=1999")
+    assert "one of 2023, 2000, 1982, 1971" in wrong
+
+
+def test_5_orders_from_another_address_are_copied_to_the_player(judge: MailJudge) -> None:
+    judge.game("copy")
+    judge.send("someone@else.example.org", "SIGNON copy France francepw\nA Par - Bur")
+    copy = judge.wait_mails(judge.player("copy", "France"), "sent from another address")
+    assert "someone@else.example.org" in copy[0].get_content()
+    assert "A par - bur" in copy[0].get_content()
+
+
+def test_7_results_print_only_orders(judge: MailJudge) -> None:
+    judge.game("sheet")
+    judge.send(judge.player("sheet", "Germany"), "SIGNON sheet Germany germanypw\nA Mun - Ruh\nCarol")
+    judge.send(judge.player("sheet", "France"), "SIGNON sheet France francepw\nA Mun - Bur\nA Par - Burgundyy")
+    judge.send("gm@example.org", _gm("sheet") + "PROCESS")
+    text = judge.wait_mails(judge.player("sheet", "Italy"), "results of Spring 1901")[0].get_content()
+    assert "Carol" not in text
+    assert "Burgundyy" not in text
+    assert "A Mun - Bur" not in text  # France's order for a German unit
+    assert text.count("A Par") == 1
+
+
+def test_8_and_9_a_reply_is_capped_and_never_shows_a_password(judge: MailJudge) -> None:
+    long_line = "A Par - " + "x" * 100_000
+    reply = judge.send("big@example.org", "HELLO\n" + long_line)
+    assert len(reply) < 5_000
+    assert "more characters" in reply
+    typo = judge.send("typo@example.org", "SINGON somegame France topsecret9")
+    assert "topsecret9" not in typo
+    assert "did you mean SIGNON" in typo
+
+
+def test_10_set_with_an_unknown_name_is_refused_and_help_explains_set(judge: MailJudge) -> None:
+    judge.send("gm@example.org", "REGISTER The GM gmpass")
+    judge.send("gm@example.org", "CREATE sets standard joinpw")
+    refused = judge.send("gm@example.org", _gm("sets") + "SET manaul=true")
+    assert "there is no setting 'manaul'" in refused
+    both = judge.send("gm@example.org", _gm("sets") + "SET timing.manual=true\nSET manual=false")
+    assert "timing.manual = True" in both and "manual = False" in both
+    help_set = judge.send("gm@example.org", "HELP SET")
+    assert "SET DEADLINE" in help_set and "timing.zone" in help_set
+    assert "example: SET DEADLINE tomorrow 18:00" in judge.send("gm@example.org", "HELP SET DEADLINE")
+
+
+def test_11_set_deadline_in_the_forms_people_type(judge: MailJudge) -> None:
+    judge.game("when")
+    reply = judge.send("gm@example.org", _gm("when") + "SET timing.zone=Europe/London\nSET DEADLINE tomorrow 18:00")
+    assert "Read 'tomorrow 18:00' as" in reply and "18:00 Europe/London" in reply
+    absolute = judge.send("gm@example.org", _gm("when") + "SET DEADLINE 2030-11-23 21:17")
+    assert "Sat 23 Nov 2030 21:17 Europe/London" in absolute
+    relative = judge.send("gm@example.org", _gm("when") + "SET DEADLINE +3h")
+    assert "Read '+3h' as" in relative
+    assert judge.wait_mails(judge.player("when", "Turkey"), "new deadline", 3)
+
+
+def test_12_after_terminate_the_footer_shows_no_old_phase(judge: MailJudge) -> None:
+    judge.game("over")
+    judge.send("gm@example.org", _gm("over") + "TERMINATE")
+    reply = judge.send(judge.player("over", "France"), "SIGNON over France francepw\nSET DRAW")
+    assert "Deadline:" not in reply
+    assert "over is in Spring 1901" not in reply
+    assert "the game is over" in reply
+
+
+def test_6_pause_resume_eject_and_replace_are_announced(judge: MailJudge) -> None:
+    judge.game("told")
+    judge.send("gm@example.org", _gm("told") + "PAUSE\nRESUME\nEJECT Italy")
+    for subject in ("paused", "resumed", "Italy ejected"):
+        assert judge.wait_mails(judge.player("told", "France"), subject)
+    judge.send("newbie@example.org", "REGISTER New Player newpw")
+    judge.send("gm@example.org", _gm("told") + "REPLACE Italy newbie@example.org")
+    assert judge.wait_mails(judge.player("told", "England"), "Italy replaced")
+
+
+def test_3_a_retreat_phase_with_only_destroyed_units_is_processed_at_once(judge: MailJudge) -> None:
+    judge.game("nowhere")
+    spring = {"Germany": "A Mun - Tyr", "Italy": "A Ven - Pie\nA Rom - Ven", "Austria": "A Bud - Gal"}
+    for power, orders in spring.items():
+        judge.send(judge.player("nowhere", power), f"SIGNON nowhere {power} {power.lower()}pw\n{orders}")
+    judge.send("gm@example.org", _gm("nowhere") + "PROCESS")
+    judge.wait_mails(judge.player("nowhere", "Germany"), "results of Spring 1901")
+    # Fall: the German army in Tyrolia is dislodged with every neighbour taken, held or the attacker's origin
+    fall = {
+        "Austria": "A Vie - Tyr\nA Gal - Boh\nF Tri H",
+        "Italy": "A Ven S A Vie - Tyr\nA Pie H",
+        "Germany": "A Tyr H\nA Ber - Mun",
+    }
+    for power, orders in fall.items():
+        judge.send(judge.player("nowhere", power), f"SIGNON nowhere {power} {power.lower()}pw\n{orders}")
+    judge.send("gm@example.org", _gm("nowhere") + "PROCESS")
+    judge.wait_mails(judge.player("nowhere", "Germany"), "results of Fall 1901 Movement")
+    # nobody has anything to decide in the retreat phase: its results follow without waiting for its deadline
+    retreat = judge.wait_mails(judge.player("nowhere", "Germany"), "results of Fall 1901 Retreat")
+    assert "A Tyr" in retreat[0].get_content()
