@@ -124,6 +124,38 @@ def _shunt(args: argparse.Namespace) -> int:
         db.dispose()
 
 
+def _status(args: argparse.Namespace) -> int:
+    """What the judge has to do, read from its database: mail waiting to be handled, replies waiting to go out,
+    shunted and failed mail, the games and the next deadline. A judge that is up and idle shows nothing waiting."""
+    from sqlalchemy import func, select
+
+    from judge.config import load_config
+    from judge.store import Game, GameStatus, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        with db.transaction() as s:
+            inbound = dict(s.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all())
+            outbound = dict(s.execute(select(OutboundMail.status, func.count()).group_by(OutboundMail.status)).all())
+            games = dict(s.execute(select(Game.status, func.count()).group_by(Game.status)).all())
+            deadline = s.scalar(select(func.min(Game.deadline)).where(Game.status == GameStatus.ACTIVE))
+        waiting = inbound.get(MailStatus.RECEIVED, 0)
+        queued = outbound.get(OutboundStatus.QUEUED, 0)
+        print(f"database: {config.database_url.split('@')[-1]}")
+        handled, ignored = inbound.get(MailStatus.PROCESSED, 0), inbound.get(MailStatus.IGNORED, 0)
+        shunted = inbound.get(MailStatus.SHUNTED, 0)
+        print(f"mail in: {waiting} waiting, {handled} handled, {ignored} ignored, {shunted} shunted")
+        sent, failed = outbound.get(OutboundStatus.SENT, 0), outbound.get(OutboundStatus.FAILED, 0)
+        print(f"mail out: {queued} queued, {sent} sent, {failed} failed")
+        print("games: " + (", ".join(f"{n} {status}" for status, n in sorted(games.items())) or "none"))
+        print(f"next deadline: {deadline:%Y-%m-%d %H:%M} UTC" if deadline else "next deadline: none")
+        print("idle: nothing waiting" if not waiting and not queued else "busy: mail waiting")
+        return 0
+    finally:
+        db.dispose()
+
+
 def _demo(args: argparse.Namespace) -> int:
     from judge.demo import run_demo
     from judge.variants import UnknownVariant, get_variant
@@ -171,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("id", type=int)
         one.set_defaults(run=_shunt)
 
+    sub.add_parser("status", help="what the judge has waiting: mail in and out, shunted mail, games").set_defaults(
+        run=_status
+    )
     demo = sub.add_parser("demo", help="play a scripted game by mail on embedded defaults and print the results")
     demo.add_argument("variant", nargs="?", default="standard", help="the variant to play (default: standard)")
     demo.add_argument("--phases", type=int, default=4, help="how many phases to play (default: 4)")

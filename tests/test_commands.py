@@ -128,7 +128,7 @@ def test_gm_commands_need_the_gms_signon(judge: Judge) -> None:
     text = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     assert "Phase processed; results sent to 8 address(es)" in text
     results = judge.outbound(kind="result", to="france@example.org")
-    assert "Movement results for Spring 1901." in results[0].get_content()
+    assert "Movement results for Spring of 1901." in results[0].get_content()
 
 
 def test_html_mail_and_a_quoted_reply_are_read_as_the_player_meant(judge: Judge) -> None:
@@ -190,7 +190,7 @@ def test_the_gms_note_is_printed_with_the_results_and_history_finds_a_phase_by_i
     results = judge.outbound(kind="result", to="italy@example.org")
     assert "Note from the GM: Press is grey." in results[0].get_content()
     history = judge.mail("italy@example.org", "HISTORY alpha S1901M")
-    assert "Movement results for Spring 1901." in history and "Note from the GM" not in history
+    assert "Movement results for Spring of 1901." in history and "Note from the GM" not in history
     assert "has no processed phase F1905M" in judge.mail("italy@example.org", "HISTORY alpha F1905M")
 
 
@@ -240,7 +240,7 @@ def test_an_observer_gets_the_results_and_broadcasts_but_not_private_press(judge
     judge.mail("france@example.org", "SIGNON alpha France francepw\nBROADCAST\nHello all.\nENDPRESS")
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     sheet = judge.outbound(kind="result", to="watcher@example.org")[0].get_content()
-    assert "Movement results for Spring 1901." in sheet
+    assert "Movement results for Spring of 1901." in sheet
     assert "Hello all." in sheet and "Just us." not in sheet
     assert "no longer observe" in judge.mail("watcher@example.org", "OBSERVE alpha OFF")
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
@@ -265,7 +265,7 @@ def test_rollback_and_predict_by_mail(judge: Judge) -> None:
     _started(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nA par - bur")
     predicted = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPREDICT")
-    assert "Movement predicted results for Spring 1901." in predicted
+    assert "Movement predicted results for Spring of 1901." in predicted
     assert "A Par - Bur" in predicted
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     assert "Rolled back to Spring 1901 Movement" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nROLLBACK")

@@ -6,6 +6,7 @@ game."""
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
@@ -246,3 +247,61 @@ def test_3_a_retreat_phase_with_only_destroyed_units_is_processed_at_once(judge:
     # nobody has anything to decide in the retreat phase: its results follow without waiting for its deadline
     retreat = judge.wait_mails(judge.player("nowhere", "Germany"), "results of Fall 1901 Retreat")
     assert "A Tyr" in retreat[0].get_content()
+
+
+# --- what a mature judge also does ----------------------------------------------------------------------
+
+
+def test_13_every_player_gets_a_game_start_mail_with_the_players_and_the_first_phase(judge: MailJudge) -> None:
+    judge.game("begin")
+    for power in POWERS:
+        start = judge.wait_mails(judge.player("begin", power), "begin has started")[0].get_content()
+        assert "begin has started: Standard Diplomacy" in start
+        assert "France Player" in start and "Turkey:" in start
+        assert "The first phase is Spring 1901 Movement" in start
+    judge.send("gm@example.org", "CREATE place multiplicity1 joinpw")
+    for power in POWERS:
+        judge.send(
+            judge.player("place", power), f"REGISTER {power} Player {power.lower()}pw\nJOIN place joinpw {power}"
+        )
+    placing = judge.wait_mails(judge.player("place", "Russia"), "place has started")[0].get_content()
+    assert "The game opens with Winter 1900 Adjustment: each power places its units" in placing
+
+
+def test_14_the_position_on_demand(judge: MailJudge) -> None:
+    judge.game("where")
+    listed = judge.send("observer@example.org", "LIST where")
+    assert "Phase: Movement for Spring 1901." in listed
+    assert "Russia: A Mos, A War, F Sev, F Stp/sc" in listed
+    assert "3 centre(s): Bre, Mar, Par" in listed
+
+
+def test_16_results_open_with_njudge_lines_mappers_read(judge: MailJudge) -> None:
+    judge.game("maps")
+    judge.send("gm@example.org", _gm("maps") + "PROCESS")
+    text = judge.wait_mails(judge.player("maps", "France"), "results of Spring 1901")[0].get_content()
+    assert text.startswith(":: Judge: judge@example.org")
+    assert "Movement results for Spring of 1901." in text
+
+
+def test_17_every_mail_is_logged_stored_and_then_answered_or_ignored(
+    judge: MailJudge, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="judge")
+    answered = judge.deliver("logged@example.org", "HELP")
+    bounce = EmailMessage()
+    bounce["From"] = "MAILER-DAEMON@example.org"
+    bounce["To"] = "judge@example.org"
+    bounce["Subject"] = "Undelivered Mail Returned to Sender"
+    bounce["Auto-Submitted"] = "auto-replied"
+    bounce["Message-ID"] = "<bounce.logged@example.org>"
+    bounce.set_content("This is the mail system.")
+    judge.dovecot.append("judge", bytes(bounce))
+    for _ in range(600):
+        text = caplog.text
+        if f"{answered}: processed" in text and "<bounce.logged@example.org>: ignored" in text:
+            break
+        time.sleep(0.05)
+    assert f"{answered}: stored from imap" in caplog.text
+    assert f"{answered}: processed (answered logged@example.org)" in caplog.text
+    assert "<bounce.logged@example.org>: ignored (never answered: bounce)" in caplog.text

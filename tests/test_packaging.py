@@ -108,8 +108,8 @@ def test_an_installed_judge_checks_every_map_it_ships(installed: Path, elsewhere
 def test_an_installed_judge_plays_its_demo(installed: Path, elsewhere: Path) -> None:
     done = _run(installed, elsewhere, "demo")
     assert done.returncode == 0, done.stderr
-    assert "Movement results for Spring 1901." in done.stdout
-    assert "Adjustment results for Winter 1901." in done.stdout
+    assert "Movement results for Spring of 1901." in done.stdout
+    assert "Adjustment results for Winter of 1901." in done.stdout
 
 
 @pytest.mark.slow

@@ -371,7 +371,7 @@ def test_results_and_the_contract_write_seasons_and_years_as_the_variant_does(mo
     assert outcome["phase"] == {"season": "Autumn", "year": -450, "type": "Movement"}
     assert outcome["next_phase"] == {"season": "Winter", "year": -450, "type": "Adjustment"}
     text = render_results("g", outcome, outcome["next_phase"])
-    assert "Movement results for Autumn 450 BC." in text
+    assert "Movement results for Autumn of 450 BC." in text
     assert "is Adjustment for Winter 450 BC" in text
 
 

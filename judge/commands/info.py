@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, command, require
 from judge.game.settings import help_lines
 from judge.render import render_results
+from judge.render.position import position_lines
 
 
 @command
@@ -52,19 +55,21 @@ class List(Command):
     name = "LIST"
     usage = "LIST [game]"
     example = "LIST alpha"
-    summary = "the games on this judge, or one game's players and state"
+    summary = "the games on this judge, or one game's players and its position now (units, centres, deadline)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         if args:
-            view = ctx.service.view(args[0])
+            view = ctx.service.view(args[0].lower())
             lines = [f"{view['name']}: {view['variant']}, {view['status']}, GM {view['gm']}"]
-            if view["position"]:
-                phase = view["position"]["phase"]
-                lines.append(f"  now: {phase['season']} {phase['year']} {phase['type']}")
             for seat in view["seats"]:
                 lines.append(
                     f"  {seat['power'] or '(not yet assigned)':12} {seat['player'] or '-':30} {seat['status']}"
                 )
+            if view["position"] and view["status"] != "finished":
+                deadline = datetime.fromisoformat(view["deadline"]) if view["deadline"] else None
+                lines += ["", *position_lines(view["variant"], view["position"], deadline)]
+            elif view["status"] == "finished":
+                lines.append(f"  the game is over: {view['result']} {', '.join(view['winners'] or [])}".rstrip())
             return lines
         games = ctx.service.games()
         if not games:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.interpreter import flush_orders
+from judge.engine import PhaseType
 from judge.mail.announce import game_over_mails
 from judge.mail.compose import notice
+from judge.render import render
+from judge.render.results import deadline_text
+from judge.variants import get_variant
 
 
 def parse_value(text: str) -> Any:
@@ -57,20 +62,45 @@ class Join(Command):
         started = ctx.service.join(args[0].lower(), ctx.sender, args[1], args[2:])
         lines = [f"You have joined {args[0].lower()}."]
         if started:
-            view = ctx.service.view(args[0].lower())
+            game = args[0].lower()
+            view = ctx.service.view(game)
             mine = [s["power"] for s in view["seats"] if s["player"] == ctx.sender]
             lines.append(f"The game is full and has started; you play {', '.join(p for p in mine if p)}.")
-            for power, address in ctx.service.addresses(args[0].lower()).items():
-                if address != ctx.sender or power == "MASTER":
-                    body_text = (
-                        f"{args[0].lower()} has started. You play {power}."
-                        if power != "MASTER"
-                        else (f"{args[0].lower()} is full and has started.")
-                    )
-                    ctx.mails.append(
-                        (notice(ctx.config, address, f"{args[0].lower()} has started", body_text), "notice")
-                    )
+            text = start_text(ctx, view)
+            addresses = {*ctx.service.addresses(game).values(), *ctx.service.observers(game)}
+            for address in sorted(addresses):
+                ctx.mails.append((notice(ctx.config, address, f"{game} has started", text), "notice"))
         return lines
+
+
+def start_text(ctx: MailContext, view: dict[str, Any]) -> str:
+    """The game-start mail: the players and their powers, the variant and its options, the first phase and its
+    deadline, and how to place units where the game opens with a placement."""
+    variant = get_variant(view["variant"])
+    phase = variant.first_phase()
+    options = ", ".join(f"{k}={v}" for k, v in sorted(view["options"].items()))
+    placing = ""
+    if phase.type is not PhaseType.MOVEMENT:
+        placing = (
+            f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
+            "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."
+        )
+    deadline = datetime.fromisoformat(view["deadline"]) if view["deadline"] else None
+    return render(
+        "start.txt.j2",
+        view["variant"],
+        judge=ctx.config.address,
+        game=view["name"],
+        title=variant.title,
+        options=options,
+        players=[(s["power"], s["name"] or "") for s in sorted(view["seats"], key=lambda s: s["power"] or "")],
+        first=variant.phase_name(phase),
+        deadline=deadline_text(deadline) if deadline else None,
+        placing=placing,
+        code=phase.code,
+        deadline_code=phase.code if deadline else None,
+        variant=view["variant"],
+    )
 
 
 @command

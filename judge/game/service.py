@@ -871,6 +871,7 @@ class GameService:
             return {
                 "name": game.name,
                 "variant": game.variant,
+                "options": dict(game.options),
                 "status": game.status,
                 "phase_index": game.phase_index,
                 "position": game.position,
@@ -882,6 +883,7 @@ class GameService:
                     {
                         "power": seat.power,
                         "player": seat.player.address if seat.player else None,
+                        "name": seat.player.name if seat.player else None,
                         "status": seat.status,
                         "missed": seat.missed,
                     }

@@ -6,6 +6,7 @@ commit returns, so a crash at any moment loses nothing: either the message is st
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import datetime
 
@@ -18,6 +19,8 @@ from judge.store import Database, InboundMail, MailStatus
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+log = logging.getLogger(__name__)
 
 
 def message_id_of(raw: bytes) -> str | None:
@@ -58,4 +61,7 @@ def add_inbound(
         for raw in raws
     ]
     statement = insert(InboundMail).returning(InboundMail.id, sort_by_parameter_order=True)
-    return list(session.scalars(statement, rows))
+    ids = list(session.scalars(statement, rows))
+    for stored, row in zip(ids, rows, strict=True):
+        log.info("mail %d %s: stored from %s", stored, row["message_id"] or "(no Message-ID)", source)
+    return ids

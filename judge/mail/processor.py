@@ -210,7 +210,7 @@ class Processor:
         )
         admin = notice(self.config, self.config.admin, f"shunted message {message_id}", text)
         outgoing = [outbound_row(admin, kind="notice", now=self.clock.now())]
-        return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing)
+        return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing, header_id=header_id)
 
     def _deferred(self, message_id: int, mail: IncomingMail, answering: Counter[str] | None = None) -> bool:
         """Over the rate limit: the message waits for a later round, and is left out of the rounds of the next
@@ -232,8 +232,12 @@ class Processor:
         return len(recent)
 
     def _remember(self, results: list[_Result]) -> None:
-        """The replies of a committed transaction, for the rate limit."""
+        """The replies of a committed transaction, for the rate limit; and one log line a mail handled."""
         for result in results:
+            if result.attempts is None and result.status != MailStatus.RECEIVED:
+                why = result.why or result.error or ""
+                log.info("mail %d %s: %s%s", result.message_id, result.header_id or "(no Message-ID)",
+                         result.status, f" ({why})" if why else "")  # fmt: skip
             if result.answered is not None and result.processed_at is not None:
                 self._answered.setdefault(result.answered, deque()).append(result.processed_at)
 
@@ -242,7 +246,10 @@ class Processor:
         if mail.kind is not MailKind.ORDINARY or mail.sender is None:
             # bounces, auto-replies, our own mail, no sender: never answered
             error = None if mail.sender else "no usable sender address"
-            return _Result(message_id, MailStatus.IGNORED, error=error, processed_at=now)
+            why = f"never answered: {mail.kind.value.replace('_', '-')}" if mail.sender else "no usable sender"
+            return _Result(
+                message_id, MailStatus.IGNORED, error=error, processed_at=now, header_id=mail.message_id, why=why
+            )
         service = GameService(self.db, self.clock).bound(s)
         ctx = MailContext(service, self.config, sender=mail.sender, now=now, message_id=mail.message_id)
         interpret(ctx, mail.lines)
@@ -257,7 +264,15 @@ class Processor:
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
         outgoing += [outbound_row(message, kind=kind, now=now) for message, kind in ctx.mails]
-        return _Result(message_id, MailStatus.PROCESSED, processed_at=now, outgoing=outgoing, answered=mail.sender)
+        return _Result(
+            message_id,
+            MailStatus.PROCESSED,
+            processed_at=now,
+            outgoing=outgoing,
+            answered=mail.sender,
+            header_id=mail.message_id,
+            why=f"answered {mail.sender}",
+        )
 
     def _footer(self, ctx: MailContext, mail: IncomingMail) -> list[str]:
         lines = []
@@ -290,6 +305,10 @@ class _Result:
     outgoing: list[dict[str, Any]] = field(default_factory=list)
     answered: str | None = None
     """the address the reply went to (for the rate limit)"""
+    header_id: str | None = None
+    """the mail's Message-ID, for the log"""
+    why: str = ""
+    """what became of it, for the log ("answered a@b", "ignored: bounce")"""
 
     def changes(self) -> dict[str, Any]:
         if self.attempts is not None:  # deferred: only the attempt is given back; an earlier error stays

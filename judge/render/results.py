@@ -129,14 +129,15 @@ def _size(unit: str) -> int:
         return 1
 
 
-def season_and_year(variant: str, phase: dict[str, Any]) -> str:
-    """ "Fall 1901", "Autumn 1900", "Spring 450 BC": as the variant's calendar writes them."""
+def season_and_year(variant: str, phase: dict[str, Any], joiner: str = " ") -> str:
+    """Fall 1901, Autumn 1900, Spring 450 BC: as the variant's calendar writes them (`joiner=" of "` gives
+    njudge's "Spring of 1901")."""
     try:
         calendar = get_variant(variant).calendar
     except UnknownVariant:
-        return f"{phase['season']} {phase['year']}"
+        return f"{phase['season']}{joiner}{phase['year']}"
     parsed = Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
-    return f"{calendar.season_name(parsed.season)} {calendar.year_name(parsed.year)}"
+    return f"{calendar.season_name(parsed.season)}{joiner}{calendar.year_name(parsed.year)}"
 
 
 def _ownership_changed(variant: str, phase: dict[str, Any]) -> bool:
@@ -239,7 +240,7 @@ def build_sheet(
         show_adjustments=next_type == PhaseType.ADJUSTMENT.value,
         next_phase=next_phase,
         next_code=phase_code(next_phase) if next_phase else None,
-        when=season_and_year(variant, phase),
+        when=season_and_year(variant, phase, " of "),  # njudge's heading, which mappers look for
         next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
         partial_cuts=any(
