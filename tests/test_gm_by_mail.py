@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
@@ -305,3 +306,14 @@ def test_17_every_mail_is_logged_stored_and_then_answered_or_ignored(
     assert f"{answered}: stored from imap" in caplog.text
     assert f"{answered}: processed (answered logged@example.org)" in caplog.text
     assert "<bounce.logged@example.org>: ignored (never answered: bounce)" in caplog.text
+
+
+def test_docs_mail_lists_every_command_with_an_example() -> None:
+    from judge.commands import REGISTRY
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "mail.md").read_text(encoding="utf-8")
+    commands = text[text.index("## Commands") : text.index("## Administration")]
+    for name, cls in REGISTRY.items():
+        shown = "SET name=value" if name == "SET OPTION" else name
+        assert f"`{shown}" in commands or f"{shown}`" in commands or f"`{shown} " in commands, name
+        assert cls.example, f"{name} has no example for HELP"
