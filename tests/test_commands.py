@@ -259,6 +259,11 @@ def test_summary_gives_the_centre_counts_at_the_end_of_each_year(judge: Judge) -
     assert rows["1900"][columns.index("France")] == "3"
     assert rows["1901"][columns.index("France")] == "4"
     assert rows["1901"][columns.index("Russia")] == "4"
+    # the game is in Winter 1901: the year is marked as not over yet, the years before are not
+    assert next(line for line in lines if line.strip().startswith("1901")).endswith(
+        "(the year is not over: centres so far)"
+    )
+    assert "not over" not in next(line for line in lines if line.strip().startswith("1900"))
 
 
 def test_rollback_and_predict_by_mail(judge: Judge) -> None:

@@ -317,3 +317,15 @@ def test_docs_mail_lists_every_command_with_an_example() -> None:
         shown = "SET name=value" if name == "SET OPTION" else name
         assert f"`{shown}" in commands or f"{shown}`" in commands or f"`{shown} " in commands, name
         assert cls.example, f"{name} has no example for HELP"
+
+
+def test_15_press_held_for_the_results_is_delivered_when_the_game_ends_without_them(judge: MailJudge) -> None:
+    judge.game("hush")
+    judge.send("gm@example.org", _gm("hush") + "SET press_with_results=true")
+    judge.send(
+        judge.player("hush", "France"), "SIGNON hush France francepw\nPRESS TO England\nMeet in the Channel?\nENDPRESS"
+    )
+    judge.send("gm@example.org", _gm("hush") + "TERMINATE")
+    released = judge.wait_mails(judge.player("hush", "England"), "hush: press released")[0].get_content()
+    assert "Meet in the Channel?" in released
+    assert not judge.mails(to=judge.player("hush", "Germany"), subject="press released")

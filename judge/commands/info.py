@@ -89,11 +89,12 @@ class Summary(Command):
         history = ctx.service.centre_history(args[0])
         if not history:
             return [f"{args[0]} has no processed phase yet."]
-        powers = sorted({p for _, counts in history for p in counts})
+        powers = sorted({p for _, counts, _ in history for p in counts})
         lines = [f"Supply centres held at the end of each year in {args[0]}:", ""]
         lines.append(f"{'':6}" + "".join(f"{p[:8]:>9}" for p in powers))
-        for year, counts in history:
-            lines.append(f"{year:<6}" + "".join(f"{counts.get(p, 0):>9}" for p in powers))
+        for year, counts, finished in history:
+            mark = "" if finished else "   (the year is not over: centres so far)"
+            lines.append(f"{year:<6}" + "".join(f"{counts.get(p, 0):>9}" for p in powers) + mark)
         return lines
 
 

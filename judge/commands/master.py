@@ -23,6 +23,16 @@ def announce(ctx: MailContext, subject: str, text: str) -> None:
         ctx.mails.append((notice(ctx.config, address, f"{game}: {subject}", text), "notice"))
 
 
+def deliver_held_press(ctx: MailContext, game: str) -> None:
+    """A game that ends without results still delivers the press held for them."""
+    for press, addresses in ctx.service.release_held_press(game):
+        sender = press["sender"] or "the GM"
+        to = "everybody" if press["recipients"] == ["*"] else ", ".join(press["recipients"])
+        text = f"Press from {sender} to {to}, held for the results and released as {game} ends:\n\n{press['body']}"
+        for address in addresses:
+            ctx.mails.append((notice(ctx.config, address, f"{game}: press released", text), "press"))
+
+
 def send_results(ctx: MailContext, processed: Processed) -> int:
     """The results of a processed phase to every player and the GM."""
     game = processed.game
@@ -269,6 +279,7 @@ class Terminate(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         game = _game(ctx)
         ctx.service.terminate(game)
+        deliver_held_press(ctx, game)
         view = ctx.service.view(game)
         joined = [seat["player"] for seat in view["seats"] if seat["player"]]
         addresses = [*joined, view["gm"], *ctx.service.observers(game)]

@@ -195,6 +195,9 @@ class _Draw(Command):
         assert ctx.game is not None and ctx.power is not None
         drawn = ctx.service.vote_draw(ctx.game, ctx.power, self.accept)
         if drawn:
+            from judge.commands.master import deliver_held_press
+
+            deliver_held_press(ctx, ctx.game)
             view = ctx.service.view(ctx.game)
             mails = game_over_mails(
                 ctx.config, [*ctx.service.addresses(ctx.game).values(), *ctx.service.observers(ctx.game)],

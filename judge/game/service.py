@@ -757,6 +757,24 @@ class GameService:
             game.settings = settings
             return told
 
+    def release_held_press(self, name: str) -> list[tuple[dict[str, Any], list[str]]]:
+        """Press still held for results when the game ends without one (a draw, a TERMINATE): each message with
+        the addresses it goes to, as it would have with the next results."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            released = []
+            for press in self._release_press(s, game):
+                everyone = press["recipients"] == ["*"]
+                powers = set(press["recipients"])
+                addresses = {
+                    seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)
+                }
+                addresses.add(game.gm.address)
+                if everyone:
+                    addresses.update(game.settings.get("observers", []))
+                released.append((press, sorted(addresses)))
+            return released
+
     def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> tuple[list[str], bool]:
         """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM) and
         whether it is held for the next results (the game's `press_with_results` setting) instead of sent now."""
@@ -833,9 +851,10 @@ class GameService:
                 for g in rows
             ]
 
-    def centre_history(self, name: str) -> list[tuple[int, dict[str, int]]]:
+    def centre_history(self, name: str) -> list[tuple[int, dict[str, int], bool]]:
         """The centre counts at the end of each year played (ownership changes only after Fall), with the
-        starting counts as the year before the first; the current year's counts when it is under way."""
+        starting counts as the year before the first; the current year's counts when it is under way, marked
+        unfinished (False) while the game is still in that year."""
         with self._tx() as s:
             game = s.scalar(select(Game).where(Game.name == name))
             if game is None:
@@ -849,7 +868,8 @@ class GameService:
                     start = record.position_before.get("supply_centers", {})
                     by_year[record.year - 1] = {p: len(c) for p, c in start.items()}
                 by_year[record.year] = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
-            return sorted(by_year.items())
+            current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
+            return [(year, counts, year != current) for year, counts in sorted(by_year.items())]
 
     # --- reading -------------------------------------------------------------------------------------
 
