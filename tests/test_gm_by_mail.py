@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
 from judge.serve import Daemon
+from judge.testing.configs import imap_judge_config
 from judge.testing.dovecot import DovecotServer
 from judge.testing.smtp_relay import SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS
@@ -90,23 +90,8 @@ class MailJudge:
 def judge(dovecot: DovecotServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailJudge]:
     dovecot.expunge_all("judge")
     with SmtpRelay() as relay:
-        config = Config(
-            address="judge@example.org",
-            name="testjudge",
-            database_url=f"sqlite:///{tmp_path_factory.mktemp('gm') / 'judge.sqlite'}",
-            smtp_intake=SmtpIntakeConfig(enabled=False),
-            imap=ImapConfig(
-                enabled=True,
-                host=dovecot.host,
-                port=dovecot.imap_port,
-                security="plain",
-                user="judge",
-                password="secret",
-                poll_seconds=0.5,
-            ),
-            outbound=OutboundConfig(relay_host="127.0.0.1", relay_port=relay.port, relay_security="plain"),
-            rate_limit=1000,
-        )
+        database = f"sqlite:///{tmp_path_factory.mktemp('gm') / 'judge.sqlite'}"
+        config = imap_judge_config(dovecot, relay.port, database, poll_seconds=0.5, rate_limit=1000)
         daemon = Daemon(config)
         daemon.start()
         try:

@@ -20,11 +20,11 @@ import pytest
 from sqlalchemy import select
 
 from judge.clock import SYSTEM_CLOCK
-from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
 from judge.game import GameService
 from judge.mail.inbox import store_inbound
 from judge.serve import Daemon
 from judge.store import OrderSet, OutboundMail, open_database
+from judge.testing.configs import imap_judge_config
 from judge.testing.dovecot import DovecotServer
 from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
@@ -56,22 +56,7 @@ def _texts(received: list[ReceivedMessage], to: str) -> list[str]:
 def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
     mailbox: DovecotServer, smtp_relay: SmtpRelay, tmp_path: Path
 ) -> None:
-    config = Config(
-        address="judge@example.org",
-        name="testjudge",
-        database_url=f"sqlite:///{tmp_path / 'judge.sqlite'}",
-        smtp_intake=SmtpIntakeConfig(enabled=False),
-        imap=ImapConfig(
-            enabled=True,
-            host=mailbox.host,
-            port=mailbox.imap_port,
-            security="plain",
-            user="judge",
-            password="secret",
-            poll_seconds=1.0,
-        ),
-        outbound=OutboundConfig(relay_host="127.0.0.1", relay_port=smtp_relay.port, relay_security="plain"),
-    )
+    config = imap_judge_config(mailbox, smtp_relay.port, f"sqlite:///{tmp_path / 'judge.sqlite'}")
     daemon = Daemon(config)
     daemon.start()
     try:

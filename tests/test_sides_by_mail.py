@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 from test_commands import Judge
+from test_commands import _started as started
 
 from judge.engine import Rules
 from judge.store import OrderSet, Seat, open_database
@@ -39,12 +40,7 @@ PLAYERS = ("Austria", "England", "Germany", "Italy", "Russia", "Turkey")
 
 
 def _started(judge: Judge) -> None:
-    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-    assert "created" in judge.mail("gm@example.org", "CREATE pair paired joinpw")
-    for power in PLAYERS:
-        address = f"{power.lower()}@example.org"
-        judge.mail(address, f"REGISTER {power} Player {power.lower()}pw")
-        judge.mail(address, f"JOIN pair joinpw {power}")
+    started(judge, "pair", "paired", PLAYERS)
 
 
 def test_a_side_needs_one_player_and_its_player_holds_a_seat_for_each_power(judge: Judge) -> None:

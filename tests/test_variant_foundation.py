@@ -443,3 +443,21 @@ def test_the_powers_of_one_side_may_stand_together_where_the_variant_allows_it()
             {"units": units, "sides": {"west": ["England", "France"]}},
             Phase("Spring", 1901, M),
         )
+
+
+class _RenamingRules(Rules):
+    """Names a power differently in results, as Mad Diplomacy's optional rule 11 rotates them."""
+
+    variant = "renaming"
+
+    def power_label(self, power: str, phase: Phase) -> str:
+        return "Albion" if power == "England" and phase.year >= 1901 else power
+
+
+def test_a_variant_names_powers_in_the_results_without_storing_the_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(VARIANTS, "renaming", Variant("renaming", "names rotate", "standard", _RenamingRules))
+    case = {"variant": "renaming", "units": [{"power": "England", "unit": "F", "at": "lon"}], "orders": {}}
+    outcome = run_case(case)
+    assert outcome["units"][0]["power"] == "England"  # the stored position keeps the real name
+    assert "Albion:" in render_results("g", outcome, outcome["next_phase"], options={})
+    assert "Albion:" not in render_results("g", outcome, outcome["next_phase"])

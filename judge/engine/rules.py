@@ -174,6 +174,11 @@ class Rules:
         hands after Spring), into `outcome`: its centres, state, events. `rng` is seeded by the case's seed and
         the phase. Set `has_after_phase` where a variant overrides this."""
 
+    def power_label(self, power: str, phase: Phase) -> str:
+        """How results and mails name a power in this phase: presentation only, never stored (Mad Diplomacy's
+        optional rule 11 rotates the names). Standard: its name."""
+        return power
+
     def adjudicate_placement(self, position: Position, submitted: Sequence[Submitted], seed: int) -> Outcome:
         """A placement phase (Mad Diplomacy opens with two). Variants without one refuse the phase."""
         raise RuleOptionError(f"{self.variant} has no placement phases")

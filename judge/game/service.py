@@ -111,6 +111,8 @@ class Processed:
     """the GM's note (`NOTE text`), printed with the results"""
     press: list[dict[str, Any]] = field(default_factory=list)
     """press held for the results (`press_with_results`), released by this phase: sender, recipients, body"""
+    options: dict[str, Any] = field(default_factory=dict)
+    """the game's rule options (for how the variant names things in the results)"""
 
 
 def phase_seed(game_seed: int, index: int) -> int:
@@ -490,6 +492,7 @@ class GameService:
             game.deadline,
             str(note) if note else None,
             press,
+            dict(game.options),
         )
 
     @staticmethod

@@ -46,6 +46,7 @@ def results_mails(
                 note=processed.note,
                 finished=processed.finished,
                 press=[processed.press[i] for i in visible],
+                options=processed.options,
             )
         mails.append(notice(config, address, subject, texts[visible]))
     return mails

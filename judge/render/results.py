@@ -8,6 +8,7 @@ templates lets a variant override the wording without copying any of it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -149,6 +150,18 @@ def _ownership_changed(variant: str, phase: dict[str, Any]) -> bool:
     return calendar.ownership_changes(Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])))
 
 
+def _labeller(variant: str, phase: dict[str, Any], options: dict[str, Any] | None) -> Callable[[str], str]:
+    """How the variant names powers in this phase's results (`Rules.power_label`); as stored without options."""
+    if options is None:
+        return str
+    try:
+        rules = get_variant(variant).rules(options)
+    except (UnknownVariant, ValueError):
+        return str
+    parsed = Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+    return lambda power: rules.power_label(power, parsed)
+
+
 def _public(line: dict[str, Any], reasons: list[Reason]) -> bool:
     """Whether an order line belongs in the results everyone reads: only orders. A line that could not be read
     as one (a signature, a misspelt order: its unit's hold is printed instead) and an order for another power's
@@ -180,6 +193,7 @@ def build_sheet(
     note: str | None = None,
     finished: str | None = None,
     title: str = "results",
+    options: dict[str, Any] | None = None,
     press: list[dict[str, Any]] | None = None,
 ) -> ResultSheet:
     variant = str(outcome.get("variant") or "standard")
@@ -188,6 +202,7 @@ def build_sheet(
     def z(text: str) -> str:
         return zine_case(text, variant)
 
+    label = _labeller(variant, phase, options)
     orders: dict[str, list[Annotated]] = {}
     for line in outcome.get("orders", []):
         reasons = reasons_from_json(line.get("reasons"))
@@ -195,7 +210,9 @@ def build_sheet(
             continue  # the sender's own reply lists it, with why
         written = line.get("order") or line.get("input") or ""
         for printed in annotate(written, line["result"], reasons, ordered=bool(line.get("input"))):
-            orders.setdefault(line["power"], []).append(Annotated(z(printed.order), printed.marks, z(printed.why)))
+            orders.setdefault(label(line["power"]), []).append(
+                Annotated(z(printed.order), printed.marks, z(printed.why))
+            )
     owned = outcome.get("supply_centers", {})
     counted = outcome.get("adjustments", {})
     units_after: dict[str, int] = {}
@@ -208,7 +225,9 @@ def build_sheet(
             continue
         count = counted.get(power) or {"centres": len(names), "units": units_after.get(power, 0)}
         change = count.get("change", count["centres"] - count["units"])
-        centres.append(CentreLine(power, count["centres"], count["units"], [z(n) for n in sorted(names)], change))
+        centres.append(
+            CentreLine(label(power), count["centres"], count["units"], [z(n) for n in sorted(names)], change)
+        )
     next_type = (next_phase or {}).get("type")
     return ResultSheet(
         game=game,
@@ -220,7 +239,7 @@ def build_sheet(
         orders=dict(sorted(orders.items())),
         dislodged=[
             Dislodgement(
-                d["power"], d["unit"], z(d["at"]), z(d.get("attacker_from", "")), [z(r) for r in d["retreats"]]
+                label(d["power"]), d["unit"], z(d["at"]), z(d.get("attacker_from", "")), [z(r) for r in d["retreats"]]
             )
             for d in outcome.get("dislodged", [])
         ],
@@ -246,9 +265,9 @@ def build_sheet(
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
         ),
-        winner=list(outcome.get("winner") or []),
+        winner=[label(w) for w in outcome.get("winner") or []],
         finished=finished,
-        late=list(late or []),
+        late=[label(p) for p in late or []],
         note=note,
         press=list(press or []),
     )
