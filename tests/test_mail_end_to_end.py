@@ -65,7 +65,7 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
         for power in POWERS:
             address = f"{power.lower()}@example.org"
             deliver(_mail(address, f"REGISTER {power} Player {power.lower()}pw\nJOIN alpha letmein {power}"))
-        smtp_relay.wait_for(8 + 7, timeout=60)  # 8 replies; the start notice to 6 other players and the GM
+        smtp_relay.wait_for(8 + 8, timeout=60)  # 8 replies; the game-start mail to the 7 players and the GM
         for power in POWERS:
             address = f"{power.lower()}@example.org"
             body = f"SIGNON alpha {power} {power.lower()}pw\n{OPENING_ORDERS[power]}"
@@ -77,7 +77,7 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
             if power == "Turkey":  # a reply with the old mail quoted under it
                 body += "\n\nOn Sunday, testjudge wrote:\n> SIGNON alpha Turkey turkeypw\n> A con - smy"
             deliver(_mail(address, body))
-        smtp_relay.wait_for(8 + 7 + 7, timeout=60)
+        smtp_relay.wait_for(8 + 8 + 7, timeout=60)
         received = smtp_relay.messages
         france = _texts(received, "france@example.org")[-1]
         assert "-> A par - bur" in france and "'xyz' is not a place" in france
