@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 
 from judge.engine.adjustment import adjudicate_adjustment
 from judge.engine.movement import adjudicate_movement
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.position import Adjustment, Dislodged, OrderResult, Outcome, OwnershipChange, Position, Result
+from judge.engine.position import Adjustment, Dislodged, OrderResult, Outcome, Position, Result
 from judge.engine.retreat import adjudicate_retreat
 from judge.engine.rules import EDITIONS, Edition, RuleOptionError, Rules
-from judge.engine.supply import centre_values, surviving_powers, upkeep
+from judge.engine.supply import centre_values, powers_present, upkeep
 from judge.engine.units import ARMY, FLEET, Composition, Force
 
 
@@ -36,7 +37,8 @@ def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted],
         outcome = adjudicate_adjustment(rules, position, submitted)
     if rules.has_after_phase:
         rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))
-    outcome.sides = dict(position.sides)
+    if position.sides:
+        outcome.sides = dict(position.sides)
     _account(rules, position, outcome)
     return outcome
 
@@ -45,21 +47,21 @@ def _account(rules: Rules, position: Position, outcome: Outcome) -> None:
     """What the phase changed besides the units, as values: centres that changed hands, powers eliminated (an
     `eliminated` event each), and the counts for the adjustments that follow."""
     before, after = position.centres, outcome.centres
-    changed = before != after
+    changed = before is not after and before != after
     if changed:
-        outcome.ownership_changes = [
-            OwnershipChange(centre, before.get(centre), after.get(centre))
-            for centre in sorted(set(before) | set(after))
-            if before.get(centre) != after.get(centre)
-        ]
+        outcome.centres_before = before
     if changed or len(outcome.units) + len(outcome.dislodged) < len(position.units) + len(position.dislodged):
-        gone = surviving_powers(position) - surviving_powers(
-            Position(outcome.next_phase, outcome.units, after, outcome.dislodged)
+        gone = powers_present(position.units, before, position.dislodged) - powers_present(
+            outcome.units, after, outcome.dislodged
         )
         outcome.events.extend({"kind": "eliminated", "power": power} for power in sorted(gone))
     if outcome.next_phase.type is PhaseType.ADJUSTMENT:
-        have, cost = centre_values(rules, after), upkeep(rules, outcome.units)
-        outcome.adjustments = {p: Adjustment(have[p], cost[p]) for p in sorted(set(have) | set(cost))}
+        outcome.count_adjustments = partial(_adjustments, rules, after, outcome.units)
+
+
+def _adjustments(rules: Rules, centres: dict[str, str], units: tuple[Force, ...]) -> dict[str, Adjustment]:
+    have, cost = centre_values(rules, centres), upkeep(rules, units)
+    return {p: Adjustment(have[p], cost[p]) for p in sorted(set(have) | set(cost))}
 
 
 def check_legality(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> list[OrderResult]:

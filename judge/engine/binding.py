@@ -64,7 +64,7 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
             entry.canonical = order
             entry.reasons = [NotYours(force.province, force.power)]
             continue
-        counted = _counts_in(order)
+        counted = _counts_in(order) if order.unit.count is not None or order.target is not None else ""
         if counted:
             entry.canonical = order
             about[i].append(len(results) - 1)

@@ -96,7 +96,8 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     for i, d in enumerate(dets):
         if moved[i]:
             assert d.order.destination is not None
-            placed.append(d.force.moved_to(d.order.destination))
+            force = d.force
+            placed.append(Force(force.power, force.composition, d.order.destination, force.facts))
             continue
         winner = winners_into.get(d.province)
         if winner is None:  # it stays
@@ -131,14 +132,14 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
             if any(dets[i].province in dislodged_at for i in parts):
                 entry.reasons = [*entry.reasons, WasDislodged(dets[parts[0]].province)]
             continue
-        told = [(i, *_explain(mv, i, moved, dets[i].province in dislodged_at, winners_into)) for i in parts]
-        if len(told) == 1:
-            i, reasons, ok = told[0]
+        if len(parts) == 1:  # the common case, kept lean: one detachment, one line
+            i = parts[0]
+            reasons, ok = _explain(mv, i, moved, dets[i].province in dislodged_at, winners_into)
             entry.result = Result.SUCCEEDS if ok else Result.FAILS
-            entry.reasons = reasons
-            if not ok and mv.kind[i] is MOVE:
-                entry.explain = partial(_why_move_failed, mv, i)
+            entry.found = reasons
+            entry.explain = partial(_why_move_failed, mv, i) if not ok and mv.kind[i] is MOVE else None
             continue
+        told = [(i, *_explain(mv, i, moved, dets[i].province in dislodged_at, winners_into)) for i in parts]
         # one line for several detachments (a split, a merge): it succeeds if any part did what it was told
         entry.result = Result.SUCCEEDS if any(ok for _, _, ok in told) else Result.FAILS
         if all(mv.leader[i] == mv.leader[told[0][0]] and mv.kind[i] is MOVE for i, _, _ in told):
@@ -208,6 +209,10 @@ def _event_json(event: dict[str, object]) -> dict[str, object]:
     return out
 
 
+_NOTHING: list[Reason] = []
+"""the reasons of an order that did what it was told: shared, never changed (a row's reasons are replaced whole)"""
+
+
 def _force_name(mv: MovementResolver, parts: list[int]) -> UnitName:
     """The force several detachments make up, as one name ("France 3A bur")."""
     total = mv.dets[parts[0]].composition
@@ -225,11 +230,11 @@ def _explain(
     mv: MovementResolver, i: int, moved: list[bool], was_dislodged: bool, winners_into: dict[str, int]
 ) -> tuple[list[Reason], bool]:
     kind = mv.kind[i]
-    here = mv.origin[i]
-    fate: list[Reason] = []
+    fate: list[Reason] = _NOTHING
     if i in mv.held:
         return ([Note(mv.held[i])], False)
     if was_dislodged:
+        here = mv.origin[i]
         winner = winners_into[here]
         origins = tuple(dict.fromkeys(mv.origin[m] for m in mv.members[winner] if moved[m]))
         convoyed = any(mv.convoyed[m] for m in mv.members[winner])
@@ -237,7 +242,7 @@ def _explain(
     if kind is HOLD:
         return (fate, not was_dislodged)
     if kind is MOVE:
-        return ([], True) if moved[i] else (fate, False)
+        return (_NOTHING, True) if moved[i] else (fate, False)
     if kind is SUPPORT:
         return _explain_support(mv, i, fate)
     return _explain_convoy(mv, i, fate)
@@ -254,7 +259,7 @@ def _explain_support(mv: MovementResolver, i: int, fate: list[Reason]) -> tuple[
     if fate:
         return (fate, False)
     if len(standing) == len(shares):
-        return ([], True)
+        return (_NOTHING, True)
     found = mv.cutters(i, True)
     by = tuple(_unit_name(mv, m) for ms in found.values() for m in ms)
     origins = tuple(mv.origin[m] for ms in found.values() for m in ms)
@@ -283,7 +288,7 @@ def _explain_convoy(mv: MovementResolver, i: int, fate: list[Reason]) -> tuple[l
     armies = [m for m in mv.holders.get(mv.target[i], ()) if mv.kind[m] is MOVE and i in mv.convoys_for[m]]
     if armies and not any(mv.path(m, True) for m in armies):
         return ([RouteBroken()], False)
-    return ([], True)
+    return (_NOTHING, True)
 
 
 def _why_move_failed(mv: MovementResolver, i: int) -> list[Reason]:

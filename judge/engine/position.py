@@ -53,24 +53,24 @@ class OrderResult:
     canonical: Order | None
     """the order as the judge understood it (None when the line could not be read)"""
     result: Result
-    found: list[Reason] = field(default_factory=list)
+    found: Sequence[Reason] = ()
     """why, as far as known when the row was made (see `reasons`)"""
     added: bool = False
     """True for the holds (or civil-disorder removals) the judge added for unordered units"""
-    explain: Callable[[], list[Reason]] | None = None
+    explain: Callable[[], Sequence[Reason]] | None = None
     """works out the rest of the reasons when they are first read (naming every unit that bounced a move costs
     more than the adjudication; most callers never ask)"""
 
     @property
-    def reasons(self) -> list[Reason]:
+    def reasons(self) -> Sequence[Reason]:
         """Why the order had its result, as values (judge/engine/reasons.py)."""
         if self.explain is not None:
-            self.found = self.explain() + self.found
+            self.found = (*self.explain(), *self.found)
             self.explain = None
         return self.found
 
     @reasons.setter
-    def reasons(self, values: list[Reason]) -> None:
+    def reasons(self, values: Sequence[Reason]) -> None:
         self.found = values
         self.explain = None
 
@@ -82,7 +82,7 @@ class OrderResult:
     @reason.setter
     def reason(self, text: str) -> None:
         """A reason in words only: what the legality checks say of an order they refuse."""
-        self.reasons = [Note(text)] if text else []
+        self.reasons = (Note(text),) if text else ()
 
     @property
     def order(self) -> str:
@@ -118,11 +118,29 @@ class Outcome:
     variant_state: dict[str, Any] = field(default_factory=dict)
     sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """the sides the phase was played with (echoed, so an outcome feeds the next phase)"""
-    ownership_changes: list[OwnershipChange] = field(default_factory=list)
-    """centres that changed hands in this phase"""
-    adjustments: dict[str, Adjustment] = field(default_factory=dict)
-    """when the next phase is an adjustment phase: what each power owns and fields, and so may build or must
-    remove (in half centres)"""
+    centres_before: dict[str, str] | None = field(default=None, repr=False)
+    """ownership before the phase, where it changed (`ownership_changes` is worked out from it when read)"""
+    count_adjustments: Callable[[], dict[str, Adjustment]] | None = field(default=None, repr=False)
+    """works out `adjustments` when they are first read (most callers never ask)"""
+    _adjustments: dict[str, Adjustment] | None = field(default=None, repr=False)
+
+    @property
+    def ownership_changes(self) -> list[OwnershipChange]:
+        """The centres that changed hands in this phase, from whom to whom."""
+        before, after = self.centres_before, self.centres
+        if before is None:
+            return []
+        moved = {c for c, owner in after.items() if before.get(c) != owner} | {c for c in before if c not in after}
+        return [OwnershipChange(c, before.get(c), after.get(c)) for c in sorted(moved)]
+
+    @property
+    def adjustments(self) -> dict[str, Adjustment]:
+        """When the next phase is an adjustment phase: what each power owns and fields, and so may build or must
+        remove (in half centres); otherwise empty."""
+        if self._adjustments is None:
+            self._adjustments = self.count_adjustments() if self.count_adjustments is not None else {}
+            self.count_adjustments = None
+        return self._adjustments
 
 
 @dataclass(frozen=True, slots=True)

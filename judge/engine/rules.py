@@ -157,7 +157,7 @@ class Rules:
 
     def upkeep(self, composition: Composition) -> int:
         """What a force costs in centres, in halves: an army or fleet 2 each, a garrison 1 (Hoplite Wars)."""
-        return 2 * (composition.armies + composition.fleets) + composition.garrisons
+        return composition.halves
 
     # --- what the variant does beyond the orders -----------------------------------------------------
 
@@ -305,11 +305,10 @@ class Rules:
 
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
         """Powers that won with the Fall's ownership: standard, the victory count of centres."""
-        counts: dict[str, int] = {}
-        for province, owner in centres.items():
-            counts[owner] = counts.get(owner, 0) + self.centre_value(province)
+        from judge.engine.supply import centre_values
+
         need = 2 * self.victory_centres()
-        return sorted(p for p, n in counts.items() if n >= need) or None
+        return sorted(p for p, n in centre_values(self, centres).items() if n >= need) or None
 
     def winter_always(self, centres: dict[str, str], state: dict[str, Any]) -> bool:
         """Must the winter be played even if nobody adjusts (to keep a count the victory rule needs)?"""

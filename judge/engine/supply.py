@@ -8,9 +8,9 @@ from typing import Any
 
 from judge.board.model import Board
 from judge.engine.phase import PhaseType
-from judge.engine.position import Position
+from judge.engine.position import Dislodged, Position
 from judge.engine.rules import Rules
-from judge.engine.units import ARMY, FLEET, Force
+from judge.engine.units import Force
 
 
 def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Force]) -> dict[str, str]:
@@ -30,9 +30,11 @@ def centre_counts(centres: dict[str, str]) -> Counter[str]:
 
 def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
     """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
+    counted = Counter(centres.values())  # counted in C; the common board has only whole centres
     if rules.all_centres_whole:
-        counts = Counter(centres.values())
-        return Counter({owner: 2 * n for owner, n in counts.items()})
+        for owner in counted:
+            counted[owner] *= 2
+        return counted
     worth = rules.centre_values
     value: Counter[str] = Counter()
     for province, owner in centres.items():
@@ -43,10 +45,13 @@ def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
 def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
     """What each power's units cost, in half centres (`Rules.upkeep`)."""
     cost: Counter[str] = Counter()
+    if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
+        for force in units:
+            cost[force.power] += force.composition.halves
+        return cost
     each = rules.upkeep
     for force in units:
-        composition = force.composition
-        cost[force.power] += 2 if composition is ARMY or composition is FLEET else each(composition)
+        cost[force.power] += each(force.composition)
     return cost
 
 
@@ -80,12 +85,10 @@ def adjustments_needed(
     if rules.winter_always(centres, state or {}):
         return True
     units = list(units)
-    for power, diff in balances(rules, centres, units).items():
-        if diff < 0:
-            return True
-        if diff > 0 and build_sites(rules, power, centres, units):
-            return True
-    return False
+    owed = balances(rules, centres, units)
+    if any(diff < 0 for diff in owed.values()):  # a removal is due: no need to look for build sites
+        return True
+    return any(diff > 0 and build_sites(rules, power, centres, units) for power, diff in owed.items())
 
 
 def winners(rules: Rules, centres: dict[str, str]) -> list[str] | None:
@@ -104,6 +107,11 @@ def powers_to_order(rules: Rules, position: Position) -> set[str]:
         if diff < 0 or (diff > 0 and build_sites(rules, power, position.centres, position.units)):
             due.add(power)
     return due
+
+
+def powers_present(units: Iterable[Force], centres: dict[str, str], dislodged: Iterable[Dislodged]) -> set[str]:
+    """Powers with a unit, a centre or a unit awaiting its retreat."""
+    return {f.power for f in units} | set(centres.values()) | {d.force.power for d in dislodged}
 
 
 def surviving_powers(position: Position) -> set[str]:

@@ -30,10 +30,13 @@ class Composition:
         )
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "size", self.armies + self.fleets + self.garrisons)
+        object.__setattr__(self, "halves", 2 * (self.armies + self.fleets) + self.garrisons)
         object.__setattr__(self, "is_army", self.fleets == 0)
         object.__setattr__(self, "is_fleet", self.armies == 0 and self.garrisons == 0)
 
     size: int = field(init=False, compare=False, repr=False)
+    halves: int = field(init=False, compare=False, repr=False)
+    """the standard upkeep in half centres: 2 an army or fleet, 1 a garrison (`Rules.upkeep`)"""
     is_army: bool = field(init=False, compare=False, repr=False)
     """All army (armies or garrisons only): may stand inland, may be convoyed."""
     is_fleet: bool = field(init=False, compare=False, repr=False)
