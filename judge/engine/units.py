@@ -120,7 +120,7 @@ Facts = tuple[tuple[str, Any], ...]
 """Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Force:
     power: str
     composition: Composition
