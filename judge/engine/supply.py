@@ -23,11 +23,6 @@ def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Forc
     return updated
 
 
-def centre_counts(centres: dict[str, str]) -> Counter[str]:
-    """How many centres each power owns (whatever they are worth)."""
-    return Counter(centres.values())
-
-
 def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
     """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
     counted = Counter(centres.values())  # counted in C; the common board has only whole centres
@@ -116,6 +111,4 @@ def powers_present(units: Iterable[Force], centres: dict[str, str], dislodged: I
 
 def surviving_powers(position: Position) -> set[str]:
     """Powers still in the game: with a unit or a centre."""
-    return (
-        {f.power for f in position.units} | set(position.centres.values()) | {d.force.power for d in position.dislodged}
-    )
+    return powers_present(position.units, position.centres, position.dislodged)
