@@ -68,6 +68,8 @@ class OutboundConfig:
 class Config:
     address: str = "judge@localhost"
     name: str = "judge"
+    code: str = ""
+    """the judge's code in njudge's header lines (`:: Judge: JUDG  Game: ...`); empty: made from `name`"""
     admin: str = "root@localhost"
     """who hears about shunted mail"""
     creators: tuple[str, ...] = ()
@@ -79,6 +81,15 @@ class Config:
     smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
     imap: ImapConfig = field(default_factory=ImapConfig)
     outbound: OutboundConfig = field(default_factory=OutboundConfig)
+
+    @property
+    def judge_code(self) -> str:
+        """The code njudge's header lines name the judge by: the configured one, else the first four letters of
+        the judge's name in capitals (njudge's codes are four letters: USEF, USIN)."""
+        if self.code:
+            return self.code.upper()
+        letters = "".join(ch for ch in self.name.upper() if ch.isalnum())
+        return letters[:4] or "JUDG"
 
 
 def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -119,6 +130,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     config = Config(
         address=str(judge.get("address", Config.address)),
         name=str(judge.get("name", Config.name)),
+        code=str(judge.get("code", Config.code)),
         admin=str(judge.get("admin", Config.admin)),
         creators=tuple(str(c).lower() for c in judge.get("creators", ())),
         rate_limit=int(judge.get("rate_limit", Config.rate_limit)),

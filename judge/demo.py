@@ -23,14 +23,13 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from judge.clock import FakeClock
+from judge.clock import FakeClock, as_utc
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig
 from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules, Submitted
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
 from judge.notation.render import render_order
-from judge.schedule.keeper import as_utc
 from judge.schedule.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus

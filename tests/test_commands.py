@@ -214,6 +214,17 @@ def test_the_gms_terminate_is_announced_to_everyone_in_the_game(judge: Judge) ->
     assert ended and "alpha was ended by its GM in Spring 1901 Movement." in ended[0].get_content()
 
 
+def test_grey_press_held_for_the_results_names_its_sender_only_to_the_gm(judge: Judge) -> None:
+    _started(judge)
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true press.type=grey")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nPRESS TO England\nGuess who.\nENDPRESS")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    england = judge.outbound(kind="result", to="england@example.org")[0].get_content()
+    assert "Grey press (its sender is not named) to England:" in england and "Guess who." in england
+    gm = judge.outbound(kind="result", to="gm@example.org")[0].get_content()
+    assert "Grey press from France (only the GM is told) to England:" in gm
+
+
 def test_press_held_for_the_results_reaches_only_its_recipients_with_them(judge: Judge) -> None:
     _started(judge)
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true")
@@ -224,7 +235,7 @@ def test_press_held_for_the_results_reaches_only_its_recipients_with_them(judge:
     assert not judge.outbound(kind="press")
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     england = judge.outbound(kind="result", to="england@example.org")[0].get_content()
-    assert "Press released with these results:" in england and "From France to England:" in england
+    assert "Press released with these results:" in england and "Press from France to England:" in england
     assert "Meet in the Channel?" in judge.outbound(kind="result", to="gm@example.org")[0].get_content()
     assert "Meet in the Channel?" not in judge.outbound(kind="result", to="italy@example.org")[0].get_content()
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")

@@ -4,18 +4,20 @@ manual games, waiting for replacements, and a judge that was down across a deadl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
 
-from judge.clock import FakeClock
+from judge.clock import FakeClock, as_utc
 from judge.config import Config
 from judge.game import GameService
-from judge.schedule.keeper import DeadlineKeeper, as_utc
+from judge.game.attendance import absence_of, extended_deadline, held_away, stored
+from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, OutboundMail, open_database
 from judge.testing.tables import POWERS
 
@@ -154,3 +156,37 @@ def test_the_next_due_instant_is_the_earliest_pending_event(table: Table) -> Non
     table.clock.advance(timedelta(hours=37))
     table.keeper.tick()
     assert table.keeper.next_due() == deadline
+
+
+# --- absences (judge.game.attendance) -------------------------------------------------------------------
+
+
+def _away(*spans: tuple[str, str, str], **absence: object) -> dict[str, object]:
+    zone = ZoneInfo("Europe/London")
+    found = {
+        power: stored(absence_of(power, date.fromisoformat(first), date.fromisoformat(last), zone))
+        for power, first, last in spans
+    }
+    return {"absences": found, "absence": absence}
+
+
+def test_a_deadline_in_an_absence_moves_to_a_day_after_it_ends() -> None:
+    settings = _away(("France", "2026-12-01", "2026-12-03"))
+    deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
+    assert extended_deadline(settings, deadline, {"France"}) == datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
+    assert extended_deadline(settings, deadline, {"Germany"}) is None  # France has nothing to order
+    assert extended_deadline(settings, datetime(2026, 12, 4, 0, 0, tzinfo=UTC), {"France"}) is None
+
+
+def test_absences_that_follow_each_other_move_a_deadline_on_but_never_past_the_limit() -> None:
+    settings = _away(("France", "2026-12-01", "2026-12-03"), ("Italy", "2026-12-04", "2026-12-30"), max_days=7)
+    deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
+    assert extended_deadline(settings, deadline, {"France", "Italy"}) == deadline + timedelta(days=7)
+
+
+def test_under_hold_an_absence_moves_no_deadline_and_the_power_is_not_waited_for() -> None:
+    settings = _away(("France", "2026-12-01", "2026-12-03"), mode="hold")
+    deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
+    assert extended_deadline(settings, deadline, {"France"}) is None
+    assert held_away(settings, deadline) == {"France"}
+    assert held_away(settings, datetime(2026, 12, 4, 0, 0, tzinfo=UTC)) == set()

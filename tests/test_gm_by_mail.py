@@ -9,6 +9,7 @@ import itertools
 import logging
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -266,8 +267,26 @@ def test_16_results_open_with_njudge_lines_mappers_read(judge: MailJudge) -> Non
     judge.game("maps")
     judge.send("gm@example.org", _gm("maps") + "PROCESS")
     text = judge.wait_mails(judge.player("maps", "France"), "results of Spring 1901")[0].get_content()
-    assert text.startswith(":: Judge: judge@example.org")
+    text = text.replace("\r\n", "\n")
+    assert text.startswith(":: Judge: TEST  Game: maps  Variant: standard\n:: Deadline: F1901M ")
     assert "Movement results for Spring of 1901." in text
+    assert "France:   A Par H  (*unordered*)" in text  # the zines' form by default
+
+
+def test_16_njudge_order_lines_with_full_names_set_at_create_or_by_set(judge: MailJudge) -> None:
+    """`results.orders=njudge` and `results.names=full`: the lines njudge's mappers and jDip's import read."""
+    judge.game("mapped", options="results.orders=njudge")
+    reply = judge.send("gm@example.org", _gm("mapped") + "SET results.names=full")
+    assert "results.names = full" in reply
+    for power in ("France", "Germany"):
+        orders = {"France": "A par - bur\nF bre - mao", "Germany": "A mun - bur\nA ber S A mun - bur"}[power]
+        judge.send(judge.player("mapped", power), f"SIGNON mapped {power} {power.lower()}pw\n{orders}")
+    judge.send("gm@example.org", _gm("mapped") + "PROCESS")
+    text = judge.wait_mails(judge.player("mapped", "Italy"), "results of Spring 1901")[0].get_content()
+    assert "France:   Army Paris -> Burgundy.  (*bounce*)" in text
+    assert "France:   Fleet Brest -> Mid-Atlantic Ocean." in text
+    assert "Germany:  Army Berlin SUPPORT Army Munich -> Burgundy." in text
+    assert "Russia:   Fleet St. Petersburg (south coast) HOLD.  (*unordered*)" in text
 
 
 def test_17_every_mail_is_logged_stored_and_then_answered_or_ignored(
@@ -314,3 +333,115 @@ def test_15_press_held_for_the_results_is_delivered_when_the_game_ends_without_t
     released = judge.wait_mails(judge.player("hush", "England"), "hush: press released")[0].get_content()
     assert "Meet in the Channel?" in released
     assert not judge.mails(to=judge.player("hush", "Germany"), subject="press released")
+
+
+def _signon(judge: MailJudge, game: str, power: str) -> str:
+    return f"SIGNON {game} {power} {power.lower()}pw\n"
+
+
+def test_15_an_absence_moves_a_deadline_that_falls_in_it_and_everyone_is_told(judge: MailJudge) -> None:
+    """absence.mode=extend (the default): the deadline (48 hours away) falls in France's absence, so it moves to a
+    day after the absence ends."""
+    judge.game("away")
+    today = datetime.now(UTC).date()
+    last = today + timedelta(days=3)
+    reply = judge.send(
+        judge.player("away", "France"), _signon(judge, "away", "France") + f"SET ABSENCE {today} TO {last}"
+    )
+    assert f"France is away from {today:%a %d %b %Y} to {last:%a %d %b %Y}" in reply
+    assert "The deadline falls in it and moves to" in reply
+    moved = last + timedelta(days=2)  # the end of the last day, then a day
+    told = judge.wait_mails(judge.player("away", "Italy"), "deadline extended")[0].get_content()
+    assert f"extended to {moved:%a %d %b %Y} 00:00" in told
+    refused = judge.send(judge.player("away", "France"), _signon(judge, "away", "France") + "SET ABSENCE next week")
+    assert "write the days away as 2026-12-01 TO 2026-12-05" in refused
+    assert "France has no absence now" in judge.send("gm@example.org", _gm("away") + "SET NO ABSENCE France")
+
+
+def test_15_under_absence_hold_the_phase_goes_on_without_the_absent_power(judge: MailJudge) -> None:
+    """absence.mode=hold: the deadline stands, the phase does not wait for the absent power, which is not late."""
+    judge.game("holds", options="absence.mode=hold")
+    today = datetime.now(UTC).date()
+    reply = judge.send(judge.player("holds", "France"), _signon(judge, "holds", "France") + f"SET ABSENCE {today}")
+    assert "the game does not wait for your orders" in reply
+    for power in POWERS:
+        if power != "France":
+            judge.send(judge.player("holds", power), _signon(judge, "holds", power) + OPENING_ORDERS[power])
+    results = judge.wait_mails(judge.player("holds", "France"), "results of Spring 1901")[0].get_content()
+    assert "France:   A Par H  (*unordered*)" in results
+    assert "No orders were received from" not in results
+
+
+def test_15_grey_press_hides_its_sender_from_all_but_the_gm(judge: MailJudge) -> None:
+    judge.game("grey", options="press.type=both")
+    sent = judge.send(
+        judge.player("grey", "France"), _signon(judge, "grey", "France") + "PRESS TO England GREY\nTrust me.\nENDPRESS"
+    )
+    assert "Press sent as grey press (your power is not named)" in sent
+    england = judge.wait_mails(judge.player("grey", "England"), "grey: press")[0]
+    assert "France" not in str(england["Subject"]) and "France" not in england.get_content()
+    assert "Grey press (its sender is not named) to England:" in england.get_content()
+    gm = judge.wait_mails("gm@example.org", "grey: press")[0].get_content()
+    assert "Grey press from France (only the GM is told) to England:" in gm
+
+
+def test_15_no_press_and_no_partial_press_are_refused_but_press_to_the_gm_goes(judge: MailJudge) -> None:
+    judge.game("quiet", options="press.type=none")
+    france = _signon(judge, "quiet", "France")
+    refused = judge.send(judge.player("quiet", "France"), france + "PRESS TO England\nHello\nENDPRESS")
+    assert "this game has no press between players (press.type=none)" in refused
+    to_gm = judge.send(judge.player("quiet", "France"), france + "PRESS TO GM\nMay I?\nENDPRESS")
+    assert "Press sent to 1 address(es)" in to_gm
+    assert "May I?" in judge.wait_mails("gm@example.org", "quiet: press")[0].get_content()
+    judge.send("gm@example.org", _gm("quiet") + "SET press.type=white press.partial=false")
+    partial = judge.send(judge.player("quiet", "France"), france + "PRESS TO England\nHello\nENDPRESS")
+    assert "this game has no partial press (press.partial=false)" in partial
+    assert "Press sent" in judge.send(judge.player("quiet", "France"), france + "BROADCAST\nHello all\nENDPRESS")
+    grey = judge.send(judge.player("quiet", "France"), france + "BROADCAST GREY\nWho am I\nENDPRESS")
+    assert "this game's press is white only" in grey
+
+
+def test_15_a_draw_among_named_powers_when_every_survivor_names_the_same(judge: MailJudge) -> None:
+    judge.game("pair", options="draw.dias=false")
+    for power in POWERS:
+        reply = judge.send(judge.player("pair", power), _signon(judge, "pair", power) + "SET DRAW France, Germany")
+    assert "the game is drawn (France, Germany)" in reply
+    over = judge.wait_mails(judge.player("pair", "Italy"), "the game is over (draw)")[0].get_content()
+    assert "pair is drawn among France, Germany: every surviving power voted for this draw." in over
+    judge.game("dias")
+    refused = judge.send(judge.player("dias", "Italy"), _signon(judge, "dias", "Italy") + "SET DRAW France Germany")
+    assert "draws include every surviving power (draw.dias=true)" in refused
+
+
+def test_15_concession_to_one_power_ends_the_game(judge: MailJudge) -> None:
+    judge.game("yield")
+    for power in POWERS:
+        if power != "Turkey":
+            reply = judge.send(judge.player("yield", power), _signon(judge, "yield", power) + "CONCEDE Turkey")
+    assert "Turkey wins the game" in reply
+    over = judge.wait_mails(judge.player("yield", "Turkey"), "the game is over (conceded)")[0].get_content()
+    assert "yield is conceded to Turkey, who wins." in over
+
+
+def test_15_a_game_started_short_of_players_has_its_other_powers_in_civil_disorder(judge: MailJudge) -> None:
+    judge.send("gm@example.org", "REGISTER The GM gmpass")
+    judge.send("gm@example.org", "CREATE short standard joinpw")
+    joined = ("England", "France", "Germany")
+    for power in joined:
+        judge.send(
+            judge.player("short", power), f"REGISTER {power} Player {power.lower()}pw\nJOIN short joinpw {power}"
+        )
+    refused = judge.send("gm@example.org", _gm("short") + "START")
+    assert "needs 7 players and has 3; START CD starts it now" in refused
+    started = judge.send("gm@example.org", _gm("short") + "START CD")
+    assert (
+        "In civil disorder (units hold, removals by the civil-disorder rules): Austria, Italy, Russia, Turkey"
+        in started
+    )
+    start = judge.wait_mails(judge.player("short", "England"), "short has started")[0].get_content()
+    assert "Austria:    civil disorder" in start
+    for power in joined:  # the phase waits only for the powers that are played
+        judge.send(judge.player("short", power), _signon(judge, "short", power) + OPENING_ORDERS[power])
+    results = judge.wait_mails(judge.player("short", "France"), "results of Spring 1901")[0].get_content()
+    assert "Russia:   A Mos H  (*unordered*)" in results
+    assert "No orders were received from" not in results

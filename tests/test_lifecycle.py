@@ -144,10 +144,10 @@ def test_predict_shows_the_results_without_committing(service: GameService) -> N
 def test_draw_by_unanimous_vote_ends_the_game(service: GameService) -> None:
     _started(service)
     for power in POWERS[:-1]:
-        assert service.vote_draw("alpha", power, True) is False
+        assert service.vote_draw("alpha", power, True) is None
     service.vote_draw("alpha", "Turkey", False)
     assert service.view("alpha")["status"] == "active"
-    assert service.vote_draw("alpha", "Turkey", True) is True
+    assert service.vote_draw("alpha", "Turkey", True) == sorted(POWERS)
     view = service.view("alpha")
     assert view["status"] == "finished" and view["result"] == "draw" and view["winners"] == list(POWERS)
 
@@ -159,6 +159,35 @@ def test_concession_to_one_power_ends_the_game(service: GameService) -> None:
             service.concede("alpha", power, "France")
     view = service.view("alpha")
     assert view["result"] == "concession" and view["winners"] == ["France"]
+
+
+def test_without_dias_a_draw_among_named_powers_needs_every_survivor_to_name_the_same(service: GameService) -> None:
+    """draw.dias=false: a vote names the powers of the draw; it passes when every survivor names the same ones."""
+    _started(service)
+    service.set_by_mail("alpha", [("draw.dias", "false")])
+    for power in POWERS[:-1]:
+        assert service.vote_draw("alpha", power, True, ["France", "Germany"]) is None
+    assert service.vote_draw("alpha", "Turkey", True, ["France", "Germany", "Turkey"]) is None
+    assert service.vote_draw("alpha", "Turkey", True, ["Germany", "France"]) == ["France", "Germany"]
+    assert service.view("alpha")["winners"] == ["France", "Germany"]
+
+
+def test_with_dias_a_draw_vote_may_not_leave_out_a_survivor(service: GameService) -> None:
+    _started(service)
+    with pytest.raises(ServiceError, match="include every surviving power"):
+        service.vote_draw("alpha", "France", True, ["France", "Germany"])
+
+
+def test_a_concession_is_withdrawn_and_may_not_go_to_oneself(service: GameService) -> None:
+    _started(service)
+    with pytest.raises(ServiceError, match="not to itself"):
+        service.concede("alpha", "France", "France")
+    for power in POWERS:
+        if power not in ("France", "Turkey"):
+            service.concede("alpha", power, "France")
+    service.concede("alpha", "Austria", None)
+    assert service.concede("alpha", "Turkey", "France") is False
+    assert service.concede("alpha", "Austria", "France") is True
 
 
 def test_a_full_game_of_several_years_with_a_rollback_and_a_replacement(service: GameService) -> None:
@@ -262,3 +291,18 @@ def test_orders_from_a_mail_with_an_overlong_message_id_are_filed(service: GameS
     service.submit_orders("alpha", "France", ["A par - bur"], source_message_id=long_id)
     with service.db.transaction() as s:
         assert s.scalar(select(OrderSet.source_message_id)) == long_id[:998]
+
+
+def test_draws_may_include_eliminated_powers_where_the_game_says_so() -> None:
+    """draw.eliminated=include: an eliminated power may be named in a draw and is part of a DIAS draw; with the
+    default it may not be named."""
+    from judge.game.house_rules import DrawRules, HouseRuleError
+
+    survivors, everyone = {"France", "Germany"}, {"France", "Germany", "Italy"}
+    assert DrawRules(dias=True, eliminated="include").among(None, survivors, everyone) == everyone
+    assert DrawRules(dias=False, eliminated="include").among(["France", "Italy"], survivors, everyone) == {
+        "France",
+        "Italy",
+    }
+    with pytest.raises(HouseRuleError, match="Italy: eliminated"):
+        DrawRules(dias=False).among(["France", "Italy"], survivors, everyone)

@@ -115,13 +115,20 @@ SHEETS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "standard_winter_adjustment": (STANDARD_WINTER, {"late": ["Russia"]}),
     "multiplomacy_partial_cut": (MULTIPLOMACY_PARTIAL_CUT, {}),
     "multiplicity1_die_roll": (MULTIPLICITY_DIE_ROLL, {"deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC)}),
+    "standard_fall_movement_njudge": (
+        STANDARD_FALL,
+        {"deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC), "style": {"orders": "njudge", "names": "full"}},
+    ),
+    "standard_fall_retreat_njudge": (STANDARD_RETREAT, {"style": {"orders": "njudge", "names": "full"}}),
+    "standard_winter_adjustment_njudge": (STANDARD_WINTER, {"style": {"orders": "njudge", "names": "short"}}),
+    "multiplicity1_die_roll_njudge": (MULTIPLICITY_DIE_ROLL, {"style": {"orders": "njudge", "names": "full"}}),
 }
 
 
 def _sheet(name: str) -> str:
     case, context = SHEETS[name]
     outcome = run_case(case)
-    return render_results("zine", outcome, outcome["next_phase"], judge="judge@example.org", **context)
+    return render_results("zine", outcome, outcome["next_phase"], judge="EXMP", **context)
 
 
 @pytest.mark.parametrize("name", sorted(SHEETS))
@@ -131,10 +138,45 @@ def test_results_sheet_matches_its_golden_file(name: str, golden: Callable[[str,
 
 def test_results_open_with_njudge_header_lines_that_mappers_read() -> None:
     lines = _sheet("standard_fall_movement").splitlines()
-    assert lines[0] == ":: Judge: judge@example.org"
-    assert lines[1].startswith(":: Game: zine")
+    assert lines[0] == ":: Judge: EXMP  Game: zine  Variant: standard"
+    assert lines[1] == ":: Deadline: F1901R Sun Nov 29 2026 20:00:00 UTC"
     assert ":: Phase: F1901M" in lines
-    assert ":: Deadline: F1901R Sun Nov 29 2026 20:00:00 UTC" in lines
+    assert "Movement results for Fall of 1901.  (zine, F1901M)" in lines
+
+
+def test_njudge_results_print_orders_as_njudge_mappers_read_them() -> None:
+    """Issue 12, item 16: njudge's words and full names (`results.orders=njudge`, `results.names=full`); the zine
+    marks stay."""
+    text = _sheet("standard_fall_movement_njudge")
+    assert "England:  Fleet North Sea CONVOY Army Yorkshire -> Norway.  (*dislodged*)" in text
+    assert "England:  Fleet London SUPPORT Fleet North Sea.  (*cut*)" in text
+    assert "France:   Fleet English Channel -> London.  (*bounce*)" in text
+    assert "Germany:  Fleet Holland SUPPORT Fleet Heligoland Bight -> North Sea." in text
+    assert "England:  Fleet North Sea (attacked from Heligoland Bight) can retreat to Denmark" in text
+
+
+def test_njudge_results_write_builds_and_retreats_as_njudge_does() -> None:
+    assert "England:  Builds a fleet in Lon." in _sheet("standard_winter_adjustment_njudge")
+    assert "Russia:   Removes the army in Ukr.  (*unordered*)" in _sheet("standard_winter_adjustment_njudge")
+    retreats = _sheet("standard_fall_retreat_njudge")
+    assert "England:  Fleet Norwegian Sea -> Norway." in retreats
+    assert "Russia:   Army Warsaw DISBAND.  (*unordered*)" in retreats
+
+
+def test_njudge_results_keep_the_multi_unit_forms() -> None:
+    """A Multiplicity `2A` stays `2A` in njudge's lines; only a single army or fleet is spelt out."""
+    case = _case(
+        "multiplicity1",
+        ("Spring", 1901, "Movement"),
+        _units(("France", "2A", "bur"), ("France", "A/F", "gol"), ("Germany", "A", "mun")),
+        {"France": ["2A Bur-Pic", "A/F Gol S 2A Bur-Pic"], "Germany": ["A Mun H"]},
+    )
+    outcome = run_case(case)
+    style = {"orders": "njudge", "names": "full"}
+    text = render_results("zine", outcome, outcome["next_phase"], judge="EXMP", style=style)
+    assert "France:   2A Burgundy -> Picardy." in text
+    assert "France:   A/F Gulf of Lyon SUPPORT 2A Burgundy -> Picardy." in text
+    assert "Germany:  Army Munich HOLD." in text
 
 
 def test_every_failed_order_carries_the_zine_mark_for_why() -> None:

@@ -117,4 +117,6 @@ class History(Command):
         if index < 0:
             raise CommandError(f"{args[0]} has no processed phase yet")
         outcome = ctx.service.history(args[0], index)
-        return render_results(args[0], outcome, outcome.get("next_phase"), judge=ctx.config.address).splitlines()
+        return render_results(
+            args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view["style"]
+        ).splitlines()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
+from judge.game.house_rules import press_heading
 from judge.game.service import Processed
 from judge.mail.announce import game_over_mails, results_mails
 from judge.mail.compose import notice
@@ -25,11 +26,10 @@ def announce(ctx: MailContext, subject: str, text: str) -> None:
 
 def deliver_held_press(ctx: MailContext, game: str) -> None:
     """A game that ends without results still delivers the press held for them."""
-    for press, addresses in ctx.service.release_held_press(game):
-        sender = press["sender"] or "the GM"
-        to = "everybody" if press["recipients"] == ["*"] else ", ".join(press["recipients"])
-        text = f"Press from {sender} to {to}, held for the results and released as {game} ends:\n\n{press['body']}"
-        for address in addresses:
+    for sent in ctx.service.release_held_press(game):
+        for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
+            heading = press_heading(sent.press, for_gm)
+            text = f"{heading}\n(held for the results, released as {game} ends)\n\n{sent.press['body']}"
             ctx.mails.append((notice(ctx.config, address, f"{game}: press released", text), "press"))
 
 
@@ -44,14 +44,25 @@ def send_results(ctx: MailContext, processed: Processed) -> int:
 @command
 class Start(Command):
     name = "START"
-    usage = "START"
-    example = "SIGNON alpha MASTER gmpass / START"
-    summary = "start a forming game now (assigning the powers)"
+    usage = "START [CD]"
+    example = "SIGNON alpha MASTER gmpass / START CD"
+    summary = "start a forming game now (CD: short of players, the powers nobody plays in civil disorder)"
     role = "master"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        ctx.service.start(_game(ctx))
-        return [f"{_game(ctx)} has started."]
+        words = [a.upper() for a in args]
+        require(words in ([], ["CD"]), f"usage: {self.usage}")
+        from judge.commands.player import announce_start
+
+        unplayed = ctx.service.start(_game(ctx), short=bool(words))
+        announce_start(ctx, _game(ctx))
+        lines = [f"{_game(ctx)} has started; everyone in it is told."]
+        if unplayed:
+            lines.append(
+                f"In civil disorder (units hold, removals by the civil-disorder rules): {', '.join(unplayed)}. "
+                "REPLACE power address gives one to a player."
+            )
+        return lines
 
 
 @command
@@ -84,8 +95,9 @@ class Predict(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         outcome = ctx.service.predict(_game(ctx))
+        style = ctx.service.view(_game(ctx))["style"]
         return render_results(
-            _game(ctx), outcome, None, judge=ctx.config.address, title="predicted results"
+            _game(ctx), outcome, None, judge=ctx.config.judge_code, title="predicted results", style=style
         ).splitlines()
 
 

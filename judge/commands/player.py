@@ -8,10 +8,12 @@ from typing import Any
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.commands.interpreter import flush_orders
 from judge.engine import PhaseType
+from judge.game.house_rules import press_heading
 from judge.mail.announce import game_over_mails
 from judge.mail.compose import notice
 from judge.render import render
 from judge.render.results import deadline_text
+from judge.schedule.when import DeadlineError, describe, read_days
 from judge.variants import get_variant
 
 
@@ -66,11 +68,16 @@ class Join(Command):
             view = ctx.service.view(game)
             mine = [s["power"] for s in view["seats"] if s["player"] == ctx.sender]
             lines.append(f"The game is full and has started; you play {', '.join(p for p in mine if p)}.")
-            text = start_text(ctx, view)
-            addresses = {*ctx.service.addresses(game).values(), *ctx.service.observers(game)}
-            for address in sorted(addresses):
-                ctx.mails.append((notice(ctx.config, address, f"{game} has started", text), "notice"))
+            announce_start(ctx, game)
         return lines
+
+
+def announce_start(ctx: MailContext, game: str) -> None:
+    """The game-start mail, to every player, the GM and the observers."""
+    text = start_text(ctx, ctx.service.view(game))
+    addresses = {*ctx.service.addresses(game).values(), *ctx.service.observers(game)}
+    for address in sorted(addresses):
+        ctx.mails.append((notice(ctx.config, address, f"{game} has started", text), "notice"))
 
 
 def start_text(ctx: MailContext, view: dict[str, Any]) -> str:
@@ -89,11 +96,14 @@ def start_text(ctx: MailContext, view: dict[str, Any]) -> str:
     return render(
         "start.txt.j2",
         view["variant"],
-        judge=ctx.config.address,
+        judge=ctx.config.judge_code,
         game=view["name"],
         title=variant.title,
         options=options,
-        players=[(s["power"], s["name"] or "") for s in sorted(view["seats"], key=lambda s: s["power"] or "")],
+        players=[
+            (s["power"], s["name"] or ("civil disorder" if s["status"] == "disorder" else "(no player)"))
+            for s in sorted(view["seats"], key=lambda s: s["power"] or "")
+        ],
         first=variant.phase_name(phase),
         deadline=deadline_text(deadline) if deadline else None,
         placing=placing,
@@ -169,6 +179,63 @@ class _Wait(Command):
         return ["The phase will wait for your deadline." if self.wait else "The phase may be processed early."]
 
 
+class _Absence(Command):
+    role = "signed"
+    away: bool
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None
+        words = list(args)
+        power = ctx.power
+        if ctx.master and ctx.power is None:  # the GM names the power
+            require(bool(words), f"usage: {self.usage}")
+            power = ctx.service.power_named(ctx.game, words.pop(0))
+        assert power is not None
+        if self.away and [w.upper() for w in words] != ["OFF"]:
+            require(bool(words), f"usage: {self.usage}")
+            zone = ctx.service.zone(ctx.game)
+            try:
+                first, last = read_days(" ".join(words), ctx.now, zone)
+            except DeadlineError as exc:
+                raise CommandError(str(exc)) from None
+            moved = ctx.service.set_absence(ctx.game, power, first, last)
+            lines = [f"{power} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
+        else:
+            ctx.service.set_absence(ctx.game, power, None, None)
+            return [f"{power} has no absence now."]
+        if moved is not None:
+            from judge.commands.master import announce
+
+            when = describe(moved, zone)
+            announce(ctx, "deadline extended", f"The deadline is extended to {when} for a player's absence.")
+            lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
+        elif ctx.service.absence_mode(ctx.game) == "hold":
+            lines.append(
+                "Deadlines stand; while you are away the game does not wait for your orders (absence.mode=hold)."
+            )
+        else:
+            lines.append("Any deadline that falls in it moves to a day after it ends (absence.mode=extend).")
+        return lines
+
+
+@command
+class SetAbsence(_Absence):
+    name = "SET ABSENCE"
+    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE France ...)"
+    example = "SET ABSENCE 2026-12-01 TO 2026-12-05"
+    summary = "days you are away: deadlines move past them, or the game goes on without you, as the GM set"
+    away = True
+
+
+@command
+class SetNoAbsence(_Absence):
+    name = "SET NO ABSENCE"
+    usage = "SET NO ABSENCE   (the GM: SET NO ABSENCE France)"
+    example = "SET NO ABSENCE"
+    summary = "withdraw your absence"
+    away = False
+
+
 @command
 class SetWait(_Wait):
     name = "SET WAIT"
@@ -193,28 +260,34 @@ class _Draw(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        drawn = ctx.service.vote_draw(ctx.game, ctx.power, self.accept)
+        among = [word for arg in args for word in arg.replace(",", " ").split()]
+        require(self.accept or not among, f"usage: {self.usage}")
+        drawn = ctx.service.vote_draw(ctx.game, ctx.power, self.accept, among)
         if drawn:
-            from judge.commands.master import deliver_held_press
+            game_over(ctx, ctx.game, "draw", drawn)
+            return [f"Every surviving power has voted for the same draw: the game is drawn ({', '.join(drawn)})."]
+        if not self.accept:
+            return ["Your draw vote is withdrawn."]
+        return [f"Your vote for a draw{' among ' + ', '.join(among) if among else ''} is recorded."]
 
-            deliver_held_press(ctx, ctx.game)
-            view = ctx.service.view(ctx.game)
-            mails = game_over_mails(
-                ctx.config, [*ctx.service.addresses(ctx.game).values(), *ctx.service.observers(ctx.game)],
-                ctx.game, view["position"], "draw",
-                list(view["winners"] or []),
-            )  # fmt: skip
-            ctx.mails.extend((mail, "result") for mail in mails)
-            return ["Every surviving power has voted for a draw: the game is drawn."]
-        return ["Your vote for a draw is recorded." if self.accept else "Your draw vote is withdrawn."]
+
+def game_over(ctx: MailContext, game: str, how: str, powers: list[str]) -> None:
+    """A game ended by its players (a draw, a concession): held press delivered, everyone in it told."""
+    from judge.commands.master import deliver_held_press
+
+    deliver_held_press(ctx, game)
+    view = ctx.service.view(game)
+    addresses = [*ctx.service.addresses(game).values(), *ctx.service.observers(game)]
+    mails = game_over_mails(ctx.config, addresses, game, view["position"], how, powers)
+    ctx.mails.extend((mail, "result") for mail in mails)
 
 
 @command
 class SetDraw(_Draw):
     name = "SET DRAW"
-    usage = "SET DRAW"
-    example = "SET DRAW"
-    summary = "vote for a draw among the survivors"
+    usage = "SET DRAW [power ...]"
+    example = "SET DRAW   (or, where draw.dias is off: SET DRAW France Germany)"
+    summary = "vote for a draw among the survivors (or, where the game allows it, among the powers named)"
     accept = True
 
 
@@ -227,6 +300,27 @@ class SetNoDraw(_Draw):
     accept = False
 
 
+@command
+class Concede(Command):
+    name = "CONCEDE"
+    usage = "CONCEDE power | CONCEDE OFF"
+    example = "CONCEDE France"
+    summary = "concede the game to a power; it wins when every other survivor has (OFF: withdraw)"
+    role = "player"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(len(args) == 1, f"usage: {self.usage}")
+        if args[0].upper() == "OFF":
+            ctx.service.concede(ctx.game, ctx.power, None)
+            return ["Your concession is withdrawn."]
+        to = ctx.service.power_named(ctx.game, args[0])
+        if ctx.service.concede(ctx.game, ctx.power, to):
+            game_over(ctx, ctx.game, "conceded", [to])
+            return [f"Every other surviving power has conceded to {to}: {to} wins the game."]
+        return [f"Your concession to {to} is recorded; {to} wins when every other surviving power concedes too."]
+
+
 class _Press(Command):
     role = "signed"
     takes_body = True
@@ -234,37 +328,48 @@ class _Press(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None
+        words = [a for a in args if a.upper() not in ("GREY", "GRAY", "WHITE")]
+        marked = {a.upper() for a in args} - {a.upper() for a in words}
+        grey = True if marked & {"GREY", "GRAY"} else False if "WHITE" in marked else None
+        require(len(marked) <= 1, "press is GREY or WHITE, not both")
         to: list[str] = ["*"]
         if not self.broadcast:
-            require(len(args) >= 2 and args[0].upper() == "TO", "usage: PRESS TO power [power ...] (lines) ENDPRESS")
-            to = args[1:]
+            require(len(words) >= 2 and words[0].upper() == "TO", f"usage: {self.usage}")
+            to = words[1:]
+        else:
+            require(not words, f"usage: {self.usage}")
         text = "\n".join(body).strip()
         require(bool(text), "the press message is empty (write it on the lines before ENDPRESS)")
-        sender = "the GM" if ctx.master and ctx.power is None else (ctx.power or "the GM")
-        addresses, held = ctx.service.add_press(ctx.game, None if sender == "the GM" else sender, to, text)
-        if held:
-            return [f"Press held: it goes to {len(addresses)} address(es) with the next results."]
-        subject = f"{ctx.game}: press from {sender}"
-        heading = f"Press from {sender} to {'everybody' if to == ['*'] else ', '.join(to)}:\n\n"
-        for address in addresses:
-            ctx.mails.append((notice(ctx.config, address, subject, heading + text), "press"))
-        return [f"Press sent to {len(addresses)} address(es)."]
+        gm_writes = ctx.master and ctx.power is None
+        sender = None if gm_writes else ctx.power
+        sent = ctx.service.add_press(ctx.game, sender, to, text, grey)
+        readers = len(sent.to) + 1
+        if sent.held:
+            return [f"Press held: it goes to {readers} address(es) with the next results."]
+        subject = f"{ctx.game}: press" + (f" from {sender}" if sender and not sent.press["grey"] else "")
+        for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
+            if for_gm and gm_writes:
+                continue  # the GM wrote it
+            heading = press_heading(sent.press, for_gm)
+            ctx.mails.append((notice(ctx.config, address, subject, f"{heading}\n\n{text}"), "press"))
+        grey_note = " as grey press (your power is not named)" if sent.press["grey"] else ""
+        return [f"Press sent{grey_note} to {readers if not gm_writes else readers - 1} address(es)."]
 
 
 @command
 class Press(_Press):
     name = "PRESS"
-    usage = "PRESS TO power [power ...] ... ENDPRESS"
+    usage = "PRESS TO power [power ...] [GREY] ... ENDPRESS   (PRESS TO GM: to the GM alone)"
     example = "PRESS TO England Germany / Shall we? / ENDPRESS"
-    summary = "send press to some powers"
+    summary = "send press to some powers (GREY: without naming yours, where the game allows it)"
 
 
 @command
 class Broadcast(_Press):
     name = "BROADCAST"
-    usage = "BROADCAST ... ENDPRESS"
+    usage = "BROADCAST [GREY] ... ENDPRESS"
     example = "BROADCAST / Peace in our time. / ENDPRESS"
-    summary = "send press to every power"
+    summary = "send press to every power (and the game's observers)"
     broadcast = True
 
 

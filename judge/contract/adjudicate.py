@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from judge.board.model import Board, province_of
+from judge.contract.orders import order_json
 from judge.engine import (
     Composition,
     Dislodged,
@@ -244,6 +245,7 @@ def _order_json(r: OrderResult) -> dict[str, Any]:
         "reason": text_of(reasons),
         "reasons": [reason.json() for reason in reasons],
         "at": unit.location if unit is not None else None,
+        **({"read": order_json(r.canonical)} if r.canonical is not None else {}),
     }
 
 

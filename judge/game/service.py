@@ -12,19 +12,22 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, delete, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
-from judge.clock import SYSTEM_CLOCK, Clock
+from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Phase, PhaseType, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
+from judge.game.attendance import absence_of, absences, extended_deadline, not_awaited, stored
+from judge.game.attendance import mode as absence_mode
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
-from judge.game.settings import SettingError, apply_setting, read_option
+from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
+from judge.game.settings import SettingError, apply_setting, read_option, results_style
 from judge.game.views import GameView, game_view
 from judge.notation import read_line
 from judge.passwords import hash_password, verify_password
@@ -113,6 +116,19 @@ class Processed:
     """press held for the results (`press_with_results`), released by this phase: sender, recipients, body"""
     options: dict[str, Any] = field(default_factory=dict)
     """the game's rule options (for how the variant names things in the results)"""
+    style: dict[str, str] = field(default_factory=dict)
+    """how the results print orders and places (`results_style`)"""
+
+
+@dataclass(frozen=True)
+class PressSent:
+    """A press message as stored, who reads it (`to`, then the GM, who reads every message), and whether it is
+    held for the next results."""
+
+    press: dict[str, Any]
+    to: list[str]
+    gm: str
+    held: bool
 
 
 def phase_seed(game_seed: int, index: int) -> int:
@@ -217,13 +233,19 @@ class GameService:
         settings: dict[str, Any] | None = None,
         seed: int | None = None,
     ) -> None:
+        settings = {**DEFAULT_SETTINGS, **(settings or {})}
         try:
             chosen = get_variant(variant)
-            options = {
-                key: read_option(key, chosen.options[key], value) if isinstance(value, str) and key in chosen.options
-                else value
-                for key, value in (options or {}).items()
-            }  # fmt: skip
+            rule_options: dict[str, Any] = {}
+            for key, value in (options or {}).items():
+                if key in chosen.options:
+                    written = isinstance(value, str)
+                    rule_options[key] = read_option(key, chosen.options[key], value) if written else value
+                elif isinstance(value, str):  # a setting written at CREATE (`results.orders=njudge`)
+                    apply_setting(settings, key, value)
+                else:
+                    rule_options[key] = value
+            options = rule_options
             chosen.rules(options)  # rejects unknown options now, not at the first deadline
         except (UnknownVariant, ValueError) as exc:
             raise ServiceError(str(exc).strip("'\"")) from None
@@ -236,7 +258,7 @@ class GameService:
                     name=name,
                     variant=chosen.name,
                     options=dict(options or {}),
-                    settings={**DEFAULT_SETTINGS, **(settings or {})},
+                    settings=settings,
                     status=GameStatus.FORMING,
                     gm=gm,
                     password_hash=hash_password(password),
@@ -256,13 +278,7 @@ class GameService:
             player = self._player(s, address)
             if any(seat.player_id == player.id for seat in game.seats):
                 raise ServiceError(f"you have already joined {name}")
-            board = self._rules(game).board
-            wanted = []
-            for text in preferences:
-                power = board.lookup_power(text)
-                if power is None:
-                    raise ServiceError(f"{text!r} is not a power of {game.variant}")
-                wanted.append(power)
+            wanted = self._powers_named(game, preferences)
             players = len(get_variant(game.variant).seat_groups(game.options))
             if len(game.seats) >= players:
                 raise ServiceError(f"{name} is full")
@@ -273,29 +289,40 @@ class GameService:
                 return str(game.status)
             return None
 
-    def start(self, name: str) -> None:
+    def start(self, name: str, *, short: bool = False) -> list[str]:
+        """Start a forming game now; `short`: with fewer players than powers, the powers nobody plays in civil
+        disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
+        Returns the powers left in civil disorder."""
         with self._tx() as s:
             game = self._lock(s, name)
             if game.status != GameStatus.FORMING:
                 raise ServiceError(f"{name} has already started")
-            self._start(s, game)
+            return self._start(s, game, short=short)
 
-    def _start(self, s: Session, game: Game) -> None:
+    def _start(self, s: Session, game: Game, *, short: bool = False) -> list[str]:
         variant = get_variant(game.variant)
         groups = variant.seat_groups(game.options)
-        if len(game.seats) != len(groups):
-            raise ServiceError(f"{game.name} needs {len(groups)} players and has {len(game.seats)}")
-        self._assign_powers(game, groups)
+        if len(game.seats) > len(groups) or (len(game.seats) < len(groups) and not short):
+            raise ServiceError(
+                f"{game.name} needs {len(groups)} players and has {len(game.seats)}"
+                + ("; START CD starts it now with the other powers in civil disorder" if not short else "")
+            )
+        unplayed = self._assign_powers(game, groups)
+        for group in unplayed:
+            for power in group:
+                game.seats.append(Seat(power=power, status=SeatStatus.CIVIL_DISORDER, joined_at=self.clock.now()))
         position = variant.starting_position()
         game.position = position_json(variant.name, position)
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
         game.deadline = self._next_deadline(game)
+        return sorted(power for group in unplayed for power in group)
 
     @staticmethod
-    def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> None:
+    def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
         """Each player takes a group of powers (one power, or a side the variant fixes): by preference in order of
-        joining, the rest at random from the game's seed. A player with several powers holds a seat for each."""
+        joining, the rest at random from the game's seed. A player with several powers holds a seat for each.
+        Returns the groups nobody joined for (a game started short)."""
         free = list(groups)
         rng = random.Random(game.seed)
         unplaced = []
@@ -308,7 +335,8 @@ class GameService:
             free.remove(choice)
             chosen[n] = choice
         rng.shuffle(free)
-        chosen.update(zip(unplaced, free, strict=True))
+        chosen.update(zip(unplaced, free, strict=False))
+        left = free[len(unplaced) :]
         for n, seat in list(enumerate(game.seats)):
             first, *more = chosen[n]
             seat.power = first
@@ -323,6 +351,7 @@ class GameService:
                         joined_at=seat.joined_at,
                     )
                 )
+        return left
 
     # --- orders --------------------------------------------------------------------------------------
 
@@ -397,6 +426,17 @@ class GameService:
             )
             return list(found) if found else []
 
+    def _powers_named(self, game: Game, texts: Sequence[str]) -> list[str]:
+        """The powers a player named (`France`, `F`, `french`), or a ServiceError naming the word that is none."""
+        board = self._rules(game).board
+        found = []
+        for text in texts:
+            power = board.lookup_power(text)
+            if power is None:
+                raise ServiceError(f"{text!r} is not a power of {game.variant}")
+            found.append(power)
+        return found
+
     @staticmethod
     def _seat(game: Game, power: str) -> Seat:
         for seat in game.seats:
@@ -467,7 +507,8 @@ class GameService:
                 processed_at=now,
             )
         )
-        late = self._mark_attendance(game, powers_to_order(rules, position), set(lines))
+        excused = not_awaited(game.seats, game.settings, self.clock.now())
+        late = self._mark_attendance(game, powers_to_order(rules, position) - excused, set(lines))
         alive = surviving_powers(after)
         for seat in game.seats:
             if seat.power and seat.power not in alive:
@@ -493,6 +534,7 @@ class GameService:
             str(note) if note else None,
             press,
             dict(game.options),
+            results_style(game.settings),
         )
 
     @staticmethod
@@ -504,7 +546,7 @@ class GameService:
         ).all()
         for press in held:
             press.released = True
-        return [{"sender": p.sender, "recipients": list(p.recipients), "body": p.body} for p in held]
+        return [{"sender": p.sender, "recipients": list(p.recipients), "body": p.body, "grey": p.grey} for p in held]
 
     @staticmethod
     def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
@@ -525,11 +567,44 @@ class GameService:
         return sorted(late)
 
     def _next_deadline(self, game: Game) -> datetime | None:
-        """The deadline of the phase the game is now in, counted from now."""
+        """The deadline of the phase the game is now in, counted from now, and moved past the absence of a
+        player who has to order in it (`judge.game.attendance`)."""
         if not game.position:
             return None
         timing = timing_from_settings(game.settings)
-        return deadline_after(self.clock.now(), timing, str(game.position["phase"]["type"]))
+        deadline = deadline_after(self.clock.now(), timing, str(game.position["phase"]["type"]))
+        if not game.settings.get("absences"):
+            return deadline
+        rules = self._rules(game)
+        due = powers_to_order(rules, position_from_json(rules, game.position))
+        return extended_deadline(game.settings, deadline, due) or deadline
+
+    def set_absence(self, name: str, power: str, first: date | None, last: date | None) -> datetime | None:
+        """Record that the player of `power` is away from `first` to `last` (whole days in the game's zone), or
+        (None) is not. Returns the current phase's deadline when the absence moved it."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            if game.status == GameStatus.FINISHED:
+                raise ServiceError(f"{name} is over")
+            self._seat(game, power)
+            now = self.clock.now()
+            kept = {a.power: stored(a) for a in absences(game.settings) if a.power != power and as_utc(a.end) > now}
+            if first is not None and last is not None:
+                if last < first:
+                    raise ServiceError("an absence ends on or after the day it starts")
+                absence = absence_of(power, first, last, timing_from_settings(game.settings).tz)
+                if absence.end <= now:
+                    raise ServiceError("that absence is over already")
+                kept[power] = stored(absence)
+            game.settings = {**game.settings, "absences": kept}
+            if game.status != GameStatus.ACTIVE or game.deadline is None or first is None:
+                return None
+            rules = self._rules(game)
+            due = powers_to_order(rules, self._position(game))
+            moved = extended_deadline(game.settings, as_utc(game.deadline), due & {power})
+            if moved is not None:
+                game.deadline = moved
+            return moved
 
     def _finish(self, game: Game, result: str, winners: list[str]) -> None:
         game.status = GameStatus.FINISHED
@@ -608,39 +683,67 @@ class GameService:
             seat.status = SeatStatus.PLAYING
             seat.missed = 0
 
-    def vote_draw(self, name: str, power: str, accept: bool) -> bool:
-        """Record a draw vote; returns True when every surviving power has accepted and the game is drawn."""
+    def vote_draw(self, name: str, power: str, accept: bool, among: Sequence[str] = ()) -> list[str] | None:
+        """Record a draw vote, for every power the game's draws include or (`among`, where `draw.dias` is off)
+        for a draw among named powers. Returns the powers of the draw when every surviving power has voted for
+        the same one and the game is drawn, else None."""
         with self._tx() as s:
             game = self._lock(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
             self._seat(game, power)
+            position = self._position(game)
+            alive = surviving_powers(position)
+            if power not in alive:
+                raise ServiceError(f"{power} is eliminated: only surviving powers vote on a draw")
+            named = self._powers_named(game, among)
+            everyone = {seat.power for seat in game.seats if seat.power}
+            try:
+                draw = DrawRules.of(game.settings).among(named, set(alive), everyone) if accept else None
+            except HouseRuleError as exc:
+                raise ServiceError(str(exc)) from None
             vote = s.scalar(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.power == power))
             if vote is None:
-                s.add(DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now()))
-            else:
-                vote.accept = accept
-                vote.updated_at = self.clock.now()
+                vote = DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now())
+                s.add(vote)
+            vote.accept = accept
+            vote.powers = sorted(draw) if draw is not None else None
+            vote.updated_at = self.clock.now()
             s.flush()
-            alive = surviving_powers(self._position(game))
-            accepted = set(
-                s.scalars(select(DrawVote.power).where(DrawVote.game_id == game.id, DrawVote.accept.is_(True)))
-            )
-            if alive <= accepted:
-                self._finish(game, "draw", sorted(alive))
-                return True
-            return False
+            votes = {
+                v.power: frozenset(v.powers or ())
+                for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.accept.is_(True)))
+            }
+            agreed = DrawRules.agreed(votes, alive)
+            if agreed:
+                self._finish(game, "draw", sorted(agreed))
+                return sorted(agreed)
+            return None
 
-    def concede(self, name: str, power: str, to_power: str) -> bool:
-        """`power` concedes the game to `to_power`; when all other survivors have, `to_power` wins."""
+    def concede(self, name: str, power: str, to_power: str | None) -> bool:
+        """`power` concedes the game to `to_power` (None withdraws its concession); when every other surviving
+        power has conceded to it, `to_power` wins."""
         with self._tx() as s:
             game = self._lock(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise ServiceError(f"{name} is not running")
             self._seat(game, power)
-            self._seat(game, to_power)
+            alive = surviving_powers(self._position(game))
+            if power not in alive:
+                raise ServiceError(f"{power} is eliminated: only surviving powers concede")
             concessions = dict(game.settings.get("concessions", {}))
-            concessions[power] = to_power
+            if to_power is None:
+                concessions.pop(power, None)
+            else:
+                if to_power not in alive:
+                    raise ServiceError(f"{to_power} is not a surviving power of {name}")
+                if to_power == power:
+                    raise ServiceError("a power concedes to another power, not to itself")
+                concessions[power] = to_power
             game.settings = {**game.settings, "concessions": concessions}
-            others = surviving_powers(self._position(game)) - {to_power}
+            if to_power is None:
+                return False
+            others = alive - {to_power}
             if all(concessions.get(p) == to_power for p in others):
                 self._finish(game, "concession", [to_power])
                 return True
@@ -682,6 +785,17 @@ class GameService:
                 ):
                     return canonical, seat.address
             raise failed
+
+    def power_named(self, name: str, text: str) -> str:
+        """The power of the game `text` names (`France`, `F`, `french`), or a ServiceError saying it is none."""
+        with self._plain() as s:
+            game = game_view(s, name)
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            power = game.rules.board.lookup_power(text)
+            if power is None:
+                raise ServiceError(f"{text!r} is not a power of {game.variant}")
+            return power
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""
@@ -725,6 +839,14 @@ class GameService:
             game.options = options
             game.settings = settings
 
+    def absence_mode(self, name: str) -> str:
+        """What an absence does in a game (`absence.mode`): extend deadlines or hold the power's units."""
+        with self._plain() as s:
+            settings = s.scalar(select(Game.settings).where(Game.name == name))
+            if settings is None:
+                raise ServiceError(f"there is no game called {name}")
+            return absence_mode(settings)
+
     def zone(self, name: str) -> ZoneInfo:
         """The game's time zone (its `timing.zone` setting), for deadlines written without one."""
         with self._plain() as s:
@@ -760,7 +882,7 @@ class GameService:
             game.settings = settings
             return told
 
-    def release_held_press(self, name: str) -> list[tuple[dict[str, Any], list[str]]]:
+    def release_held_press(self, name: str) -> list[PressSent]:
         """Press still held for results when the game ends without one (a draw, a TERMINATE): each message with
         the addresses it goes to, as it would have with the next results."""
         with self._tx() as s:
@@ -772,44 +894,52 @@ class GameService:
                 addresses = {
                     seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)
                 }
-                addresses.add(game.gm.address)
                 if everyone:
                     addresses.update(game.settings.get("observers", []))
-                released.append((press, sorted(addresses)))
+                addresses.discard(game.gm.address)
+                released.append(PressSent(press, sorted(addresses), game.gm.address, True))
             return released
 
-    def add_press(self, name: str, sender: str | None, recipients: list[str], body: str) -> tuple[list[str], bool]:
-        """Store a press message; returns the addresses it goes to (players of the recipient powers, the GM) and
-        whether it is held for the next results (the game's `press_with_results` setting) instead of sent now."""
+    def add_press(
+        self, name: str, sender: str | None, recipients: list[str], body: str, grey: bool | None = None
+    ) -> PressSent:
+        """Store a press message, as the game's house rules allow it (`judge.game.house_rules`): to powers, to
+        everybody (`["*"]`) or to the GM alone (`["GM"]`); grey as the game's press type and the sender's `grey`
+        (GREY or WHITE written, or None) say. Held for the next results under `press_with_results`."""
         with self._tx() as s:
             game = self._lock(s, name)
-            board = self._rules(game).board
             held = bool(game.settings.get("press_with_results", False))
-            wanted = set()
-            for text in recipients:
-                if text == "*":
-                    wanted = {seat.power for seat in game.seats if seat.power}
-                    break
-                power = board.lookup_power(text)
-                if power is None:
-                    raise ServiceError(f"{text!r} is not a power of {game.variant}")
-                wanted.add(power)
+            everybody = recipients == ["*"]
+            only_gm = bool(recipients) and all(text.lower() in GM_NAMES for text in recipients)
+            rules = PressRules.of(game.settings)
+            try:
+                if sender is not None:
+                    rules.check(everybody, only_gm)
+                is_grey = sender is not None and not only_gm and rules.grey(grey)
+            except HouseRuleError as exc:
+                raise ServiceError(str(exc)) from None
+            wanted = set(self._powers_named(game, () if everybody or only_gm else recipients))
+            if everybody:
+                wanted = {seat.power for seat in game.seats if seat.power}
+            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted(wanted)
             s.add(
                 Press(
                     game_id=game.id,
                     phase_index=game.phase_index,
                     sender=sender,
-                    recipients=sorted(wanted) if recipients != ["*"] else ["*"],
+                    recipients=stored,
                     body=body,
                     with_results=held,
+                    grey=is_grey,
                     created_at=self.clock.now(),
                 )
             )
             addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
-            addresses.add(game.gm.address)
-            if recipients == ["*"]:
+            if everybody:
                 addresses.update(game.settings.get("observers", []))
-            return sorted(addresses), held
+            addresses.discard(game.gm.address)
+            press = {"sender": sender, "recipients": stored, "body": body, "grey": is_grey}
+            return PressSent(press, sorted(addresses), game.gm.address, held)
 
     def observe(self, name: str, address: str, password: str | None) -> bool:
         """Start observing a game (with its password: observers get every results mail and broadcast press), or,
@@ -901,6 +1031,7 @@ class GameService:
                 "result": game.result,
                 "winners": game.winners,
                 "deadline": game.deadline.isoformat() if game.deadline else None,
+                "style": results_style(game.settings),
                 "gm": game.gm.address,
                 "seats": [
                     {

@@ -42,6 +42,24 @@ SETTINGS: dict[str, Setting] = {
     "abandon_after": Setting("int", "phases in a row without orders before a power is marked abandoned"),
     "auto_start": Setting("bool", "start the game when the last player joins"),
     "press_with_results": Setting("bool", "hold press and release it with the next results"),
+    "press.type": Setting(
+        "choice", "white (signed), grey (unsigned), both (the sender chooses), none", ("white", "grey", "both", "none")
+    ),
+    "press.partial": Setting("bool", "press to some powers, not only to everybody"),
+    "draw.dias": Setting("bool", "a draw includes every surviving power (false: draws among named powers)"),
+    "draw.eliminated": Setting(
+        "choice", "eliminated powers are left out of draws, or may share one", ("exclude", "include")
+    ),
+    "absence.mode": Setting(
+        "choice", "a player's absence moves deadlines past it, or holds the power's units", ("extend", "hold")
+    ),
+    "absence.max_days": Setting("number", "the most an absence moves one deadline, in days"),
+    "results.orders": Setting(
+        "choice", "how results print orders: the zines' F Nth C A Yor - Nwy, or njudge's lines", ("zine", "njudge")
+    ),
+    "results.names": Setting(
+        "choice", "places in results by abbreviation (Nwy) or full name (Norway)", ("short", "full")
+    ),
     "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
     "timing.reminder_hours": Setting("number", "reminders this long before a deadline, in hours"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
@@ -139,6 +157,12 @@ def apply_setting(settings: dict[str, Any], name: str, text: str) -> tuple[str, 
         here = nested
     here[parts[-1]] = value
     return key, value
+
+
+def results_style(settings: dict[str, Any]) -> dict[str, str]:
+    """How a game's results print orders and places (`results.orders`, `results.names`), defaults filled in."""
+    chosen = settings.get("results") or {}
+    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short"))}
 
 
 def help_lines() -> list[str]:

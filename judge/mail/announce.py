@@ -6,6 +6,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
+from judge.game.house_rules import press_heading
 from judge.game.service import Processed
 from judge.mail.compose import notice
 from judge.render import render, render_results
@@ -30,23 +31,27 @@ def results_mails(
     mails = []
     for address in sorted(powers_at):
         powers = powers_at[address]
+        gm = "MASTER" in powers
         visible = tuple(
             i
             for i, press in enumerate(processed.press)
-            if "MASTER" in powers or press["recipients"] == ["*"] or powers & set(press["recipients"])
-        )
+            if gm or press["recipients"] == ["*"] or powers & set(press["recipients"])
+        ) + ((-1,) if gm else ())  # the GM's sheet names the senders of grey press
         if visible not in texts:
             texts[visible] = render_results(
                 processed.game,
                 outcome,
                 processed.next_phase,
-                judge=config.address,
+                judge=config.judge_code,
                 deadline=processed.deadline,
                 late=processed.late,
                 note=processed.note,
                 finished=processed.finished,
-                press=[processed.press[i] for i in visible],
+                press=[
+                    {**processed.press[i], "heading": press_heading(processed.press[i], gm)} for i in visible if i >= 0
+                ],
                 options=processed.options,
+                style=processed.style,
             )
         mails.append(notice(config, address, subject, texts[visible]))
     return mails
@@ -61,7 +66,7 @@ def game_over_mails(
     text = render(
         "game_over.txt.j2",
         str(position.get("variant") or ""),
-        judge=config.address,
+        judge=config.judge_code,
         game=game,
         variant=position.get("variant", ""),
         code=phase_code(phase),

@@ -14,10 +14,12 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
+from judge.contract.orders import order_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import NotYours, PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
 from judge.engine.units import Composition
+from judge.notation.render import NJUDGE, ZINE, render_order
 from judge.render.annotations import Annotated, annotate
 from judge.variants import UnknownVariant, get_variant
 
@@ -94,6 +96,8 @@ class ResultSheet:
     note: str | None = None
     press: list[dict[str, Any]] = field(default_factory=list)
     """press held for these results and visible to this reader"""
+    njudge: bool = False
+    """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
 
 
 def phase_code(phase: dict[str, Any]) -> str:
@@ -115,12 +119,36 @@ def _provinces(variant: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"\b([a-z]{3})(?=\b|/)")
+_COASTS = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 
 def zine_case(text: str, variant: str) -> str:
     """Province abbreviations capitalised as the zines printed them ("F Nth - Nwy"), coasts left as they are."""
     provinces = _provinces(variant)
     return _WORD.sub(lambda m: m[1].capitalize() if m[1] in provinces else m[1], text)
+
+
+@cache
+def _names(variant: str) -> dict[str, str]:
+    try:
+        return {p.id: p.name for p in get_variant(variant).rules().board.provinces.values()}
+    except UnknownVariant:
+        return {}
+
+
+def place_namer(variant: str, full: bool) -> Callable[[str], str]:
+    """How results name a location: the zines' abbreviation (`Nwy`, `Stp/nc`) or its full name (`Norway`,
+    `St. Petersburg (north coast)`), as the game's `results.names` says."""
+    if not full:
+        return lambda location: zine_case(location, variant)
+    names = _names(variant)
+
+    def name(location: str) -> str:
+        province, _, coast = location.partition("/")
+        named = names.get(province, zine_case(province, variant))
+        return f"{named} ({_COASTS.get(coast, coast)})" if coast else named
+
+    return name
 
 
 def _size(unit: str) -> int:
@@ -195,12 +223,25 @@ def build_sheet(
     title: str = "results",
     options: dict[str, Any] | None = None,
     press: list[dict[str, Any]] | None = None,
+    style: dict[str, str] | None = None,
 ) -> ResultSheet:
+    """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`)."""
     variant = str(outcome.get("variant") or "standard")
     phase = outcome["phase"]
+    chosen = style or {}
+    place = place_namer(variant, chosen.get("names") == "full")
+    form = (NJUDGE if chosen.get("orders") == "njudge" else ZINE).named(place)
+    rewritten = form is not ZINE and (form.unit_words or chosen.get("names") == "full")
 
     def z(text: str) -> str:
         return zine_case(text, variant)
+
+    def printed_order(line: dict[str, Any]) -> str:
+        """The order in the game's form, from the order as read; a line that was not read, as it came."""
+        read = line.get("read")
+        if rewritten and read:
+            return render_order(order_from_json(read), form)
+        return z(line.get("order") or line.get("input") or "")
 
     label = _labeller(variant, phase, options)
     orders: dict[str, list[Annotated]] = {}
@@ -208,10 +249,9 @@ def build_sheet(
         reasons = reasons_from_json(line.get("reasons"))
         if not _public(line, reasons):
             continue  # the sender's own reply lists it, with why
-        written = line.get("order") or line.get("input") or ""
-        for printed in annotate(written, line["result"], reasons, ordered=bool(line.get("input"))):
+        for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(label(line["power"]), []).append(
-                Annotated(z(printed.order), printed.marks, z(printed.why))
+                Annotated(printed.order if rewritten else z(printed.order), printed.marks, z(printed.why))
             )
     owned = outcome.get("supply_centers", {})
     counted = outcome.get("adjustments", {})
@@ -226,7 +266,7 @@ def build_sheet(
         count = counted.get(power) or {"centres": len(names), "units": units_after.get(power, 0)}
         change = count.get("change", count["centres"] - count["units"])
         centres.append(
-            CentreLine(label(power), count["centres"], count["units"], [z(n) for n in sorted(names)], change)
+            CentreLine(label(power), count["centres"], count["units"], [place(n) for n in sorted(names)], change)
         )
     next_type = (next_phase or {}).get("type")
     return ResultSheet(
@@ -239,18 +279,22 @@ def build_sheet(
         orders=dict(sorted(orders.items())),
         dislodged=[
             Dislodgement(
-                label(d["power"]), d["unit"], z(d["at"]), z(d.get("attacker_from", "")), [z(r) for r in d["retreats"]]
+                label(d["power"]),
+                form.unit(d["unit"]),
+                place(d["at"]),
+                place(d["attacker_from"]) if d.get("attacker_from") else "",
+                [place(r) for r in d["retreats"]],
             )
             for d in outcome.get("dislodged", [])
         ],
-        standoffs=[z(p) for p in outcome.get("standoffs", [])],
+        standoffs=[place(p) for p in outcome.get("standoffs", [])],
         die_rolls=[
             {**e, "purpose": z(e["purpose"]), "order": [z(o) for o in e["order"]]}
             for e in outcome.get("events", [])
             if e["kind"] == "die_roll"
         ],
         disbanded=[
-            {**e, "at": z(e["at"])}
+            {**e, "at": place(e["at"])}
             for e in outcome.get("events", [])
             if e["kind"] in ("disbanded", "civil_disorder_removal") and not _has_line(outcome, e["power"], e["at"])
         ],
@@ -270,4 +314,5 @@ def build_sheet(
         late=[label(p) for p in late or []],
         note=note,
         press=list(press or []),
+        njudge=form.unit_words,
     )

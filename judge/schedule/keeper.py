@@ -9,18 +9,19 @@ and processing names the phase it expects). What was done for a phase is remembe
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from judge.clock import SYSTEM_CLOCK, Clock
+from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.config import Config
 from judge.contract import position_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
+from judge.game.attendance import not_awaited
 from judge.mail.announce import results_mails
 from judge.mail.compose import notice
 from judge.mail.outbox import queue_mail
@@ -29,14 +30,6 @@ from judge.render.results import deadline_text
 from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.variants import get_variant
-
-
-def as_utc(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes for what was stored as UTC."""
-    if moment is None:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
 
 _CHAIN = 4
 """phases of one game processed in one tick at most (a retreat phase with only destroyed units, then an
@@ -109,9 +102,10 @@ class DeadlineKeeper:
                 )
             )
         }
-        missing = sorted(p for p in due if p not in sets)
-        faulty = sorted(p for p in due if p in sets and sets[p].has_errors)
-        waiting = any(seat.wait for seat in game.seats if seat.power in due)
+        awaited = due - not_awaited(game.seats, game.settings, now)  # not powers in civil disorder or held away
+        missing = sorted(p for p in awaited if p not in sets)
+        faulty = sorted(p for p in awaited if p in sets and sets[p].has_errors)
+        waiting = any(seat.wait for seat in game.seats if seat.power in awaited)
         phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
         index = game.phase_index
         addresses = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
@@ -200,7 +194,7 @@ class DeadlineKeeper:
         return render(
             template,
             game.variant,
-            judge=self.config.address,
+            judge=self.config.judge_code,
             game=game.name,
             variant=game.variant,
             code=phase.code,

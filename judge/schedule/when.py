@@ -5,7 +5,7 @@ text was read, in that zone and in UTC, so a misreading is seen at once."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 _RELATIVE = re.compile(r"^\+\s*(\d+)\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
@@ -37,12 +37,12 @@ def read_deadline(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
         if found is None or int(found[1]) > 23 or int(found[2]) > 59:
             raise DeadlineError(f"{written!r}: expected a time of day after {day_word or 'it'}, like 18:00")
         at = time(int(found[1]), int(found[2]))
-        date = local_now.date()
+        on = local_now.date()
         if day_word == "tomorrow":
-            date += timedelta(days=1)
+            on += timedelta(days=1)
         elif day_word in _DAYS:
-            date += timedelta(days=(_DAYS.index(day_word) - date.weekday()) % 7)
-        moment = datetime.combine(date, at, zone)
+            on += timedelta(days=(_DAYS.index(day_word) - on.weekday()) % 7)
+        moment = datetime.combine(on, at, zone)
         if moment <= now and day_word != "today":
             moment += timedelta(days=7 if day_word in _DAYS else 1)
         return moment.astimezone(UTC)
@@ -61,3 +61,34 @@ def describe(moment: datetime, zone: ZoneInfo) -> str:
     """ "Mon 23 Nov 2026 21:17 Europe/London (21:17 UTC)"."""
     local = moment.astimezone(zone)
     return f"{local:%a %d %b %Y %H:%M} {zone.key} ({moment.astimezone(UTC):%H:%M} UTC on {moment:%a %d %b})"
+
+
+_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def _day(text: str, today: date) -> date:
+    lowered = text.lower()
+    if lowered == "today":
+        return today
+    if lowered == "tomorrow":
+        return today + timedelta(days=1)
+    found = _DAY.match(text)
+    if found is None:
+        raise DeadlineError(f"{text!r} is not a day: write it as 2026-12-01 (or today, tomorrow)")
+    try:
+        return date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        raise DeadlineError(f"{text!r} is not a day of the calendar") from None
+
+
+def read_days(text: str, now: datetime, zone: ZoneInfo) -> tuple[date, date]:
+    """The first and last day of an absence as written: `2026-12-01 TO 2026-12-05`, `2026-12-01 - 2026-12-05`,
+    `2026-12-01` (one day), `today TO 2026-12-05`."""
+    words = [w for w in text.replace(" - ", " to ").split() if w]
+    today = now.astimezone(zone).date()
+    if len(words) == 1:
+        day = _day(words[0], today)
+        return day, day
+    if len(words) == 3 and words[1].lower() in ("to", "until", "till"):
+        return _day(words[0], today), _day(words[2], today)
+    raise DeadlineError(f"{text!r}: write the days away as 2026-12-01 TO 2026-12-05 (or one day: 2026-12-01)")

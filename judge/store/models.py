@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -62,6 +63,7 @@ class SeatStatus(StrEnum):
     ABANDONED = "abandoned"  # missed too many; waiting for a replacement
     VACANT = "vacant"  # ejected or resigned, no player
     ELIMINATED = "eliminated"
+    CIVIL_DISORDER = "disorder"  # nobody plays it (the game started short); never waited for, REPLACE fills it
 
 
 class MailStatus(StrEnum):
@@ -200,6 +202,8 @@ class Press(Base):
     body: Mapped[str] = mapped_column(Text)
     with_results: Mapped[bool] = mapped_column(default=False)
     """released with the next results instead of at once"""
+    grey: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """grey press: the recipients are not told who sent it (the GM is)"""
     released: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime]
 
@@ -212,6 +216,8 @@ class DrawVote(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     power: Mapped[str] = mapped_column(String(32))
     accept: Mapped[bool]
+    powers: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """the powers the vote would draw the game among; None: every power the draw includes by the game's rules"""
     updated_at: Mapped[datetime]
 
 

@@ -1,0 +1,93 @@
+"""Who a phase waits for: players away (`SET ABSENCE`) and powers nobody plays (civil disorder).
+
+An absence is whole days in the game's zone, from the start of its first day to the end of its last. The GM
+chooses (`absence.mode`) what it does:
+- `extend` (the default): a deadline that falls within the absence of a power that has to order moves to a day
+  after the absence ends (`EXTENSION_AFTER`), never more than `absence.max_days` past the deadline it replaces;
+- `hold`: the deadline stands, the game does not wait for the power, its units hold (or are dealt with by the
+  civil-disorder rules), and it is not counted late.
+A power in civil disorder (no player, since the GM started the game short or left it so) is never waited for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.store.models import Seat, SeatStatus
+
+EXTENSION_AFTER = timedelta(hours=24)
+"""how long after an absence ends an extended deadline falls: a day to read the position and order"""
+DEFAULT_MAX_DAYS = 14
+
+
+@dataclass(frozen=True)
+class Absence:
+    power: str
+    start: datetime
+    end: datetime
+    """aware instants; `end` is the end of the absence's last day"""
+
+    def covers(self, moment: datetime) -> bool:
+        return self.start <= moment < self.end
+
+
+def absence_of(power: str, first: date, last: date, zone: ZoneInfo) -> Absence:
+    start = datetime.combine(first, time(0), tzinfo=zone).astimezone(UTC)
+    end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=zone).astimezone(UTC)
+    return Absence(power, start, end)
+
+
+def absences(settings: dict[str, Any]) -> list[Absence]:
+    """The absences a game's settings hold (`absences`: power -> [start, end] as ISO instants)."""
+    found = []
+    for power, (start, end) in sorted((settings.get("absences") or {}).items()):
+        found.append(Absence(power, datetime.fromisoformat(start), datetime.fromisoformat(end)))
+    return found
+
+
+def stored(absence: Absence) -> list[str]:
+    return [absence.start.isoformat(), absence.end.isoformat()]
+
+
+def mode(settings: dict[str, Any]) -> str:
+    return str((settings.get("absence") or {}).get("mode", "extend"))
+
+
+def max_days(settings: dict[str, Any]) -> float:
+    return float((settings.get("absence") or {}).get("max_days", DEFAULT_MAX_DAYS))
+
+
+def extended_deadline(settings: dict[str, Any], deadline: datetime, due: Iterable[str]) -> datetime | None:
+    """The deadline an absence moves `deadline` to (mode `extend`), or None when no absence of a power in `due`
+    covers it. A later absence that the moved deadline falls in moves it again, within the same limit."""
+    if mode(settings) != "extend":
+        return None
+    powers = set(due)
+    away = [a for a in absences(settings) if a.power in powers]
+    limit = deadline + timedelta(days=max_days(settings))
+    moved = deadline
+    for _ in range(len(away) + 1):
+        covering = [a for a in away if a.covers(moved)]
+        if not covering:
+            break
+        moved = min(max(a.end for a in covering) + EXTENSION_AFTER, limit)
+        if moved == limit:
+            break
+    return moved if moved != deadline else None
+
+
+def not_awaited(seats: Iterable[Seat], settings: dict[str, Any], moment: datetime) -> set[str]:
+    """The powers a phase does not wait for and does not count late: in civil disorder, or away under `hold`."""
+    disorder = {seat.power for seat in seats if seat.power and seat.status == SeatStatus.CIVIL_DISORDER}
+    return disorder | held_away(settings, moment)
+
+
+def held_away(settings: dict[str, Any], moment: datetime) -> set[str]:
+    """The powers not waited for at `moment` because their player is away and the GM holds their orders."""
+    if mode(settings) != "hold":
+        return set()
+    return {a.power for a in absences(settings) if a.covers(moment)}
