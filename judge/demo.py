@@ -33,7 +33,12 @@ from judge.notation.render import render_order
 from judge.schedule.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
-from judge.testing.random_games import adjustment_orders, retreat_orders, variant_movement_orders
+from judge.testing.random_games import (
+    adjustment_orders,
+    placement_orders,
+    retreat_orders,
+    variant_movement_orders,
+)
 from judge.variants import get_variant
 
 GAME = "demo"
@@ -191,6 +196,8 @@ def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submit
         return retreat_orders(position, rng)
     if position.phase.type is PhaseType.ADJUSTMENT:
         return adjustment_orders(rules, position, rng)
+    if position.phase.type is PhaseType.PLACEMENT:
+        return placement_orders(rules, position, rng)
     return variant_movement_orders(rules, position, rng)
 
 

@@ -48,3 +48,17 @@ def test_the_demo_plays_the_multi_unit_variants_too(variant: str) -> None:
 def test_an_unknown_variant_is_refused_with_the_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "nosuchvariant"]) == 2
     assert "nosuchvariant" in capsys.readouterr().err
+
+
+def test_the_mad_demo_places_centres_then_units_and_atlantis_wanders() -> None:
+    """Mad Diplomacy by mail: Spring 1900 the centres, Autumn 1900 the units of any strength, then Spring 1901,
+    whose results tell where Atlantis went and by which rolls (rules 2, 3 and 9)."""
+    text = _demo("mad", 3)
+    assert [line for line in text.splitlines() if line.startswith(":: Phase:")] == [
+        ":: Phase: S1900P",
+        ":: Phase: F1900P",
+        ":: Phase: S1901M",
+    ]
+    assert "Placement results for Spring of 1900." in text and "Placement results for Autumn of 1900." in text
+    assert "Centre " in text and "Build 2A " in text
+    assert "Atlantis: the GM rolled Swi " in text

@@ -31,3 +31,8 @@ def test_multiplicity1_worked_example(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", _cases("multiplicity2"))
 def test_multiplicity2_worked_example(case: dict[str, Any]) -> None:
     check_case(case)
+
+
+@pytest.mark.parametrize("case", _cases("mad"))
+def test_mad_worked_example(case: dict[str, Any]) -> None:
+    check_case(case)

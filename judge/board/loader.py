@@ -262,6 +262,15 @@ class _Builder:
                     self.fail(f"{where}: {prov.id} already holds a unit of {started[prov.id]}")
                 started[prov.id] = name
                 units.append(StartingUnit(kind, loc))
+            country = _strings(spec.get("country"), where, self.problems)
+            for c in country:
+                cp = self.provinces.get(c)
+                if cp is None or cp.terrain not in (Terrain.LAND, Terrain.COAST):
+                    self.fail(f"{where}: its country's province {c!r} is not a land or coast province")
+            allocation = spec.get("allocation", len(home))
+            if not isinstance(allocation, int) or allocation < 0:
+                self.fail(f"{where}: allocation must be a whole number of centres")
+                allocation = len(home)
             aliases = _strings(spec.get("aliases"), where, self.problems)
             for alias in (name, *aliases):
                 key = normalise_name(alias)
@@ -275,6 +284,8 @@ class _Builder:
                 aliases=tuple(aliases),
                 home=tuple(home),
                 units=tuple(units),
+                country=tuple(country),
+                allocation=allocation,
             )
         self.power_names = power_names
         return powers
@@ -288,6 +299,7 @@ class _Builder:
         self.check_adjacency()
         powers = self.read_powers()
         centres = sum(1 for p in self.provinces.values() if p.supply_centre)
+        centres += sum(p.allocation for p in powers.values() if not p.home)  # centres the powers place
         victory = meta.get("victory_centres", centres // 2 + 1)
         if not isinstance(victory, int) or victory > centres:
             self.fail(f"[map] victory_centres ({victory}) must be a number up to the {centres} centres")
@@ -304,6 +316,13 @@ class _Builder:
             for loc, targets in self.fleet.items()
             if province_of(loc) in passable
         }
+        borders: dict[str, set[str]] = {pid: set() for pid in self.provinces}
+        for origin, targets in [*self.army.items(), *self.fleet.items()]:
+            for target in targets:
+                a, b = province_of(origin), province_of(target)
+                if a != b and a in borders and b in borders:
+                    borders[a].add(b)
+                    borders[b].add(a)
         return Board(
             id=str(meta.get("id", "map")),
             name=str(meta.get("name", meta.get("id", "map"))),
@@ -316,6 +335,7 @@ class _Builder:
             fleet_adjacency=fleet,
             names=self.names,
             power_names=self.power_names,
+            borders={pid: frozenset(near) for pid, near in borders.items()},
         )
 
 

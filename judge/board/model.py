@@ -57,6 +57,11 @@ class Power:
     aliases: tuple[str, ...]
     home: tuple[str, ...]
     units: tuple[StartingUnit, ...]
+    country: tuple[str, ...] = ()
+    """the provinces that make up its home country, where a variant lets it place centres and units anywhere
+    (Mad Diplomacy); empty where the map does not say"""
+    allocation: int = 0
+    """the supply centres it places in a placement opening (Mad Diplomacy: its normal number, 3, Russia 4)"""
 
 
 _NAME_NOISE = re.compile(r"[^a-z0-9/]+")
@@ -101,6 +106,9 @@ class Board:
     """normalised name, id or alias -> province id, or location id for a coast name"""
     power_names: dict[str, str]
     """normalised power name or alias -> power name"""
+    borders: dict[str, frozenset[str]] = field(default_factory=dict)
+    """province -> the provinces it borders, impassable ones included (what wanders over the map, such as Mad
+    Diplomacy's Atlantis, goes by these)"""
     _fleet_provinces: dict[str, frozenset[str]] = field(default_factory=dict)
     _distances: dict[str, dict[str, int]] = field(default_factory=dict)
 

@@ -86,8 +86,8 @@ def start_text(ctx: MailContext, view: dict[str, Any]) -> str:
     variant = get_variant(view["variant"])
     phase = variant.first_phase()
     options = ", ".join(f"{k}={v}" for k, v in sorted(view["options"].items()))
-    placing = ""
-    if phase.type is not PhaseType.MOVEMENT:
+    placing = variant.opening_help
+    if phase.type is not PhaseType.MOVEMENT and not placing:
         placing = (
             f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
             "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."

@@ -123,7 +123,7 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
             power = _power(board, key, "supply_centers")
             for text in provinces or []:
                 province = province_of(read_location(board, text))
-                if not board.provinces[province].supply_centre:
+                if not rules.may_be_centre(province):
                     raise CaseError(f"supply_centers: {province} is not a supply centre")
                 centres[province] = power
     else:

@@ -36,6 +36,7 @@ def order_json(order: Order) -> dict[str, Any]:
         **({"parts": [order_json(p) for p in order.parts]} if order.parts else {}),
         **({"words": order.words} if order.words else {}),
         **({"priority": order.priority} if order.priority is not None else {}),
+        **({"via": order.via} if order.via else {}),
     }
 
 
@@ -51,5 +52,6 @@ def order_from_json(data: dict[str, Any]) -> Order:
         tuple(_unit_from(u) for u in data.get("merging", ())),
         tuple(order_from_json(p) for p in data.get("parts", ())),
         str(data.get("words", "")),
+        data.get("via"),
         data.get("priority"),
     )

@@ -46,7 +46,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 builds_done[power] += min(2, due - builds_done[power])
                 entry.result = Result.SUCCEEDS
                 continue
-            built, reason = _check_build(rules, power, order, position.centres, units, built_at)
+            built, reason = _check_build(rules, power, order, position, units, built_at)
             if built is None:
                 entry.reason = reason
                 continue
@@ -55,6 +55,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 entry.reason = refused
                 continue
             joined = next((f for f in units if f.province == built.province and f.power == power), None)
+            said = _stated_result(order, joined.composition.plus(built.composition) if joined else built.composition)
+            if said:
+                entry.reason = said
+                continue
             if joined is not None and rules.stacking != "power":
                 formed = joined.composition.plus(built.composition)
                 refused = rules.build_onto_problem(joined.composition, built.composition)
@@ -91,6 +95,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 continue
             index, taken = found
             rest = units[index].composition.minus(taken)
+            said = _stated_result(order, rest or Composition.of())
+            if said:
+                entry.reason = said
+                continue
             if rest is not None and rest.size and rules.check_force(Force(power, rest, units[index].at)):
                 entry.reason = (
                     f"removing {taken} from {units[index].describe()} would leave {rest}, which cannot stand there"
@@ -150,6 +158,19 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     )
 
 
+def _stated_result(order: Order, made: Composition) -> str | None:
+    """A build or removal written with what it makes ("Builds 2A(Gas) = 5A(Gas)", Mad Diplomacy rule 5): the
+    statement must be true, or the order is refused rather than read as something the player did not mean."""
+    said = order.target
+    if said is None or said.composition is None:
+        return None
+    stated = said.composition.times(said.count or 1)
+    if stated != made:
+        left = str(made) if made.size else "nothing"
+        return f"the order says it makes {stated}, but it would make {left}"
+    return None
+
+
 def _components(rules: Rules, force: Force, most: int) -> Composition:
     """Up to `most` units of a force to remove: fleets before armies, as the civil-disorder rules order --
     unless what is left could not stand there (an army left alone at sea), then armies first, else all."""
@@ -201,7 +222,7 @@ def _check_build(
     rules: Rules,
     power: str,
     order: Order,
-    centres: dict[str, str],
+    position: Position,
     units: list[Force],
     built_at: set[str],
 ) -> tuple[Force | None, str]:
@@ -209,7 +230,7 @@ def _check_build(
     assert order.unit is not None
     location = order.unit.location
     province = province_of(location)
-    problem = rules.build_site_problem(power, province, centres, units, built_at)
+    problem = rules.build_site_problem(power, province, position.centres, units, built_at, position.variant_state)
     if problem:
         return None, problem
     terrain = board.provinces[province].terrain

@@ -223,6 +223,14 @@ class _Claim:
     merge: str | None = None
     called_off: str = ""
     """why this part does not carry out its order (it stays where it is)"""
+    rows: list[int] = field(default_factory=list)
+    """every line this claim answers, where several lines became one (a fleet's several convoys)"""
+
+
+def _cargo(order: Order) -> tuple[str, str]:
+    """A convoy's army and destination, as provinces."""
+    assert order.target is not None and order.destination is not None
+    return province_of(order.target.location), province_of(order.destination)
 
 
 def _find_force(forces: list[Force], ref: UnitRef) -> int | None:
@@ -347,6 +355,12 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
     for i, force in enumerate(forces):
         mine = claims[i]
         whole = [c for c in mine if c.composition == force.composition and c.merge is None]
+        carries: tuple[tuple[str, str], ...] = ()
+        if len(whole) > 1 and rules.convoys_several and all(c.order.kind is OrderKind.CONVOY for c in whole):
+            # one fleet carrying several armies at once (Mad Diplomacy rule 4e): one convoy, several cargoes
+            carries = tuple(_cargo(c.order) for c in whole[1:])
+            whole[0].rows = [c.row for c in whole]
+            mine = whole = whole[:1]
         if (len(whole) > 1 and len({c.order for c in whole}) > 1) or (whole and len(mine) > len(whole)):
             for c in mine:
                 bad(results[c.row], "the force was given conflicting orders; it holds (DATC 4.D.3)")
@@ -376,7 +390,10 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             rows_of.setdefault(id(c.order), []).append(c.row)
             if c.called_off:
                 held[len(dets)] = c.called_off
-            dets.append(Detachment(force.part(c.composition), c.order, c.merge, c.row, [c.row], idle=False))
+            rows = c.rows or [c.row]
+            dets.append(
+                Detachment(force.part(c.composition), c.order, c.merge, c.row, rows, idle=False, carries=carries)
+            )
         if left.size:
             hold = Order(OrderKind.HOLD, UnitRef(left, force.at))
             rows = [r for r in about[i] if results[r].result is Result.ILLEGAL]

@@ -179,10 +179,14 @@ def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, 
     via = order.via_convoy
     target = board.provinces[province]
     if force.composition.is_army and board.provinces[force.province].is_sea:
-        # armies aboard a force at sea land on an adjacent coast (a split A/F, Multiplicity II rule 7)
-        canonical = Order(OrderKind.MOVE, unit, destination=province)
-        if target.terrain.value != "coast" or not board.fleet_reaches_province(force.at, province):
-            return _bad(canonical, f"an army at {force.at} can only land on a coast next to it")
+        # armies aboard a force at sea land on an adjacent coast (a split A/F, Multiplicity II rule 7), or on a
+        # coast next to the sea their fleet sails to in the same move (Mad Diplomacy rule 4b)
+        canonical = Order(OrderKind.MOVE, unit, destination=province, via=order.via)
+        lands_from = order.via or force.at
+        if order.via and not board.fleet_reaches_province(force.at, province_of(order.via)):
+            return _bad(canonical, f"the fleet at {force.at} cannot sail to {order.via}")
+        if target.terrain.value != "coast" or not board.fleet_reaches_province(lands_from, province):
+            return _bad(canonical, f"an army at {lands_from} can only land on a coast next to it")
         return Legal(canonical, True)
     if force.composition.is_army:
         if unit is order.unit and dest == province:

@@ -25,6 +25,8 @@ class OrderKind(StrEnum):
     """a variant's: an army boards a fleet at sea (Mad Diplomacy's Abstraction A/F rule)"""
     SACK = "sack"
     """a variant's: a unit sacks the place it stands in (Hoplite Wars' Delphi)"""
+    CENTRE = "centre"
+    """a variant's: a power places a supply centre (Mad Diplomacy's Spring 1900 placement), at `destination`"""
     CLAIM = "claim"
     """a variant's: a line that is not about a unit (Heptadiplomacy's win claims), kept in `Order.words`"""
 
@@ -67,19 +69,23 @@ class Order:
     parts: tuple[Order, ...] = ()
     words: str = ""
     """the rest of the line, for an order that is not about a unit (a claim)"""
+    via: str | None = None
+    """for an army aboard a fleet at sea: the sea its fleet sails to before the army lands, all in one move
+    (Mad Diplomacy's A/F rule 4b, `A/F(TYS) - WMS` with `A(WMS) disembarks Spa`)"""
     priority: int | None = None
     """the number a player gave the order ("1. A/F Pic: F S ..."), ranking a force's separate supports: the
     highest number is cut first (A/F rule 11)"""
 
 
-VerbShape = Literal["unit", "unit target", "unit place", "line"]
+VerbShape = Literal["unit", "unit target", "unit place", "line", "place", "placement"]
 
 
 @dataclass(frozen=True, slots=True)
 class Verb:
     """An order word a variant adds to the notation, and what follows it: nothing more than the unit
     (`A Del SACK`, also `SACK A Del`), another unit (`A Rom boards F Tys`), a place (`A Wms disembarks Spa`, a
-    move), or free words (`CLAIM 2-way win with Russia`)."""
+    move), free words (`CLAIM 2-way win with Russia`), only a place (`Centre Bur`), or, for a placement, a centre
+    or a unit (`Place centre Bur`, `Place 2A Bur`: a CENTRE or a BUILD)."""
 
     kind: OrderKind
     shape: VerbShape

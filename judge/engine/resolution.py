@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from judge.board.model import Board, province_of
@@ -45,6 +45,8 @@ class Detachment:
     """the result lines that report on it"""
     idle: bool = False
     """the unordered rest of a force (it holds, but does not shield the force's supports)"""
+    carries: tuple[tuple[str, str], ...] = ()
+    """a convoy's further cargoes (army's province, destination) besides its order's (Mad Diplomacy rule 4e)"""
 
     @property
     def power(self) -> str:
@@ -127,12 +129,29 @@ class MovementResolver(Resolver):
             movers_from.setdefault((origin[i], dest[i]), []).append(i)
         for c in convoys:
             carried = movers_from.get((target[c], dest[c]), [])
+            for cargo in dets[c].carries:
+                carried = [*carried, *movers_from.get(cargo, [])]
             armies = [m for m in carried if forces[m].composition.is_army]
             if armies:
                 for m in armies:
                     self.convoys_for[m].append(c)
             else:
                 self.matched[c] = False
+        # an army carried by its fleet's sail before it lands (Mad Diplomacy rule 4b): the fleet's move is its route
+        self.carrier: list[int | None] = [None] * n
+        self.carried = False
+        for i in moves:
+            via = dets[i].order.via
+            if via:
+                self.carried = True
+                self.carrier[i] = next(
+                    (
+                        h
+                        for h in holders.get(origin[i], ())
+                        if kind[h] is MOVE and dest[h] == province_of(via) and forces[h].composition.fleets
+                    ),
+                    None,
+                )
         self.convoyed = [False] * n
         army_adjacency = self.board.army_adjacency
         provinces = self.board.provinces
@@ -140,13 +159,15 @@ class MovementResolver(Resolver):
             if (
                 forces[i].composition.is_army
                 and not provinces[dest[i]].is_sea
+                and not provinces[origin[i]].is_sea  # an army aboard at sea lands by itself (A/F rules)
                 and (
                     dets[i].order.via_convoy or self.convoys_for[i] or dest[i] not in army_adjacency.get(origin[i], ())
                 )
             ):
                 self.convoyed[i] = self._is_convoyed(i)
         for c in convoys:
-            if self.matched[c] and not any(self.convoyed[m] for m in movers_from.get((target[c], dest[c]), [])):
+            cargoes = [(target[c], dest[c]), *dets[c].carries]
+            if self.matched[c] and not any(self.convoyed[m] for k in cargoes for m in movers_from.get(k, [])):
                 self.matched[c] = False  # the army goes over land: the convoy is not used
         self.routes: list[tuple[list[int], list[int], dict[int, list[int]]] | None] = [None] * n
         carry = rules.convoy_capacity
@@ -303,6 +324,9 @@ class MovementResolver(Resolver):
 
     def path(self, i: int, high: bool) -> bool:
         """Does the detachment's move have a route? `high` reads unknown convoys in the route's favour."""
+        if self.carried and self.dets[i].order.via:
+            carrier = self.carrier[i]
+            return carrier is not None and self.resolve(self.leader[carrier], high)
         if not self.convoyed[i]:
             return True
         route = self.routes[i]
@@ -368,10 +392,12 @@ class MovementResolver(Resolver):
     def group_strength(self, g: int, high: bool, exclude_power: str | None = None) -> int:
         """The weight of a group's detachments that have a route, plus its supports (0 if none arrives)."""
         total = 0
+        arrives = False
         for m in self.members[g]:
-            if self.path(m, high):
+            if self.path(m, high) and (self.attack_weight[m] or g in self.staying_members):
                 total += self.attack_weight[m]
-        if total == 0:
+                arrives = True
+        if not arrives:
             return 0
         for m in self.staying_members.get(g, ()):
             total += self.own_strength[m]
@@ -395,13 +421,17 @@ class MovementResolver(Resolver):
             return self.group_strength(g, high) if self.may_share else 0
         return self.group_strength(g, high, exclude_power=occupant)
 
-    def hold_strength(self, province: str, high: bool) -> int:
+    def hold_strength(self, province: str, high: bool, joining: Sequence[int] = ()) -> int:
+        """What holds `province` against a move, not counting the units there `joining` the move (a merge's own
+        staying members)."""
         holders = self.holders.get(province)
         if not holders:
             return 0
         total = 0
         staying = False
         for h in holders:
+            if h in joining:
+                continue
             if self.kind[h] is MOVE:
                 if not self.resolve(self.leader[h], not high):
                     total += self.own_strength[h]
@@ -446,7 +476,7 @@ class MovementResolver(Resolver):
             if attack <= self.defend_strength(h, opposing):
                 return False
         elif not (self.may_share and self._held_by(destination) == self.power[g]) and attack <= self.hold_strength(
-            destination, opposing
+            destination, opposing, self.staying_members.get(g, ())
         ):
             return False
         for k in self.moves_to[destination]:

@@ -155,6 +155,11 @@ class Rules:
         """Every centre worth one: a power's worth is twice its count of centres (standard, the common case)."""
         return all(v == 2 for v in self.centre_values.values())
 
+    def may_be_centre(self, province: str) -> bool:
+        """May `province` be a supply centre in a position of this variant? Standard: the map's centres (Mad
+        Diplomacy's powers place theirs within their countries)."""
+        return self.board.provinces[province].supply_centre
+
     def upkeep(self, composition: Composition) -> int:
         """What a force costs in centres, in halves: an army or fleet 2 each, a garrison 1 (Hoplite Wars)."""
         return composition.halves
@@ -274,12 +279,23 @@ class Rules:
     builds_beside_own_units: ClassVar[bool] = False
     """may a power build in a home centre its own units hold (Multiplomacy rule 10, Multiplicity rule 5)?"""
 
+    def home_centres(self, power: str, state: Mapping[str, Any]) -> tuple[str, ...]:
+        """Where `power` builds: its home centres, the map's (Mad Diplomacy's are those it placed, kept in the
+        game's state)."""
+        return self.board.powers[power].home if power in self.board.powers else ()
+
     def build_site_problem(
-        self, power: str, province: str, centres: dict[str, str], units: Sequence[Force], built_at: set[str]
+        self,
+        power: str,
+        province: str,
+        centres: dict[str, str],
+        units: Sequence[Force],
+        built_at: set[str],
+        state: Mapping[str, Any] | None = None,
     ) -> str | None:
         """Why `power` may not build in `province` this winter, or None: an owned home centre, one build a
         province, vacant (or, where `builds_beside_own_units`, held by no other power)."""
-        home = self.board.powers[power].home if power in self.board.powers else ()
+        home = self.home_centres(power, state or {})
         if province not in home:
             return f"{province} is not a home centre of {power}"
         if centres.get(province) != power:
@@ -350,6 +366,9 @@ class Rules:
     def called_off(self, resolver: MovementView) -> dict[int, str]:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
+
+    convoys_several: ClassVar[bool] = False
+    """may one fleet convoy several armies at once, each its own convoy order (Mad Diplomacy rule 4e)?"""
 
     def can_convoy(self, composition: Composition) -> bool:
         """May a force of this composition convoy? Standard: fleets."""

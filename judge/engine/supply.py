@@ -14,11 +14,12 @@ from judge.engine.units import Force
 
 
 def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Force]) -> dict[str, str]:
-    """After the Fall: every supply centre with a unit on it belongs to that unit's power."""
+    """After the Fall: every supply centre with a unit on it belongs to that unit's power. A centre is one the map
+    has, or one the position already counts (Mad Diplomacy's placed centres, which the map does not know)."""
     updated = dict(centres)
     for force in units:
         province = force.province
-        if board.provinces[province].supply_centre:
+        if province in centres or board.provinces[province].supply_centre:
             updated[province] = force.power
     return updated
 
@@ -66,11 +67,13 @@ def halves(n: int) -> str:
     return f"{sign}{whole or ''}½"
 
 
-def build_sites(rules: Rules, power: str, centres: dict[str, str], units: Iterable[Force]) -> list[str]:
+def build_sites(
+    rules: Rules, power: str, centres: dict[str, str], units: Iterable[Force], state: dict[str, Any] | None = None
+) -> list[str]:
     """Home centres where `power` could build now."""
     units = list(units)
-    home = rules.board.powers[power].home if power in rules.board.powers else ()
-    return [p for p in home if rules.build_site_problem(power, p, centres, units, set()) is None]
+    home = rules.home_centres(power, state or {})
+    return [p for p in home if rules.build_site_problem(power, p, centres, units, set(), state) is None]
 
 
 def adjustments_needed(
@@ -83,7 +86,7 @@ def adjustments_needed(
     owed = balances(rules, centres, units)
     if any(diff < 0 for diff in owed.values()):  # a removal is due: no need to look for build sites
         return True
-    return any(diff > 0 and build_sites(rules, power, centres, units) for power, diff in owed.items())
+    return any(diff > 0 and build_sites(rules, power, centres, units, state) for power, diff in owed.items())
 
 
 def winners(rules: Rules, centres: dict[str, str]) -> list[str] | None:
@@ -97,9 +100,14 @@ def powers_to_order(rules: Rules, position: Position) -> set[str]:
         return {f.power for f in position.units}
     if kind is PhaseType.RETREAT:  # a unit with nowhere to go has nothing to decide: it is disbanded
         return {d.force.power for d in position.dislodged if d.retreats is None or d.retreats}
+    if kind is PhaseType.PLACEMENT:  # every power places (Mad Diplomacy: its centres, then its units)
+        placing = set(rules.board.powers)
+        return placing if not position.centres else placing & set(position.centres.values())
     due = set()
     for power, diff in balances(rules, position.centres, position.units).items():
-        if diff < 0 or (diff > 0 and build_sites(rules, power, position.centres, position.units)):
+        if diff < 0 or (
+            diff > 0 and build_sites(rules, power, position.centres, position.units, position.variant_state)
+        ):
             due.add(power)
     return due
 

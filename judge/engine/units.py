@@ -156,6 +156,16 @@ class Force:
     def moved_to(self, location: str) -> Force:
         return Force(self.power, self.composition, location, self.facts)
 
+    def joined(self, other: Force, at: str | None = None) -> Force:
+        """This force with another of its power's added (a merge, a failed split's parts coming together), at
+        `at` (default: where this one stands). Facts of both are kept; where both have one, the larger number (an
+        army's moves aboard count from the longest aboard)."""
+        merged = dict(self.facts)
+        for key, value in other.facts:
+            mine = merged.get(key)
+            merged[key] = value if mine is None or (isinstance(value, int) and value > mine) else mine
+        return Force(self.power, self.composition.plus(other.composition), at or self.at, facts_of(merged))
+
     def part(self, composition: Composition) -> Force:
         """Some of this force's units, where it stands, with its facts (a split's part, a stack's detachment)."""
         return Force(self.power, composition, self.at, self.facts)

@@ -14,8 +14,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from judge.board.model import Board
-from judge.engine.orders import Order, OrderKind, Verb
+from judge.board.model import Board, province_of
+from judge.engine.legality import convoy_route_seas
+from judge.engine.orders import Order, OrderKind, UnitRef, Verb
 from judge.notation.parse import OrderSyntaxError, parse_order
 
 _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|sup\.)\s+by\s+(?P<by>.+)$", re.I)
@@ -39,6 +40,9 @@ def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) 
     with_support = _move_with_support(board, line, verbs)
     if with_support is not None:
         return with_support
+    convoys = _convoys(board, line, verbs)
+    if convoys is not None:
+        return convoys
     if ";" in line:
         return [piece for part in line.split(";") if part.strip() for piece in read_line(board, part.strip(), verbs)]
     if "," in line:
@@ -53,6 +57,65 @@ def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) 
             if len(read) > 1:
                 return read
     return [ReadOrder(line, None, failed.why)]
+
+
+_CONVOY = re.compile(r"^(?P<fleets>.+?)\s+(?:c|con|conv|convoy|convoys)\s+(?P<cargo>.+)$", re.I)
+_FLEETS_WORD = re.compile(r"^\s*(?:f's|fs|fleets)\s+", re.I)
+_AND = re.compile(r"\s+(?:and|&)\s+|\s*,\s*", re.I)
+_PLUS = re.compile(r"\s*(?:\+|&|\band\b)\s*", re.I)
+_GOES = re.compile(r"^(?P<units>.+?)\s*(?:->|-|\bto\b)\s*(?P<dest>[^-]+?)\s*$", re.I)
+
+
+def _convoys(board: Board, line: str, verbs: Mapping[str, Verb] | None) -> list[ReadOrder] | None:
+    """Mad Diplomacy's convoys of several armies by several fleets in one line: "F's TYH and Lyo C A(Pie) +
+    A(Tus) - Spa and 3A(Rom) + 2A(Tun) - Mar" is a convoy order for each fleet and each army, every army going
+    where its group goes. Only a line that reads whole this way is split so."""
+    match = _CONVOY.match(line.strip())
+    if match is None:
+        return None
+    fleets_text = match["fleets"]
+    plural = _FLEETS_WORD.match(fleets_text)
+    fleets = []
+    for piece in _AND.split(fleets_text[plural.end() :] if plural else fleets_text):
+        try:
+            held = parse_order(board, f"F {piece}" if plural else piece, verbs)
+        except OrderSyntaxError:
+            return None
+        if held.kind is not OrderKind.HOLD or held.unit is None:
+            return None
+        fleets.append(held.unit)
+    pairs: list[tuple[UnitRef, str]] = []
+    for group in re.split(r"\s+(?:and|&)\s+(?=(?:\d+\s*)?[af]\b|\d*[af]\()", match["cargo"], flags=re.I):
+        goes = _GOES.match(group)
+        if goes is None:
+            return None
+        try:
+            destination = parse_order(board, f"A {goes['dest']}", verbs)
+        except OrderSyntaxError:
+            return None
+        if destination.unit is None or destination.kind is not OrderKind.HOLD:
+            return None
+        for text in _PLUS.split(goes["units"]):
+            try:
+                army = parse_order(board, text, verbs)
+            except OrderSyntaxError:
+                return None
+            if army.kind is not OrderKind.HOLD or army.unit is None:
+                return None
+            pairs.append((army.unit, destination.unit.location))
+    orders = []
+    for fleet in fleets:
+        # each fleet convoys the armies whose routes it lies on ("F's TYH and Lyo": Lyo alone carries Pie to Spa)
+        mine = [
+            (cargo, to)
+            for cargo, to in pairs
+            if province_of(fleet.location) in convoy_route_seas(board, province_of(cargo.location), province_of(to))
+        ]
+        for cargo, to in mine or pairs:
+            orders.append(Order(OrderKind.CONVOY, fleet, target=cargo, destination=to))
+    if len(orders) < 2:
+        return None
+    return [ReadOrder(line, order) for order in orders]
 
 
 def _move_with_support(board: Board, line: str, verbs: Mapping[str, Verb] | None) -> list[ReadOrder] | None:

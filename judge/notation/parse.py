@@ -45,6 +45,8 @@ VIA_WORDS = frozenset({"via", "by"})
 MERGE_WORDS = frozenset({"merge", "merges", "merging", "m"})
 SPLIT_WORDS = frozenset({"split", "splits", "divide", "divides", "division"})
 JOIN_WORDS = frozenset({"+", "&", "and"})
+CENTRE_WORDS = frozenset({"centre", "center", "sc", "s.c", "supply", "centres", "centers"})
+"""what may stand between a placement's verb and its place ("Place a supply centre in Bur")"""
 FILLER_WORDS = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
 KEYWORDS: frozenset[str] = frozenset().union(
     HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS, MOVE_WORDS, DISBAND_WORDS, REMOVE_WORDS, BUILD_WORDS, WAIVE_WORDS,
@@ -367,6 +369,8 @@ class OrderReader:
         tokens = _tokenise(line)
         if not tokens:
             raise OrderSyntaxError(line, f"empty order; expected an order like {EXAMPLES}")
+        if verbs:  # a variant's word for a move ("A Wms disembarks Spa") reads as "-", also inside a support
+            tokens = ["-" if (v := verbs.get(t)) is not None and v.kind is OrderKind.MOVE else t for t in tokens]
         cur = _Cursor(tokens)
         power = self._power(cur, at_start=True)
         verb = verbs.get(cur.peek() or "") if verbs else None
@@ -374,6 +378,17 @@ class OrderReader:
             cur.pos += 1
             if verb.shape == "line":
                 return Order(verb.kind, None, words=" ".join(line.split()[1:]))
+            names_centre = cur.peek() in CENTRE_WORDS or (cur.peek() == "a" and cur.peek(1) in CENTRE_WORDS)
+            if verb.shape == "placement" and not names_centre:
+                unit = self._unit(cur, line, "the unit to place")
+                self._expect_end(cur, line)
+                return Order(OrderKind.BUILD, unit)
+            if verb.shape in ("place", "placement"):
+                while cur.peek() in CENTRE_WORDS | FILLER_WORDS | {"a"}:
+                    cur.pos += 1
+                destination = self._place(cur, line, "where the centre goes")
+                self._expect_end(cur, line)
+                return Order(OrderKind.CENTRE, None, destination=destination)
             unit = self._unit(cur, line, "a unit")
             order = self._verb(cur, line, unit, verb)
         else:
@@ -422,8 +437,12 @@ class OrderReader:
             if head in words:
                 cur.pos += 1
                 unit = self._unit(cur, line, what)
+                result: UnitRef | None = None
+                if cur.peek() == "=" and kind is not OrderKind.DISBAND:  # "Builds 2A(Gas) = 5A(Gas)": what it makes
+                    cur.pos += 1
+                    result = self._unit(cur, line, "the unit it makes")
                 self._expect_end(cur, line)
-                return Order(kind, unit)
+                return Order(kind, unit, target=result)
         merge = self._merge(cur, line)
         if merge is not None:
             return merge

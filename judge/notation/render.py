@@ -102,6 +102,8 @@ def _body(order: Order, form: Form) -> str:
         return "Waive"
     if kind is OrderKind.CLAIM:
         return f"CLAIM {order.words}"
+    if kind is OrderKind.CENTRE:
+        return f"Centre {form.place(order.destination or '')}"
     if kind is OrderKind.MERGE:
         formed = f"{order.target.composition} " if order.target and order.target.composition else ""
         merging = " + ".join(_unit(u, form) for u in order.merging)
@@ -111,7 +113,9 @@ def _body(order: Order, form: Form) -> str:
     if kind is OrderKind.HOLD:
         return f"{unit} {form.hold}"
     if kind is OrderKind.MOVE:
-        return f"{unit} {form.move} {form.place(order.destination or '')}" + (" via convoy" if order.via_convoy else "")
+        landing = f" (landing from {form.place(order.via)})" if order.via else ""
+        convoyed = " via convoy" if order.via_convoy else ""
+        return f"{unit} {form.move} {form.place(order.destination or '')}{convoyed}{landing}"
     if kind is OrderKind.SPLIT:
         parts = ", ".join(_part(part, order.unit, form) for part in order.parts)
         return f"{unit} SPLIT = {parts}"

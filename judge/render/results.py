@@ -96,6 +96,8 @@ class ResultSheet:
     note: str | None = None
     press: list[dict[str, Any]] = field(default_factory=list)
     """press held for these results and visible to this reader"""
+    wanderings: list[dict[str, Any]] = field(default_factory=list)
+    """a wandering centre's moves (Mad Diplomacy's Atlantis): the die, its table, the roll, from and to"""
     njudge: bool = False
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
 
@@ -296,7 +298,18 @@ def build_sheet(
         disbanded=[
             {**e, "at": place(e["at"])}
             for e in outcome.get("events", [])
-            if e["kind"] in ("disbanded", "civil_disorder_removal") and not _has_line(outcome, e["power"], e["at"])
+            if e["kind"] in ("disbanded", "civil_disorder_removal", "annihilated")
+            and not (e["kind"] != "annihilated" and _has_line(outcome, e["power"], e["at"]))
+        ],
+        wanderings=[
+            {
+                **e,
+                "from": place(e["from"]),
+                "to": place(e["to"]),
+                "rounds": [", ".join(f"{place(r['at'])} {r['roll']}" for r in rolls) for rolls in e["rounds"]],
+            }
+            for e in outcome.get("events", [])
+            if e["kind"] == "atlantis"
         ],
         centres=centres,
         show_centres=_ownership_changed(variant, phase) and next_type != PhaseType.RETREAT.value,

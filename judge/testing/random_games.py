@@ -126,7 +126,7 @@ def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> l
     for power in board.powers:
         diff = owed.get(power, 0) // 2
         if diff > 0:
-            sites = build_sites(rules, power, position.centres, position.units)
+            sites = build_sites(rules, power, position.centres, position.units, position.variant_state)
             rng.shuffle(sites)
             for site in sites[:diff]:
                 coasts = board.provinces[site].coasts
@@ -140,6 +140,35 @@ def adjustment_orders(rules: Rules, position: Position, rng: random.Random) -> l
             mine = [u for u in position.units if u.power == power]
             for victim in rng.sample(mine, min(-diff, len(mine))):
                 orders.append(Submitted(power, "", Order(OrderKind.REMOVE, _ref(victim))))
+    return orders
+
+
+def placement_orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
+    """A placement phase's orders (Mad Diplomacy): where nothing is placed yet, each power's centres anywhere in
+    its country; then units of random strengths there, up to its centres."""
+    board = rules.board
+    orders = []
+    for power in sorted(board.powers):
+        country = list(board.powers[power].country)
+        rng.shuffle(country)
+        owned = sum(1 for owner in position.centres.values() if owner == power)
+        if not position.centres:
+            for province in country[: board.powers[power].allocation]:
+                orders.append(Submitted(power, "", Order(OrderKind.CENTRE, None, destination=province)))
+            continue
+        left = owned
+        for province in country:
+            if left <= 0:
+                break
+            size = rng.randint(1, left)
+            spec = board.provinces[province]
+            if spec.terrain.value == "coast" and rng.random() < 0.4:
+                where = f"{province}/{rng.choice(spec.coasts)}" if spec.coasts else province
+                unit = UnitRef(FLEET.times(size), where)
+            else:
+                unit = UnitRef(ARMY.times(size), province)
+            orders.append(Submitted(power, "", Order(OrderKind.BUILD, unit)))
+            left -= size
     return orders
 
 

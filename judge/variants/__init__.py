@@ -31,6 +31,8 @@ class Variant:
     """phases, opening phases, season names and years (judge/engine/calendar.py)"""
     starts_with_units: bool = True
     """the map's starting units stand on the board when the game opens (False where the powers place them)"""
+    opening_help: str = ""
+    """what the game-start mail tells players about an opening of placements (how to write the orders)"""
 
     @property
     def options(self) -> dict[str, RuleOption]:
@@ -78,7 +80,15 @@ MULTIPLICITY_CALENDAR = Calendar(opening=(Phase("Winter", 1900, PhaseType.ADJUST
 """Multiplicity's rule 9 (and Multiplicity II's rule 1): the powers place their units in a Winter 1900."""
 
 
+MAD_CALENDAR = Calendar(
+    opening=(Phase("Spring", 1900, PhaseType.PLACEMENT), Phase("Fall", 1900, PhaseType.PLACEMENT)),
+    season_names={"Fall": "Autumn"},
+)
+"""Mad Diplomacy's rules 2 and 3: centres placed in Spring 1900, units in Autumn 1900; the text says Autumn."""
+
+
 def _registry() -> dict[str, Variant]:
+    from judge.variants.mad import MadRules
     from judge.variants.multiplicity import Multiplicity2Rules, MultiplicityRules
     from judge.variants.multiplomacy import MultiplomacyRules
 
@@ -102,6 +112,20 @@ def _registry() -> dict[str, Variant]:
             Multiplicity2Rules,
             MULTIPLICITY_CALENDAR,
             starts_with_units=False,
+        ),
+        "mad": Variant(
+            "mad",
+            "Mad Diplomacy (Jon Lovibond, 1974)",
+            "mad",
+            MadRules,
+            MAD_CALENDAR,
+            starts_with_units=False,
+            opening_help=(
+                "The game opens with two placements. Spring 1900: each power places its normal number of supply "
+                "centres (3, Russia 4) anywhere within its country, one order each (Centre Bur); they are its home "
+                "centres. Autumn 1900: it places units of any strength anywhere within its country, their total "
+                "strength at most its centres (Place 2A Bur, Place F Bre, Place 2F StP/sc)."
+            ),
         ),
     }
 

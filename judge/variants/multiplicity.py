@@ -224,16 +224,12 @@ class MultiplicityRules(Rules):
                 continue
             key = (force.power, force.at)
             known = by_place.get(key)
-            by_place[key] = (
-                force if known is None else Force(force.power, known.composition.plus(force.composition), force.at)
-            )
+            by_place[key] = force if known is None else known.joined(force, force.at)
         for army in armies_only:
             hosts = [k for k, f in by_place.items() if f.power == army.power and f.province == army.province]
             key = hosts[0] if len(hosts) == 1 else (army.power, army.at)
             known = by_place.get(key)
-            by_place[key] = (
-                army if known is None else Force(army.power, known.composition.plus(army.composition), key[1])
-            )
+            by_place[key] = army if known is None else known.joined(army, key[1])
         return list(by_place.values())
 
     def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:

@@ -1,0 +1,180 @@
+"""Mad Diplomacy's two placement phases (rules 2 and 3).
+
+Spring 1900: each power places its normal number of supply centres (the map's `allocation`: 3, Russia 4), one a
+province, anywhere within its country (`Centre Bur`). They are its home centres for the rest of the game (rule
+5a's "home bases"), kept in the state as `homes`. Autumn 1900: each power places units of any strength anywhere
+within its country (`Place 2A Bur`, `Place F Bre`, `Build 3F StP/sc`), one unit a province, their total strength
+at most its centres (rule 3: Russia u,u,u,u or 2u,u,u or 2u,2u or 3u,u or 4u).
+
+Rulings (docs/variants/mad.md): centres a power leaves unplaced go on its standard home centres (those of the
+standard map), then on the first free provinces of its country in alphabetical order, so that every power has its
+normal number (the centres are the game's, not the player's to forgo); strength a power leaves unplaced is waived,
+as an unordered build is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from judge.board import load_map
+from judge.board.model import Terrain, province_of
+from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
+from judge.engine.reasons import Note
+from judge.engine.units import ARMY, FLEET, Force
+
+if TYPE_CHECKING:
+    from judge.variants.mad import MadRules
+
+ATLANTIS_STATE = "atlantis"
+
+
+def _standard_homes(power: str) -> tuple[str, ...]:
+    standard = load_map("standard").powers.get(power)
+    return standard.home if standard else ()
+
+
+def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
+    board = rules.board
+    results: list[OrderResult] = []
+    placed: dict[str, list[str]] = {power: [] for power in board.powers}
+    taken: set[str] = set()
+    for entry, sub, order in result_rows(submitted, results):
+        power = sub.power
+        entry.canonical = order
+        if order.kind is not OrderKind.CENTRE or order.destination is None:
+            entry.reason = "Spring 1900 is for placing supply centres (Centre Bur), not units (rule 2)"
+            continue
+        province = province_of(order.destination)
+        country = board.powers[power].country
+        entry.canonical = Order(OrderKind.CENTRE, None, destination=province)
+        if province not in country:
+            entry.reason = f"{province} is not within the borders of {power} (rule 2: {', '.join(country)})"
+            continue
+        if province in taken:
+            entry.reason = f"a centre is already placed in {province}"
+            continue
+        if len(placed[power]) >= board.powers[power].allocation:
+            entry.reason = f"{power} places {board.powers[power].allocation} centres, and has placed them"
+            continue
+        placed[power].append(province)
+        taken.add(province)
+        entry.result = Result.SUCCEEDS
+    events: list[dict[str, Any]] = []
+    for power, chosen in sorted(placed.items()):
+        spec = board.powers[power]
+        defaults = [p for p in (*_standard_homes(power), *sorted(spec.country)) if p not in taken]
+        while len(chosen) < spec.allocation and defaults:
+            province = defaults.pop(0)
+            if province in taken:
+                continue
+            chosen.append(province)
+            taken.add(province)
+            results.append(
+                OrderResult(
+                    power, "", Order(OrderKind.CENTRE, None, destination=province), Result.SUCCEEDS,
+                    [Note("placed by the judge: a centre the power did not place")], added=True,
+                )
+            )  # fmt: skip
+            events.append(
+                {"kind": "placed", "power": power, "centre": province,
+                 "reason": "rule 2: every power has its normal number of centres; this one was not placed"}
+            )  # fmt: skip
+    centres = {province: power for power, chosen in placed.items() for province in chosen}
+    state = {
+        **position.variant_state,
+        "homes": {power: sorted(chosen) for power, chosen in sorted(placed.items())},
+    }
+    state.setdefault(ATLANTIS_STATE, "swi")
+    return Outcome(
+        phase=position.phase,
+        results=results,
+        units=position.units,
+        dislodged=(),
+        standoffs=frozenset(),
+        centres=centres,
+        next_phase=rules.calendar.next_phase(position.phase, retreats_needed=False, adjustments_needed=False),
+        events=events,
+        variant_state=state,
+    )
+
+
+def place_units(rules: MadRules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
+    board = rules.board
+    results: list[OrderResult] = []
+    units: list[Force] = list(position.units)
+    strength = {power: sum(1 for owner in position.centres.values() if owner == power) for power in board.powers}
+    used = dict.fromkeys(board.powers, 0)
+    held = {f.province for f in units}
+    for entry, sub, order in result_rows(submitted, results):
+        power = sub.power
+        entry.canonical = order
+        if order.kind is OrderKind.HOLD and order.unit is not None:
+            order = Order(OrderKind.BUILD, order.unit)  # "2A Bur" in a placement is a placement
+        if order.kind is OrderKind.WAIVE:
+            entry.canonical = order
+            entry.result = Result.SUCCEEDS
+            continue
+        if order.kind is not OrderKind.BUILD or order.unit is None:
+            entry.reason = "Autumn 1900 is for placing units (Place 2A Bur, Place F Bre), one a province (rule 3)"
+            continue
+        placed, why = _unit(rules, power, order.unit)
+        if placed is None:
+            entry.reason = why
+            continue
+        entry.canonical = Order(OrderKind.BUILD, UnitRef(placed.composition, placed.at))
+        if placed.province in held:
+            entry.reason = f"a unit is already placed in {placed.province} (one unit a province)"
+            continue
+        size = placed.composition.size
+        if used[power] + size > strength[power]:
+            left = strength[power] - used[power]
+            entry.reason = (
+                f"{power} holds {strength[power]} centres and may place units of total strength {strength[power]} "
+                f"(rule 3); {placed.composition} needs {size} and {left} is left"
+            )
+            continue
+        used[power] += size
+        held.add(placed.province)
+        units.append(placed)
+        entry.result = Result.SUCCEEDS
+    return Outcome(
+        phase=position.phase,
+        results=results,
+        units=tuple(units),
+        dislodged=(),
+        standoffs=frozenset(),
+        centres=dict(position.centres),
+        next_phase=rules.calendar.next_phase(position.phase, retreats_needed=False, adjustments_needed=False),
+        variant_state=dict(position.variant_state),
+    )
+
+
+def _unit(rules: MadRules, power: str, ref: UnitRef) -> tuple[Force | None, str]:
+    """The unit a placement order names, where it may stand within the power's country, or why not."""
+    board = rules.board
+    province = province_of(ref.location)
+    country = board.powers[power].country
+    if province not in country:
+        return None, f"{province} is not within the borders of {power} (rule 3: {', '.join(country)})"
+    composition = ref.composition
+    terrain = board.provinces[province].terrain
+    if composition is None:
+        if terrain is Terrain.LAND:
+            composition = ARMY
+        elif "/" in ref.location:
+            composition = FLEET
+        else:
+            return None, "say whether to place an army or a fleet (Place A Bre, Place 2F Bre)"
+    composition = composition.times(ref.count or 1)
+    if composition.armies and composition.fleets:
+        return None, f"{composition}: a unit is armies or fleets; an army and a fleet combine only aboard at sea"
+    at = ref.location if composition.fleets and "/" in ref.location else province
+    if composition.fleets and board.provinces[province].coasts and "/" not in at:
+        return None, f"say which coast of {province} the fleet is placed on"
+    placed = Force(power, composition, at)
+    problem = rules.check_force(placed)
+    if problem:
+        return None, problem
+    return placed, ""

@@ -1,0 +1,268 @@
+"""Mad Diplomacy (rules in ../shared/rules/mad-diplomacy.txt): the rulings and options of docs/variants/mad.md that
+the worked examples (tests/variants/mad.json) do not already settle."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from judge.contract.adjudicate import run_case
+from judge.engine import Phase, PhaseType
+from judge.engine.position import Outcome
+from judge.variants import get_variant
+from judge.variants.mad_atlantis import candidates, owner, wander
+
+FRANCE_HOMES = {"France": ["bur", "gas", "pic"]}
+
+
+def _case(units: list[tuple[str, str, str]], orders: dict[str, list[str]], **more: Any) -> dict[str, Any]:
+    phase = more.pop("phase", ("Spring", 1901, "Movement"))
+    return {
+        "variant": "mad",
+        "phase": {"season": phase[0], "year": phase[1], "type": phase[2]},
+        "units": [{"power": p, "unit": u, "at": a} for p, u, a in units],
+        "orders": orders,
+        **more,
+    }
+
+
+def _results(outcome: dict[str, Any]) -> dict[str, str]:
+    return {f"{r['power']}: {r['input']}": r["result"] for r in outcome["orders"] if r["input"]}
+
+
+def _units(outcome: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {(u["power"], u["unit"], u["at"]) for u in outcome["units"]}
+
+
+# --- rule 10: a support is cut by the cutter's strength -------------------------------------------------
+
+
+@pytest.mark.parametrize(("cut_by", "left"), [("sum", 1), ("strongest", 2)])
+def test_two_attacks_on_a_support_cut_it_by_their_sum_or_by_the_strongest(cut_by: str, left: int) -> None:
+    """Rule 10: "the piece cutting the support ... cuts it by its own strength"; two pieces: each by its own
+    (option `cut_by=sum`, the default) or only the strongest (`strongest`). A 3A supports A Mos - War into a 2A;
+    single armies from Rum and Sev attack Ukr."""
+    case = _case(
+        [
+            ("Russia", "3A", "ukr"),
+            ("Russia", "A", "mos"),
+            ("Austria", "2A", "war"),
+            ("Turkey", "A", "rum"),
+            ("Turkey", "A", "sev"),
+        ],
+        {
+            "Russia": ["3A Ukr S A Mos - War", "A Mos - War"],
+            "Austria": ["2A War H"],
+            "Turkey": ["A Rum - Ukr", "A Sev - Ukr"],
+        },
+        options={"cut_by": cut_by},
+    )
+    outcome = run_case(case)
+    support = next(r for r in outcome["orders"] if r["input"] == "3A Ukr S A Mos - War")
+    assert f"{left} A ukr S A mos - war stands" in support["reason"]
+    dislodged = {d["at"] for d in outcome["dislodged"]}
+    assert ("war" in dislodged) is (1 + left > 2)  # the move wins only with 2 supports against the 2A
+
+
+# --- rule 8: retreats --------------------------------------------------------------------------------------
+
+
+def _retreat(option: str) -> dict[str, Any]:
+    return run_case(
+        _case(
+            [("Germany", "A", "kie")],
+            {"France": ["2A Ruh - Bel"], "England": ["A Pic - Bel"]},
+            phase=("Spring", 1901, "Retreat"),
+            dislodged=[
+                {"power": "France", "unit": "2A", "at": "ruh", "attacker_from": "mun"},
+                {"power": "England", "unit": "A", "at": "pic", "attacker_from": "par"},
+            ],
+            options={"retreat_clash": option},
+        )
+    )
+
+
+def test_a_multiple_may_not_retreat_where_a_smaller_unit_retreats_so_the_smaller_arrives() -> None:
+    """Rule 8: "A retreating multiple unit may not retreat into the space of a smaller unit"."""
+    outcome = _retreat("smaller")
+    assert ("England", "A", "bel") in _units(outcome)
+    assert not any(u["power"] == "France" for u in outcome["units"])
+
+
+def test_under_the_standard_option_retreats_to_one_space_are_all_disbanded() -> None:
+    outcome = _retreat("standard")
+    assert not any(u["at"] == "bel" for u in outcome["units"])
+
+
+# --- rule 11: presentation only ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "france", "russia"),
+    [
+        ("sane", "France", "Russia"),
+        ("rotated", "Italy", "England"),
+        ("rotated_reversed", "Ylati", "Dnalgne"),
+        ("reversed", "Ecnarf", "Aissur"),
+    ],
+)
+def test_rule_11_publishes_each_power_under_one_other_name(names: str, france: str, russia: str) -> None:
+    rules = get_variant("mad").rules({"names": names})
+    phase = Phase("Spring", 1901, PhaseType.MOVEMENT)
+    assert rules.power_label("France", phase) == france
+    assert rules.power_label("Russia", phase) == russia
+
+
+def test_rule_11_never_reaches_the_stored_outcome() -> None:
+    outcome = run_case(_case([("France", "A", "par")], {"France": ["A Par H"]}, options={"names": "rotated"}))
+    assert outcome["units"] == [{"power": "France", "unit": "A", "at": "par"}]
+
+
+# --- rules 2, 3 and 5: placements and home centres ---------------------------------------------------------
+
+
+def test_centres_a_power_does_not_place_go_on_its_standard_home_centres() -> None:
+    """Ruling on rule 2: every power has its normal number of centres; the judge places the missing ones."""
+    outcome = run_case(_case([], {"France": ["Centre Bur"]}, phase=("Spring", 1900, "Placement")))
+    assert sorted(outcome["supply_centers"]["France"]) == ["bre", "bur", "mar"]
+    assert outcome["state"]["homes"]["France"] == ["bre", "bur", "mar"]
+    assert sorted(outcome["supply_centers"]["Russia"]) == ["mos", "sev", "stp", "war"]
+
+
+def test_units_are_placed_anywhere_in_the_country_up_to_the_centres_held() -> None:
+    """Rule 3: "anywhere within the borders of the home country", total strength at most the centres."""
+    case = _case(
+        [],
+        {"France": ["Place 2A Pic", "Place F Bre", "Place A Par"], "Germany": ["Place A Bur"]},
+        phase=("Autumn", 1900, "Placement"),
+        supply_centers={"France": ["bur", "gas", "pic"], "Germany": ["ber", "kie", "mun"]},
+        state={"homes": {**FRANCE_HOMES, "Germany": ["ber", "kie", "mun"]}},
+    )
+    outcome = run_case(case)
+    results = _results(outcome)
+    assert results["France: Place 2A Pic"] == results["France: Place F Bre"] == "succeeds"
+    assert results["France: Place A Par"] == "illegal"  # a fourth unit of strength on three centres
+    assert results["Germany: Place A Bur"] == "illegal"  # Burgundy is France's
+    assert outcome["next_phase"] == {"season": "Spring", "year": 1901, "type": "Movement"}
+
+
+def test_builds_go_only_on_the_centres_the_power_placed() -> None:
+    """Rule 5a: builds "in his home bases": those placed in Spring 1900, not the standard home centres."""
+    case = _case(
+        [("France", "A", "bel")],
+        {"France": ["Build A Par", "Build 2A Bur"]},
+        phase=("Winter", 1901, "Adjustment"),
+        supply_centers={"France": ["bur", "gas", "pic", "bel"]},
+        state={"homes": FRANCE_HOMES},
+    )
+    outcome = run_case(case)
+    assert _results(outcome) == {"France: Build A Par": "illegal", "France: Build 2A Bur": "succeeds"}
+
+
+# --- rule 4b: boarding -----------------------------------------------------------------------------------------
+
+
+def test_an_army_boards_only_its_own_fleet_in_a_bordering_sea() -> None:
+    case = _case(
+        [("Italy", "A", "ven"), ("Italy", "F", "tys"), ("Italy", "A", "nap")],
+        {"Italy": ["A(Ven) boards F(TYS)", "A(Nap) boards F(TYS)"]},
+    )
+    outcome = run_case(case)
+    assert _results(outcome) == {"Italy: A(Ven) boards F(TYS)": "illegal", "Italy: A(Nap) boards F(TYS)": "succeeds"}
+    assert ("Italy", "A/F", "tys") in _units(outcome)
+
+
+def test_an_army_aboard_counts_its_moves_and_is_lost_after_the_fourth() -> None:
+    """Rule 4b: the boarding move is the first; an A/F entering its fourth move with its army still aboard at
+    the end loses the army (the `aboard` fact counts the moves completed)."""
+    units = [{"power": "Italy", "unit": "A/F", "at": "tys", "aboard": 2}]
+    case = {
+        "variant": "mad",
+        "phase": {"season": "Spring", "year": 1902, "type": "Movement"},
+        "units": units,
+        "orders": {"Italy": ["A/F Tys H"]},
+    }
+    third = run_case(case)
+    assert third["units"] == [{"power": "Italy", "unit": "A/F", "at": "tys", "aboard": 3}]
+    fourth = run_case({**case, "units": third["units"]})
+    assert fourth["units"] == [{"power": "Italy", "unit": "F", "at": "tys"}]
+    assert any(e["kind"] == "annihilated" for e in fourth["events"])
+
+
+def test_a_landing_that_fails_leaves_the_army_aboard_where_its_fleet_sailed() -> None:
+    """The A/F sails (rule 4b) and the army's landing bounces: the army stays aboard, at the new sea."""
+    case = _case(
+        [("Italy", "A", "rom"), ("Italy", "F", "tys"), ("France", "2A", "spa")],
+        {"Italy": ["A(Rom) boards F(TYS)", "A/F(TYS) - WMS", "A(WMS) disembarks Spa"], "France": ["2A Spa H"]},
+    )
+    outcome = run_case(case)
+    assert ("Italy", "A/F", "wes") in _units(outcome)
+
+
+# --- rule 9: Atlantis ------------------------------------------------------------------------------------------
+
+
+def _outcome_at(place: str, units: tuple[Any, ...] = (), centres: dict[str, str] | None = None) -> Outcome:
+    return Outcome(
+        phase=Phase("Fall", 1901, PhaseType.MOVEMENT),
+        results=[],
+        units=units,
+        dislodged=(),
+        standoffs=frozenset(),
+        centres=dict(centres or {}),
+        next_phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT),
+        variant_state={"atlantis": place},
+    )
+
+
+def test_atlantis_moves_where_the_highest_die_falls_and_ties_roll_again() -> None:
+    rules = get_variant("mad").rules()
+    assert candidates(rules, "swi") == ["swi", "bur", "mar", "mun", "pie", "tyr"]  # the text's six
+    for seed in range(40):
+        outcome = _outcome_at("swi")
+        wander(rules, outcome, random.Random(seed))
+        event = outcome.events[-1]
+        last = event["rounds"][-1]
+        best = max(r["roll"] for r in last)
+        assert [r["at"] for r in last if r["roll"] == best] == [event["to"]]
+        assert all(
+            len(later) <= len(earlier) for earlier, later in zip(event["rounds"], event["rounds"][1:], strict=False)
+        )
+        assert outcome.variant_state["atlantis"] == event["to"]
+
+
+def test_atlantis_is_credited_to_a_unit_standing_with_it_before_the_country_it_is_in() -> None:
+    """Rule 9's exceptions: another power's unit in its province takes it; else the owner of a centre there; else
+    the country; else nobody."""
+    from judge.engine.units import ARMY, Force
+
+    rules = get_variant("mad").rules()
+    assert owner(rules, _outcome_at("bur")) == "France"
+    assert owner(rules, _outcome_at("bur", (Force("Germany", ARMY, "bur"),))) == "Germany"
+    assert owner(rules, _outcome_at("bel", centres={"bel": "England"})) == "England"
+    assert owner(rules, _outcome_at("bel")) is None
+    assert owner(rules, _outcome_at("nth")) is None
+
+
+def test_atlantis_credited_at_the_years_end_can_bring_a_winter_the_moves_alone_would_not() -> None:
+    """Germany's one unit on its one centre needs no winter; Atlantis, in Berlin and bound to stay in Germany (its
+    land neighbours are all German), is credited to Germany at the year's end, and the build it brings (onto the
+    army in Kiel, rule 5b) makes the Winter be played."""
+    case = _case(
+        [("Germany", "A", "kie"), ("France", "A", "par")],
+        {"Germany": ["A Kie H"], "France": ["A Par H"]},
+        phase=("Fall", 1901, "Movement"),
+        supply_centers={"France": ["par"], "Germany": ["kie"]},
+        state={"atlantis": "ber", "homes": {"France": ["par"], "Germany": ["kie"]}},
+        options={"atlantis_moves": "land"},
+        seed=1,
+    )
+    outcome = run_case(case)
+    assert outcome["state"]["atlantis"] in {"ber", "kie", "mun", "pru", "sil"}
+    assert sorted(outcome["supply_centers"]["Germany"]) == ["atl", "kie"]
+    assert outcome["next_phase"] == {"season": "Winter", "year": 1901, "type": "Adjustment"}
+    without = run_case({**case, "state": {**case["state"], "atlantis": "nth"}, "options": {"atlantis_moves": "any"}})
+    if "atl" not in without["supply_centers"].get("Germany", []):
+        assert without["next_phase"]["type"] == "Movement"
