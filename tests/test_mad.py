@@ -261,8 +261,24 @@ def test_atlantis_credited_at_the_years_end_can_bring_a_winter_the_moves_alone_w
     )
     outcome = run_case(case)
     assert outcome["state"]["atlantis"] in {"ber", "kie", "mun", "pru", "sil"}
-    assert sorted(outcome["supply_centers"]["Germany"]) == ["atl", "kie"]
+    assert sorted(outcome["supply_centers"]["Germany"]) == ["atlantis", "kie"]
     assert outcome["next_phase"] == {"season": "Winter", "year": 1901, "type": "Adjustment"}
     without = run_case({**case, "state": {**case["state"], "atlantis": "nth"}, "options": {"atlantis_moves": "any"}})
-    if "atl" not in without["supply_centers"].get("Germany", []):
+    if "atlantis" not in without["supply_centers"].get("Germany", []):
         assert without["next_phase"]["type"] == "Movement"
+
+
+@pytest.mark.parametrize("orders", [["Remove A Tys"], []])
+def test_the_army_of_an_a_f_is_removed_when_centres_fall_short(orders: list[str]) -> None:
+    """Rule 4b: "The Game Master may remove the army of an army/fleet if lack of supply centers makes removal
+    necessary, and the player fails to submit a removal": by the player's order, or in civil disorder."""
+    case = {
+        "variant": "mad",
+        "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
+        "units": [{"power": "Italy", "unit": "A/F", "at": "tys", "aboard": 1}],
+        "orders": {"Italy": orders},
+        "supply_centers": {"Italy": ["nap"]},
+        "state": {"homes": {"Italy": ["nap"]}},
+    }
+    outcome = run_case(case)
+    assert outcome["units"] == [{"power": "Italy", "unit": "F", "at": "tys"}]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from judge.contract.adjudicate import run_case
 from judge.testing.cases import check_case
 
 HERE = Path(__file__).parent / "variants"
@@ -35,4 +36,14 @@ def test_multiplicity2_worked_example(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", _cases("mad"))
 def test_mad_worked_example(case: dict[str, Any]) -> None:
+    """Also the centres after a placement and who is credited with Atlantis, where the case says."""
     check_case(case)
+    expect = case["expect"]
+    if expect.get("supply_centers") is None and expect.get("atlantis_owner") is None:
+        return
+    outcome = run_case(case["case"])
+    if expect.get("supply_centers") is not None:
+        got = {power: sorted(centres) for power, centres in outcome["supply_centers"].items() if centres}
+        assert got == {power: sorted(centres) for power, centres in expect["supply_centers"].items() if centres}
+    if expect.get("atlantis_owner") is not None:
+        assert "atlantis" in outcome["supply_centers"].get(expect["atlantis_owner"], [])

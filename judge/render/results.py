@@ -120,7 +120,7 @@ def _provinces(variant: str) -> frozenset[str]:
         return frozenset()
 
 
-_WORD = re.compile(r"\b([a-z]{3})(?=\b|/)")
+_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)")
 _COASTS = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 

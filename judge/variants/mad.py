@@ -38,9 +38,6 @@ from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
 from judge.variants.multiplicity import MultiplicityRules
 
-ATLANTIS = "atl"
-"""Atlantis' centre: a province of the map that stands nowhere (its place is the state's `atlantis`)"""
-ATLANTIS_START = "swi"
 MOVES_ABOARD = 4
 """an army still aboard at the end of its fourth move aboard is annihilated (rule 4b)"""
 

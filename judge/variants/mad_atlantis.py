@@ -25,7 +25,7 @@ from judge.engine.position import Outcome
 if TYPE_CHECKING:
     from judge.variants.mad import MadRules
 
-ATLANTIS = "atl"
+ATLANTIS = "atlantis"
 START = "swi"
 
 
