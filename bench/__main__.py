@@ -121,7 +121,7 @@ def variant_benchmark(games: int, years: int, rounds: int) -> None:
     """The multi-unit variants next to standard: cost of a phase, and of a movement phase, as a ratio."""
     print(f"variants: {games} random games of {years} years each; best of {rounds} rounds")
     base: tuple[float, float] | None = None
-    for name in ("standard", "multiplomacy", "multiplicity1", "multiplicity2"):
+    for name in ("standard", "multiplomacy", "multiplicity1", "multiplicity2", "mad"):
         phases = _games(range(games), years, name)
         movement = [p for p in phases if p.position.phase.type is PhaseType.MOVEMENT]
         per_phase = _phase_seconds(phases, rounds) / len(phases)

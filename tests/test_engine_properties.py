@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from judge.board import load_map
 from judge.board.model import province_of
 from judge.engine import OrderResult, Outcome, Result, Rules, adjudicate, check_legality
+from judge.engine.units import Composition
 from judge.testing.random_games import play, random_position, wild_orders
 from judge.variants import get_variant
 
@@ -67,7 +68,9 @@ def test_random_games_run_to_the_end_with_a_consistent_board(seed: int) -> None:
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2"]))
+@given(
+    seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2", "mad"])
+)
 def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> None:
     """Stacks, merges and splits never produce a board the variant forbids, and every unit is accounted for."""
     rules = get_variant(variant).rules()
@@ -79,6 +82,8 @@ def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> 
         after = sum(f.composition.size for f in outcome.units) + sum(
             d.force.composition.size for d in outcome.dislodged
         )
+        # Mad Diplomacy's rule 4: armies lost aboard or with their convoying fleet
+        after += sum(Composition.parse(e["unit"]).size for e in outcome.events if e["kind"] == "annihilated")
         if played.position.phase.type.value == "Movement":
             assert before == after
 
@@ -109,7 +114,9 @@ def test_the_submission_check_calls_illegal_exactly_what_adjudication_does(
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2"]))
+@given(
+    seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2", "mad"])
+)
 def test_the_submission_check_agrees_with_adjudication_in_multi_unit_games(seed: int, variant: str) -> None:
     rules = get_variant(variant).rules()
     for played, outcome in play(rules, seed, years=3):

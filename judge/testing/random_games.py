@@ -256,6 +256,8 @@ def play(rules: Rules, seed: int, years: int) -> Iterator[tuple[PlayedPhase, Out
             orders = variant_movement_orders(rules, position, rng)
         elif kind is PhaseType.RETREAT:
             orders = retreat_orders(position, rng)
+        elif kind is PhaseType.PLACEMENT:
+            orders = placement_orders(rules, position, rng)
         else:
             orders = adjustment_orders(rules, position, rng)
         outcome = adjudicate(rules, position, orders, seed)
