@@ -83,6 +83,65 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(load_config(args.config))
 
 
+def _outbox(args: argparse.Namespace) -> int:
+    """The outgoing queue: what waits (and which process has it), what failed and why; retry or drop one."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import select
+
+    from judge.config import load_config
+    from judge.mail.claims import alive
+    from judge.mail.reading import read_mail
+    from judge.store import OutboundMail, OutboundStatus, open_database
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        with db.transaction() as s:
+            if args.outbox_command == "list":
+                shown = (OutboundStatus.QUEUED, OutboundStatus.FAILED)
+                rows = s.scalars(select(OutboundMail).where(OutboundMail.status.in_(shown)).order_by(OutboundMail.id))
+                for listed in rows:
+                    owner = ""
+                    if listed.claimed_by and listed.status == OutboundStatus.QUEUED:
+                        state = {True: "running", False: "gone", None: "elsewhere"}[alive(listed.claimed_by)]
+                        owner = f"claimed by {listed.claimed_by} ({state})"
+                    to = ", ".join(map(str, listed.recipients))
+                    why = listed.last_error or ""
+                    print(f"{listed.id:6}  {listed.status:7} {listed.kind:12} {to:30} {listed.attempts} try  {owner}"
+                          f"{why}"[:200])  # fmt: skip
+                return 0
+            row = s.get(OutboundMail, args.id)
+            if row is None:
+                print(f"judge outbox: no outgoing mail {args.id}", file=sys.stderr)
+                return 1
+            if args.outbox_command == "show":
+                mail = read_mail(row.message, own_address="")
+                print(f"outgoing mail {row.id} ({row.kind}): {row.status}, {row.attempts} attempt(s)")
+                print(f"to: {', '.join(map(str, row.recipients))}")
+                print(f"claimed by: {row.claimed_by or '-'}; with the relay since: {row.sending_since or '-'}")
+                print(f"next try: {row.next_try_at}; last error: {row.last_error or '-'}")
+                print(f"subject: {mail.subject}")
+                print("\n".join(mail.lines))
+                return 0
+            if row.status == OutboundStatus.SENT:
+                print(f"judge outbox: mail {args.id} was sent at {row.sent_at}", file=sys.stderr)
+                return 1
+            if args.outbox_command == "retry":
+                row.status = OutboundStatus.QUEUED
+                row.attempts = 0
+                row.next_try_at = datetime.now(UTC)
+                row.claimed_by = None
+                row.sending_since = None
+                print(f"outgoing mail {row.id} is queued again")
+                return 0
+            row.status = OutboundStatus.DROPPED
+            print(f"outgoing mail {row.id} is dropped: it will not be sent")
+            return 0
+    finally:
+        db.dispose()
+
+
 def _shunt(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
@@ -202,6 +261,18 @@ def build_parser() -> argparse.ArgumentParser:
         one = shunt_sub.add_parser(verb, help=text)
         one.add_argument("id", type=int)
         one.set_defaults(run=_shunt)
+
+    outbox = sub.add_parser("outbox", help="the outgoing queue: waiting and failed mail")
+    outbox_sub = outbox.add_subparsers(dest="outbox_command", required=True)
+    outbox_sub.add_parser("list", help="list queued and failed outgoing mail").set_defaults(run=_outbox)
+    for verb, text in (
+        ("show", "show an outgoing mail, its claim and its last error"),
+        ("retry", "queue an outgoing mail again now (a failed one too)"),
+        ("drop", "take an outgoing mail out of the queue"),
+    ):
+        one = outbox_sub.add_parser(verb, help=text)
+        one.add_argument("id", type=int)
+        one.set_defaults(run=_outbox)
 
     sub.add_parser("status", help="what the judge has waiting: mail in and out, shunted mail, games").set_defaults(
         run=_status

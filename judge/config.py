@@ -62,6 +62,9 @@ class OutboundConfig:
     relay_password: str = ""
     outbox_dir: str = "var/outbox"
     max_attempts: int = 8
+    """attempts a message the relay refuses with a temporary (4xx) answer gets before it fails for good"""
+    give_up_hours: int = 72
+    """how long a message waits for a relay that cannot be reached before it fails for good (the admin is told)"""
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,14 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
+from judge.mail.compose import notice
 from judge.mail.imap_poller import ImapPoller
+from judge.mail.outbox import queue_mail
 from judge.mail.processor import Processor
 from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
 from judge.schedule.keeper import DeadlineKeeper
-from judge.store import Database, open_database
+from judge.store import Database, OutboundMail, open_database
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +37,7 @@ class Daemon:
         self.db = db or open_database(config.database_url)  # creates or upgrades the schema, under a lock
         self.stop = threading.Event()
         self.processor = Processor(self.db, config, clock)
-        self.sender = Sender(self.db, config.outbound, clock)
+        self.sender = Sender(self.db, config.outbound, clock, self._undeliverable)
         self.keeper = DeadlineKeeper(self.db, config, clock)
         self.intake = (
             SmtpIntake(self.db, config.smtp_intake, clock, self._stored) if config.smtp_intake.enabled else None
@@ -43,6 +45,18 @@ class Daemon:
         self.poller = ImapPoller(self.db, config.imap, clock, self._stored) if config.imap.enabled else None
         self.scheduler = BackgroundScheduler(timezone=UTC)
         self.threads: list[threading.Thread] = []
+
+    def _undeliverable(self, row: OutboundMail, error: str) -> None:
+        """A message that failed for good: the admin is told by mail (not about such a notice itself)."""
+        if row.kind == "undeliverable":
+            return
+        text = (
+            f"The judge gave up outbound mail {row.id} ({row.kind}) to {', '.join(map(str, row.recipients))}: "
+            f"{error}\n\n`judge outbox show {row.id}` shows it; `judge outbox retry {row.id}` queues it again."
+        )
+        message = notice(self.config, self.config.admin, f"undeliverable mail {row.id}", text)
+        with self.db.transaction() as session:
+            queue_mail(session, message, kind="undeliverable", now=self.clock.now())
 
     def _stored(self, _inbound_id: int) -> None:
         self.processor.wakeup.set()

@@ -306,3 +306,21 @@ def test_draws_may_include_eliminated_powers_where_the_game_says_so() -> None:
     }
     with pytest.raises(HouseRuleError, match="Italy: eliminated"):
         DrawRules(dias=False).among(["France", "Italy"], survivors, everyone)
+
+
+@pytest.mark.parametrize("name", ["timing.manual", "manual"])
+def test_both_spellings_of_the_manual_setting_take_effect(service: GameService, name: str) -> None:
+    """Issue 18, item 6: `SET timing.manual=true` (docs/deadlines.md's spelling) and `SET manual=true` mean one
+    setting, and it is not confirmed and then ignored."""
+    from judge.schedule.timing import timing_from_settings
+    from judge.store import Game
+
+    _started(service)
+    service.set_by_mail("alpha", [(name, "true")])
+    with service.db.transaction() as s:
+        settings = s.scalars(select(Game.settings).where(Game.name == "alpha")).one()
+    assert timing_from_settings(settings).manual is True
+    service.set_by_mail("alpha", [("manual" if name == "timing.manual" else "timing.manual", "false")])
+    with service.db.transaction() as s:
+        settings = s.scalars(select(Game.settings).where(Game.name == "alpha")).one()
+    assert timing_from_settings(settings).manual is False

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import smtplib
 import sqlite3
 import subprocess
 import sys
@@ -25,7 +26,7 @@ from judge.mail.inbox import store_inbound
 from judge.serve import Daemon
 from judge.store import OrderSet, OutboundMail, open_database
 from judge.testing.configs import imap_judge_config
-from judge.testing.dovecot import DovecotServer
+from judge.testing.dovecot import DovecotServer, free_port
 from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
 
@@ -188,3 +189,52 @@ def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_
     per_sender = Counter(r[0] for r in replies)
     assert set(per_sender.values()) == {1} and len(per_sender) == total
     db.dispose()
+
+
+def test_a_judge_killed_while_the_relay_has_its_reply_sends_it_once_within_seconds_of_its_restart(
+    smtp_relay: SmtpRelay, tmp_path: Path
+) -> None:
+    """Issue 18: a reply in flight when the judge is killed (SIGKILL, the relay holding its DATA) is not held for
+    the claim's lease: the restarted judge takes the dead process's claim back at once and sends it, once."""
+    intake = free_port()
+    config_file = tmp_path / "judge.toml"
+    config_file.write_text(
+        f'[judge]\naddress = "judge@example.org"\n[database]\nurl = "sqlite:///{tmp_path / "judge.sqlite"}"\n'
+        f"[intake.smtp]\nport = {intake}\n"
+        f'[outbound]\nrelay_host = "127.0.0.1"\nrelay_port = {smtp_relay.port}\nrelay_security = "plain"\n',
+        encoding="utf-8",
+    )
+    smtp_relay.hold()
+    first = _daemon(config_file, tmp_path)
+    try:
+        _deliver_when_listening(intake, _mail("kill@example.org", "HELP"))
+        smtp_relay.wait_held(timeout=60)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    smtp_relay.release()  # the held DATA is dropped: the relay never accepted it
+    restarted = time.monotonic()
+    second = _daemon(config_file, tmp_path)
+    try:
+        [reply] = smtp_relay.wait_for(1, timeout=30)
+        took = time.monotonic() - restarted
+        time.sleep(2)  # nothing more comes
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=60)
+    assert reply.rcpt_tos == ("kill@example.org",)
+    assert len(smtp_relay.messages) == 1
+    assert took < 10, f"the reply came {took:.1f} s after the restart"
+
+
+def _deliver_when_listening(port: int, raw: bytes, timeout: float = 30) -> None:
+    give_up = time.monotonic() + timeout
+    while True:
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                smtp.sendmail("kill@example.org", ["judge@example.org"], raw)
+            return
+        except OSError:
+            if time.monotonic() > give_up:
+                raise
+            time.sleep(0.1)

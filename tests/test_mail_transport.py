@@ -5,24 +5,29 @@ Dovecot (IMAP), aiosmtpd (the relay and the intake itself) and real databases: w
 
 from __future__ import annotations
 
+import os
 import shutil
 import smtplib
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
 from email.message import EmailMessage
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from imapclient import SEEN  # type: ignore[import-untyped]  # ships no py.typed
 from sqlalchemy import func, select
 
-from judge.clock import FakeClock
+from judge.clock import SYSTEM_CLOCK, FakeClock
 from judge.config import ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.mail.claims import process_name
 from judge.mail.imap_poller import ImapPoller
 from judge.mail.inbox import store_inbound
 from judge.mail.outbox import queue_mail
@@ -30,6 +35,7 @@ from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
 from judge.store import Database, ImapState, InboundMail, OutboundMail, OutboundStatus, open_database
 from judge.testing.dovecot import DovecotServer, free_port
+from judge.testing.outage import TcpOutage
 from judge.testing.smtp_relay import SmtpRelay
 
 # CRLF as SMTP carries it, with what intakes tend to damage: a leading dot, a bare LF, a NUL, 8-bit bytes,
@@ -440,6 +446,27 @@ def test_imap_poller_reconnects_after_the_server_drops_the_connection(mailbox: D
         _stop(thread, stop)
 
 
+@pytest.mark.slow  # a twelve-second outage
+def test_imap_poller_is_back_idling_within_seconds_of_an_outage(mailbox: DovecotServer, db: Database) -> None:
+    """Issue 18: the IMAP server is away for longer than the back-off's first steps; mail that arrives after its
+    return is stored within seconds (the back-off is capped at 5 s, IDLE is taken up again)."""
+    with TcpOutage(mailbox.imap_port) as imap_port:
+        poller = ImapPoller(db, _imap_config(mailbox, port=imap_port.port, poll_seconds=60.0, idle=True), FakeClock())
+        thread, stop = _run_in_thread(poller.run)
+        try:
+            time.sleep(0.5)
+            imap_port.stop()
+            time.sleep(12)  # failures at 0.5, 1, 2, 4, then every 5 s
+            imap_port.start()
+            back = time.monotonic()
+            mailbox.append("judge", _mail(1))
+            assert _wait_until(lambda: len(_inbound(db)) == 1, 10)
+            took = time.monotonic() - back
+        finally:
+            _stop(thread, stop)
+    assert took < 7.0
+
+
 def test_imap_poller_run_survives_an_unreachable_server_and_stops_promptly(db: Database) -> None:
     config = ImapConfig(enabled=True, host="127.0.0.1", port=free_port(), security="plain", password="secret")
     poller = ImapPoller(db, config, FakeClock())
@@ -610,19 +637,94 @@ def test_sender_marks_a_550_refused_message_failed_at_once(smtp_relay: SmtpRelay
     assert _row(db, fine).status == OutboundStatus.SENT  # the connection went on to the next row
 
 
-def test_sender_keeps_mail_queued_while_the_relay_is_down(db: Database) -> None:
+def test_sender_keeps_mail_queued_in_order_while_the_relay_is_down(db: Database) -> None:
+    """A relay that cannot be reached is the transport's failure, not the message's: no attempt is counted, the
+    row stays due (first in the queue), and the sender waits a moment before trying the relay again."""
     clock = FakeClock()
     first, second = _queue(db, clock), _queue(db, clock)
     config = OutboundConfig(relay_host="127.0.0.1", relay_port=free_port(), relay_security="plain")
-    assert Sender(db, config, clock).send_due() == 0
+    sender = Sender(db, config, clock)
+    assert sender.send_due() == 0
     row = _row(db, first)
-    assert (row.status, row.attempts, _utc(row.next_try_at)) == (
-        OutboundStatus.QUEUED,
-        1,
-        clock.now() + timedelta(minutes=2),
-    )
-    # the batch stopped at the first connection failure: the next row was not tried
+    assert (row.status, row.attempts, _utc(row.next_try_at)) == (OutboundStatus.QUEUED, 0, clock.now())
+    assert row.last_error is not None and "ConnectionRefusedError" in row.last_error
     assert (_row(db, second).attempts, _utc(_row(db, second).next_try_at)) == (0, clock.now())
+    with patch.object(Sender, "_relay", side_effect=AssertionError("tried the relay during its back-off")):
+        assert sender.send_due() == 0
+
+
+@pytest.mark.slow  # a six-second outage
+def test_a_relay_outage_is_ridden_out_every_message_once_in_order_seconds_after_it_ends(
+    smtp_relay: SmtpRelay, db: Database
+) -> None:
+    """Issue 18: the relay is down (its port refuses, its connections are cut) while replies are queued; they
+    all arrive, in order, once, within seconds of its return."""
+    with TcpOutage(smtp_relay.port) as relay_port:
+        config = OutboundConfig(relay_host="127.0.0.1", relay_port=relay_port.port, relay_security="plain")
+        sender = Sender(db, config, SYSTEM_CLOCK)
+        thread, stop = _run_in_thread(sender.run)
+        try:
+            relay_port.stop()
+            ids = [_queue(db, FakeClock(datetime.now(UTC)), _message(f"reply {n}")) for n in range(6)]
+            sender.wake()
+            time.sleep(6)  # the outage
+            assert smtp_relay.messages == []
+            relay_port.start()
+            back = time.monotonic()
+            received = smtp_relay.wait_for(6, timeout=10)
+            took = time.monotonic() - back
+        finally:
+            _stop(thread, stop)
+    subjects = [message_from_bytes(m.data)["Subject"] for m in received]
+    assert subjects == [f"reply {n}" for n in range(6)]
+    assert len(smtp_relay.messages) == 6
+    assert all(_row(db, i).attempts == 0 for i in ids)
+    assert took < 6.0
+
+
+def test_claims_of_a_process_that_died_are_taken_back_at_once(smtp_relay: SmtpRelay, db: Database) -> None:
+    """Issue 18: a judge killed while sending held its claim for ten minutes; the next sender round takes back
+    the claims of processes of this host that no longer run, and sends the mail now."""
+    clock = FakeClock()
+    row_id = _queue(db, clock)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    with db.transaction() as session:
+        row = session.get(OutboundMail, row_id)
+        assert row is not None
+        row.claimed_by = f"{socket.gethostname()}:{dead.pid}:1"
+        row.sending_since = clock.now()  # it was with the relay: its fate is unknown
+        row.next_try_at = clock.now() + timedelta(minutes=10)
+    assert Sender(db, _relay_config(smtp_relay), clock).send_due() == 1
+    assert _row(db, row_id).status == OutboundStatus.SENT
+    assert _row(db, row_id).claimed_by is None
+
+
+def test_claims_of_a_living_process_are_left_alone(smtp_relay: SmtpRelay, db: Database) -> None:
+    clock = FakeClock()
+    row_id = _queue(db, clock)
+    living = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        with db.transaction() as session:
+            row = session.get(OutboundMail, row_id)
+            assert row is not None
+            row.claimed_by = process_name(living.pid)
+            row.next_try_at = clock.now() + timedelta(minutes=10)
+        assert Sender(db, _relay_config(smtp_relay), clock).send_due() == 0
+    finally:
+        living.kill()
+        living.wait()
+
+
+def test_a_message_given_up_for_good_is_told_to_the_admin(db: Database) -> None:
+    clock = FakeClock()
+    row_id = _queue(db, clock)
+    told: list[tuple[int, str]] = []
+    config = OutboundConfig(relay_host="127.0.0.1", relay_port=free_port(), relay_security="plain", give_up_hours=1)
+    clock.advance(timedelta(hours=2))
+    Sender(db, config, clock, lambda row, why: told.append((row.id, why))).send_due()
+    assert _row(db, row_id).status == OutboundStatus.FAILED
+    assert told and told[0][0] == row_id and "undelivered after 1 hours" in told[0][1]
 
 
 def test_two_senders_deliver_each_row_exactly_once(smtp_relay: SmtpRelay, database_url: str) -> None:
@@ -662,3 +764,33 @@ def test_sender_run_delivers_when_woken_and_stops_promptly(smtp_relay: SmtpRelay
     assert took < 1.5
     with db.transaction() as session:
         assert session.scalar(select(func.count()).select_from(OutboundMail)) == 1
+
+
+def test_the_outgoing_queue_is_listed_shown_retried_and_dropped_from_the_command_line(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18: `judge outbox list|show|retry|drop`: what waits, claimed by whom, failed why."""
+    from judge.cli import main
+
+    db = open_database(database_url)
+    clock = FakeClock()
+    waiting, failing = _queue(db, clock, _message("waiting")), _queue(db, clock, _message("failing"))
+    with db.transaction() as session:
+        row = session.get(OutboundMail, failing)
+        assert row is not None
+        row.status, row.last_error, row.attempts = OutboundStatus.FAILED, "550 5.1.1 no such user", 1
+        claimed = session.get(OutboundMail, waiting)
+        assert claimed is not None
+        claimed.claimed_by = process_name(os.getpid())
+    config = tmp_path / "judge.toml"
+    config.write_text(f'[database]\nurl = "{database_url}"\n', encoding="utf-8")
+    assert main(["--config", str(config), "outbox", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "(running)" in listed and "550 5.1.1 no such user" in listed
+    assert main(["--config", str(config), "outbox", "show", str(failing)]) == 0
+    assert "subject: failing" in capsys.readouterr().out
+    assert main(["--config", str(config), "outbox", "retry", str(failing)]) == 0
+    assert main(["--config", str(config), "outbox", "drop", str(waiting)]) == 0
+    assert (_row(db, failing).status, _row(db, failing).attempts) == (OutboundStatus.QUEUED, 0)
+    assert _row(db, waiting).status == OutboundStatus.DROPPED
+    assert main(["--config", str(config), "outbox", "show", "999999"]) == 1

@@ -1,22 +1,27 @@
 """Delivering the outbound queue: through an SMTP relay, or as .eml files in a folder when there is none.
 
 A row is marked sent only after the relay accepted it (or the file is on disk), so a crash never marks
-undelivered mail sent. Through a relay each row's outcome has a transaction of its own: the price of a crash is
-that the one message the relay took just before it is sent again (at least once, never zero times). Files are
-marked sent a round at a time, once every file of the round and the folder are on disk; a file written again
-after a crash is the same file, under the same name, so nobody receives anything twice.
+undelivered mail sent. Through a relay each row's outcome is recorded in a transaction of its own the moment the
+relay answers: the only message a crash can send twice is the one the relay accepted in the instant before the
+crash, before its record (docs/mail.md, "Delivery": at least once, that window measured). Such a row is marked
+`sending_since` before it goes to the relay, so a judge that finds it after a crash knows its fate is unknown,
+says so in the log, and sends it again under the same Message-ID (which lets mail programs drop a duplicate).
+Files are marked sent a round at a time, once every file of the round and the folder are on disk; a file written
+again after a crash is the same file, under the same name, so nobody receives anything twice.
 
 Several judge processes may run a sender on one database: a sender claims a row (through a relay, each just
 before sending it; as files, a round's rows together) with a conditional update that moves its `next_try_at` a
-lease into the future. Only one sender's update matches a row, so no row goes out twice while both run; claims
-a sender does not use (it was stopped) are handed back at once, and a sender that dies holding claims leaves the
-rows to be retried when the lease runs out. Marking a row sent or failed applies only while it is queued.
+lease into the future and names the claiming process (`judge.mail.claims`). Only one sender's update matches a
+row, so no row goes out twice while both run; claims a sender does not use (it was stopped) are handed back at
+once, and the claims of a process that died are taken back by the next sender round on its host, at once.
 
-Failures: a temporary one (4xx, a connection that fails) counts an attempt and retries after 2, 4, 8...
-minutes, at most 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the
-sender, every recipient, or the data) fails the row at once, as a retry would only be refused again. When the
-connection to the relay fails, the rest of the batch waits for the next round instead of each row paying a
-connection timeout.
+Failures: a temporary refusal of a message (4xx) counts an attempt and retries after 2, 4, 8... minutes, at most
+6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the sender, every
+recipient, or the data) fails the row at once, as a retry would only be refused again. A relay that cannot be
+reached is the transport's failure, not a message's: no attempt is counted, the queue keeps its order, and the
+sender tries the relay again after 0.5, 1, 2, 4, then every 5 seconds, sending everything the moment it answers.
+A message still undelivered `give_up_hours` after it was queued fails for good. Whenever a message fails for good,
+the judge's admin is told by mail (`on_failure`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ import smtplib
 import ssl
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -36,8 +43,9 @@ from pathlib import Path
 
 from sqlalchemy import select, update
 
-from judge.clock import Clock
+from judge.clock import Clock, as_utc
 from judge.config import OutboundConfig
+from judge.mail.claims import alive, this_process
 from judge.store import Database, OutboundMail, OutboundStatus
 
 log = logging.getLogger(__name__)
@@ -45,6 +53,9 @@ log = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=10)
 """how long a claimed row is left alone by other senders: far more than one delivery takes"""
 MAX_BACKOFF = timedelta(hours=6)
+RELAY_BACKOFF_FIRST = 0.5
+RELAY_BACKOFF_MAX = 5.0
+"""seconds between tries of a relay that cannot be reached: the queue goes out within seconds of its return"""
 SMTP_TIMEOUT = 60.0
 IDLE_SECONDS = 1.0
 SECURITIES = ("tls", "starttls", "plain")
@@ -95,12 +106,23 @@ def retry_delay(attempts: int) -> timedelta:
 class Sender:
     """`send_due()` delivers what is due now; `run(stop_event)` keeps doing so, `wake()` to hurry it."""
 
-    def __init__(self, db: Database, config: OutboundConfig, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        config: OutboundConfig,
+        clock: Clock,
+        on_failure: Callable[[OutboundMail, str], None] | None = None,
+    ) -> None:
         self.db = db
         self.config = config
         self.clock = clock
+        self.on_failure = on_failure
+        """told of every message that failed for good (the daemon mails the admin)"""
         self._wake = threading.Event()
         self._smtp: smtplib.SMTP | None = None
+        self._relay_down_until = 0.0
+        self._relay_backoff = RELAY_BACKOFF_FIRST
+        self._outage_started: float | None = None
         if config.relay_host and config.relay_security not in SECURITIES:
             raise ValueError(f"relay_security must be one of {', '.join(SECURITIES)}, not {config.relay_security!r}")
 
@@ -141,6 +163,9 @@ class Sender:
         repeats at most the one message under way. Files are quick: a round's rows are claimed together and
         marked sent together once the files and their folder are on disk (a file written again after a crash is
         the same file). Claims left unused (a stop) are handed back at once rather than left to their lease."""
+        self.take_back_dead_claims()
+        if self.config.relay_host and time.monotonic() < self._relay_down_until:
+            return 0  # the relay did not answer a moment ago: the queue waits, in order
         due = self._due(limit)
         if self.config.relay_host:
             return self._relay_all(due, stop_event)
@@ -167,14 +192,77 @@ class Sender:
                 except _Refused as refusal:
                     self._failed(row, str(refusal), permanent=refusal.permanent)
                 except _ConnectionFailed as failure:
-                    self._failed(row, str(failure), permanent=False)
-                    break  # the rest wait for the next round
+                    self._relay_unreachable(row, str(failure))
+                    break  # the rest wait for the relay, in order
                 else:
                     self._sent([row])
                     delivered += 1
+                    self._relay_answered()
         finally:
             self._disconnect()
         return delivered
+
+    def _relay_unreachable(self, row: OutboundMail, error: str) -> None:
+        """The relay cannot be reached: the row goes back to the queue as it was (no attempt counted), unless it
+        has waited `give_up_hours`; the sender tries the relay again shortly."""
+        if self._outage_started is None:
+            self._outage_started = time.monotonic()
+            log.warning("the relay cannot be reached (%s); mail waits in the queue and is sent when it answers", error)
+        waited = self.clock.now() - (as_utc(row.created_at) or self.clock.now())
+        if waited >= timedelta(hours=self.config.give_up_hours):
+            self._failed(row, f"undelivered after {self.config.give_up_hours} hours: {error}", permanent=True)
+        else:
+            self._release([row.id], error)
+        self._relay_down_until = time.monotonic() + self._relay_backoff
+        self._relay_backoff = min(self._relay_backoff * 2, RELAY_BACKOFF_MAX)
+
+    def _relay_answered(self) -> None:
+        if self._outage_started is not None:
+            log.info("the relay answers again after %.1f s", time.monotonic() - self._outage_started)
+        self._outage_started = None
+        self._relay_backoff = RELAY_BACKOFF_FIRST
+        self._relay_down_until = 0.0
+
+    def take_back_dead_claims(self) -> int:
+        """Hand back at once the rows claimed by processes of this host that no longer run (a judge killed while
+        it was sending); a row that was with the relay when its process died is sent again, and the log says
+        that it may be a duplicate. Returns how many rows were taken back."""
+        now = self.clock.now()
+        with self.db.transaction() as session:
+            owners = set(
+                session.scalars(
+                    select(OutboundMail.claimed_by)
+                    .where(
+                        OutboundMail.status == OutboundStatus.QUEUED,
+                        OutboundMail.next_try_at > now,
+                        OutboundMail.claimed_by.is_not(None),
+                    )
+                    .distinct()
+                )
+            )
+            dead = [owner for owner in owners if owner and owner != this_process() and alive(owner) is False]
+            if not dead:
+                return 0
+            rows = session.execute(
+                select(OutboundMail.id, OutboundMail.sending_since).where(
+                    OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.claimed_by.in_(dead)
+                )
+            ).all()
+            session.execute(
+                update(OutboundMail)
+                .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.claimed_by.in_(dead))
+                .values(next_try_at=now, claimed_by=None, sending_since=None)
+                .execution_options(synchronize_session=False)
+            )
+        for row_id, since in rows:
+            if since is not None:
+                log.warning(
+                    "outbound mail %d was with the relay when its sender died: sending it again (the relay may have "
+                    "accepted it; the copy has the same Message-ID)",
+                    row_id,
+                )
+        log.info("took back %d outbound mail(s) claimed by %s, which no longer run(s)", len(rows), ", ".join(dead))
+        return len(rows)
 
     def _write_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
         written = []
@@ -218,7 +306,7 @@ class Sender:
                     OutboundMail.status == OutboundStatus.QUEUED,
                     OutboundMail.next_try_at <= now,
                 )
-                .values(next_try_at=now + CLAIM_LEASE)
+                .values(next_try_at=now + CLAIM_LEASE, claimed_by=this_process())
                 .returning(OutboundMail.id)
                 .execution_options(synchronize_session=False)
             ).all()
@@ -228,14 +316,17 @@ class Sender:
                 session.scalars(select(OutboundMail).where(OutboundMail.id.in_(claimed)).order_by(OutboundMail.id))
             )
 
-    def _release(self, row_ids: list[int]) -> None:
+    def _release(self, row_ids: list[int], error: str | None = None) -> None:
         if not row_ids:
             return
+        values: dict[str, object] = {"next_try_at": self.clock.now(), "claimed_by": None, "sending_since": None}
+        if error is not None:
+            values["last_error"] = error[:2000]
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)
                 .where(OutboundMail.id.in_(row_ids), OutboundMail.status == OutboundStatus.QUEUED)
-                .values(next_try_at=self.clock.now())
+                .values(**values)
                 .execution_options(synchronize_session=False)
             )
 
@@ -245,7 +336,7 @@ class Sender:
             session.execute(
                 update(OutboundMail)
                 .where(OutboundMail.id.in_([row.id for row in rows]), OutboundMail.status == OutboundStatus.QUEUED)
-                .values(status=OutboundStatus.SENT, sent_at=now)
+                .values(status=OutboundStatus.SENT, sent_at=now, claimed_by=None, sending_since=None)
                 .execution_options(synchronize_session=False)
             )
         for row in rows:
@@ -256,7 +347,12 @@ class Sender:
         now = self.clock.now()
         attempts = row.attempts + 1
         give_up = permanent or attempts >= self.config.max_attempts
-        values: dict[str, object] = {"attempts": attempts, "last_error": error[:2000]}
+        values: dict[str, object] = {
+            "attempts": attempts,
+            "last_error": error[:2000],
+            "claimed_by": None,
+            "sending_since": None,
+        }
         if give_up:
             values["status"] = OutboundStatus.FAILED
         else:
@@ -270,6 +366,11 @@ class Sender:
             )
         if give_up:
             log.error("outbound mail %d failed for good after %d attempt(s): %s", row.id, attempts, error)
+            if self.on_failure is not None:
+                try:
+                    self.on_failure(row, error)
+                except Exception:  # telling the admin must never stop the queue
+                    log.exception("could not tell the admin that outbound mail %d failed", row.id)
         else:
             log.warning("outbound mail %d not delivered (attempt %d), retrying later: %s", row.id, attempts, error)
 
@@ -312,6 +413,7 @@ class Sender:
             options.append("BODY=8BITMIME")
         if smtp.has_extn("smtputf8") and not all(a.isascii() for a in [sender, *recipients]):
             options.append("SMTPUTF8")
+        self._mark_sending(row)
         try:
             refused = smtp.sendmail(sender, recipients, wire, mail_options=options)
         except smtplib.SMTPRecipientsRefused as error:
@@ -329,6 +431,16 @@ class Sender:
         if refused:
             # the others have it; a second send would duplicate their copy, so the row counts as sent
             log.warning("outbound mail %d: the relay refused some recipients: %s", row.id, refused)
+
+    def _mark_sending(self, row: OutboundMail) -> None:
+        """From here until its answer is recorded, the message may be with the relay."""
+        with self.db.transaction() as session:
+            session.execute(
+                update(OutboundMail)
+                .where(OutboundMail.id == row.id)
+                .values(sending_since=self.clock.now())
+                .execution_options(synchronize_session=False)
+            )
 
     def _connection(self) -> smtplib.SMTP:
         """The open relay connection (one per round), opened and logged in on first use."""

@@ -77,6 +77,7 @@ class OutboundStatus(StrEnum):
     QUEUED = "queued"
     SENT = "sent"
     FAILED = "failed"
+    DROPPED = "dropped"  # taken out of the queue by the admin (`judge outbox drop`)
 
 
 class Player(Base):
@@ -259,6 +260,11 @@ class OutboundMail(Base):
     last_error: Mapped[str | None] = mapped_column(Text, default=None)
     created_at: Mapped[datetime]
     sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    """the process delivering it now (`judge.mail.claims`), taken back at once when that process dies"""
+    sending_since: Mapped[datetime | None] = mapped_column(default=None)
+    """set just before the relay is given the message, cleared when its answer is recorded: a row that still has
+    it after a crash may have reached the relay (its fate is unknown)"""
 
 
 class ImapState(Base):

@@ -7,6 +7,7 @@ It speaks real SMTP over TCP, so the judge's own sending code (smtplib, retries,
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ class _Handler:
         self.condition = threading.Condition()
         self.received: list[ReceivedMessage] = []
         self.failure: _Failure | None = None
+        self.holding = threading.Event()
+        """while set, a message's DATA is held unanswered (the sender waits for the relay's answer)"""
+        self.held = threading.Event()
+        """set once a DATA is being held"""
 
     def _take_failure(self, stage: Stage) -> str | None:
         with self.condition:
@@ -62,6 +67,11 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if self.holding.is_set():
+            self.held.set()
+            while self.holding.is_set():
+                await asyncio.sleep(0.05)
+            return "451 4.3.0 Held and dropped: the sender went away before the answer"
         refusal = self._take_failure("DATA")
         if refusal is not None:
             return refusal
@@ -141,6 +151,19 @@ class SmtpRelay(StartStop):
         with self._handler.condition:
             self._handler.received.clear()
             self._handler.failure = None
+
+    def hold(self) -> None:
+        """Hold the next DATA unanswered (until `release`): the moment a sender may be killed mid-send. The held
+        message is then dropped, never recorded."""
+        self._handler.held.clear()
+        self._handler.holding.set()
+
+    def wait_held(self, timeout: float = 10) -> None:
+        if not self._handler.held.wait(timeout):
+            raise TimeoutError(f"no DATA was held within {timeout} s")
+
+    def release(self) -> None:
+        self._handler.holding.clear()
 
     def fail_next(self, code: int = 451, text: str = "4.3.0 Try again later", *, at: Stage = "DATA") -> None:
         """Refuse the next DATA (or RCPT TO, with at="RCPT") once with this reply; later ones are accepted."""
