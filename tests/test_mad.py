@@ -282,3 +282,48 @@ def test_the_army_of_an_a_f_is_removed_when_centres_fall_short(orders: list[str]
     }
     outcome = run_case(case)
     assert outcome["units"] == [{"power": "Italy", "unit": "F", "at": "tys"}]
+
+
+def test_an_order_for_the_fleet_of_an_a_f_sails_the_army_aboard_with_it() -> None:
+    """Rule 4b: "the A/F may then move"; `F(TYS) - WMS` for an A/F whose army has no order of its own moves the
+    A/F (the army cannot be left alone at sea)."""
+    units = [{"power": "Italy", "unit": "A/F", "at": "tys", "aboard": 1}]
+    case = {
+        "variant": "mad",
+        "phase": {"season": "Spring", "year": 1902, "type": "Movement"},
+        "units": units,
+        "orders": {"Italy": ["F(TYS) - WMS"]},
+    }
+    outcome = run_case(case)
+    assert outcome["units"] == [{"power": "Italy", "unit": "A/F", "at": "wes", "aboard": 2}]
+
+
+def test_a_case_without_homes_builds_on_the_centres_within_the_country() -> None:
+    """The centres inside a country are the ones its power placed (rule 2), so a case may leave `homes` out."""
+    case = _case(
+        [("France", "A", "bel")],
+        {"France": ["Build A Par", "Build 2A Bur"]},
+        phase=("Winter", 1901, "Adjustment"),
+        supply_centers={"France": ["bur", "gas", "pic", "bel"]},
+    )
+    assert _results(run_case(case)) == {"France: Build A Par": "illegal", "France: Build 2A Bur": "succeeds"}
+
+
+def test_supply_centres_and_boarding_read_as_players_write_them() -> None:
+    spring = run_case(
+        _case(
+            [],
+            {"France": ["Supply centre Burgundy", "Place SC in Gascony", "Centre: Pic"]},
+            phase=("Spring", 1900, "Placement"),
+        )
+    )
+    assert sorted(spring["supply_centers"]["France"]) == ["bur", "gas", "pic"]
+    boarded = run_case(_case([("Italy", "A", "rom"), ("Italy", "F", "tys")], {"Italy": ["A(Rom) embarks on F(TYS)"]}))
+    assert ("Italy", "A/F", "tys") in _units(boarded)
+
+
+def test_atlantis_may_be_named_as_players_name_provinces() -> None:
+    case = _case([("France", "A", "par")], {"France": ["A Par H"]}, state={"atlantis": "Switzerland"}, seed=2)
+    outcome = run_case(case)
+    [moved] = [e for e in outcome["events"] if e["kind"] == "atlantis"]
+    assert moved["from"] == "swi" and outcome["state"]["atlantis"] in {"swi", "bur", "mar", "mun", "pie", "tyr"}

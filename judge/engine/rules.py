@@ -279,7 +279,7 @@ class Rules:
     builds_beside_own_units: ClassVar[bool] = False
     """may a power build in a home centre its own units hold (Multiplomacy rule 10, Multiplicity rule 5)?"""
 
-    def home_centres(self, power: str, state: Mapping[str, Any]) -> tuple[str, ...]:
+    def home_centres(self, power: str, state: Mapping[str, Any], centres: Mapping[str, str]) -> tuple[str, ...]:
         """Where `power` builds: its home centres, the map's (Mad Diplomacy's are those it placed, kept in the
         game's state)."""
         return self.board.powers[power].home if power in self.board.powers else ()
@@ -295,7 +295,7 @@ class Rules:
     ) -> str | None:
         """Why `power` may not build in `province` this winter, or None: an owned home centre, one build a
         province, vacant (or, where `builds_beside_own_units`, held by no other power)."""
-        home = self.home_centres(power, state or {})
+        home = self.home_centres(power, state or {}, centres)
         if province not in home:
             return f"{province} is not a home centre of {power}"
         if centres.get(province) != power:

@@ -72,7 +72,7 @@ def build_sites(
 ) -> list[str]:
     """Home centres where `power` could build now."""
     units = list(units)
-    home = rules.home_centres(power, state or {})
+    home = rules.home_centres(power, state or {}, centres)
     return [p for p in home if rules.build_site_problem(power, p, centres, units, set(), state) is None]
 
 

@@ -400,6 +400,8 @@ class OrderReader:
     def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
         """What follows a variant's verb, by its shape."""
         if verb.shape == "unit target":
+            while cur.peek() in ("on", "onto", "aboard", "to", "into", "with"):  # "A(Rom) embarks on F(TYS)"
+                cur.pos += 1
             target = self._unit(cur, line, "the unit it concerns")
             self._expect_end(cur, line)
             return Order(verb.kind, unit, target=target)

@@ -72,6 +72,7 @@ class MadRules(MultiplicityRules):
         "centre": Verb(OrderKind.CENTRE, "place"),
         "center": Verb(OrderKind.CENTRE, "place"),
         "sc": Verb(OrderKind.CENTRE, "place"),
+        "supply": Verb(OrderKind.CENTRE, "place"),
         "place": Verb(OrderKind.BUILD, "placement"),
         "places": Verb(OrderKind.BUILD, "placement"),
         "boards": Verb(OrderKind.BOARD, "unit target"),
@@ -210,9 +211,14 @@ class MadRules(MultiplicityRules):
 
     # --- home centres: those the power placed (rule 2) ------------------------------------------------
 
-    def home_centres(self, power: str, state: Mapping[str, Any]) -> tuple[str, ...]:
+    def home_centres(self, power: str, state: Mapping[str, Any], centres: Mapping[str, str]) -> tuple[str, ...]:
+        """The centres the power placed in Spring 1900 (the state's `homes`); where a case gives no `homes`, the
+        centres within its country, which are exactly those (rule 2: no other centre lies in a country)."""
         homes = state.get("homes") or {}
-        return tuple(homes.get(power, ()))
+        if power in homes:
+            return tuple(p for p in (self.board.lookup(str(h)) for h in homes[power]) if p)
+        country = self.board.powers[power].country if power in self.board.powers else ()
+        return tuple(sorted(p for p in centres if p in country))
 
     def may_be_centre(self, province: str) -> bool:
         """A supply centre of the map, or a province of a power's country (where its centres may be placed)."""

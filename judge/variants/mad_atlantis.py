@@ -29,8 +29,10 @@ ATLANTIS = "atlantis"
 START = "swi"
 
 
-def where(outcome: Outcome) -> str:
-    return str(outcome.variant_state.get("atlantis", START))
+def where(rules: MadRules, outcome: Outcome) -> str:
+    """Where Atlantis stands (a case may name the province as players do: "Swi", "Switzerland")."""
+    written = str(outcome.variant_state.get("atlantis", START))
+    return rules.board.lookup(written) or written.lower()
 
 
 def candidates(rules: MadRules, at: str) -> list[str]:
@@ -45,7 +47,7 @@ def candidates(rules: MadRules, at: str) -> list[str]:
 
 def wander(rules: MadRules, outcome: Outcome, rng: random.Random) -> None:
     """Move Atlantis after a movement season (rule 9): a die for each place, the highest wins, ties roll again."""
-    at = where(outcome)
+    at = where(rules, outcome)
     rolling = candidates(rules, at)
     rounds: list[list[dict[str, object]]] = []
     while True:
@@ -62,7 +64,7 @@ def wander(rules: MadRules, outcome: Outcome, rng: random.Random) -> None:
 
 def owner(rules: MadRules, outcome: Outcome) -> str | None:
     """Who is credited with Atlantis where it stands now (the order in the module's docstring)."""
-    at = where(outcome)
+    at = where(rules, outcome)
     for force in outcome.units:
         if force.province == at:
             return force.power

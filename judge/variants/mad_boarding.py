@@ -55,6 +55,7 @@ def prepare(rules: MadRules, position: Position, submitted: Sequence[Submitted])
             continue
         settled[row] = (order, "the army is aboard", True)
         lines[row] = replace(sub, order=None, error="aboard")
+    carried: set[int] = set()  # the sails and landings already rewritten
     sailing: dict[tuple[str, str], tuple[int, str]] = {}  # (power, sea it sails to) -> (row, sea it sails from)
     for row, sub in enumerate(lines):
         order = sub.order
@@ -87,8 +88,37 @@ def prepare(rules: MadRules, position: Position, submitted: Sequence[Submitted])
         lines[sail_row] = replace(
             lines[sail_row], order=Order(OrderKind.MOVE, UnitRef(fleet, origin), destination=sail_order.destination)
         )
+        carried.update((row, sail_row))
+    _whole_sails(forces, lines, carried)
     _merged_supports(lines, settled)
     return Prepared(replace(position, units=tuple(forces)), lines, settled)
+
+
+def _whole_sails(forces: list[Force], lines: list[Submitted], carried: set[int]) -> None:
+    """`F(TYS) - WMS` for an A/F whose army has no order of its own: the A/F sails, the army aboard (rule 4b);
+    read as the fleet alone, it would leave the army alone at sea, which cannot be."""
+    for row, sub in enumerate(lines):
+        order = sub.order
+        if row in carried or order is None or order.kind is not OrderKind.MOVE or order.unit is None:
+            continue
+        ship = _force_at(forces, sub.power, order.unit.location)
+        named = order.unit.composition
+        if ship is None or not (ship.composition.armies and ship.composition.fleets) or named is None:
+            continue
+        if named.armies or named == ship.composition:
+            continue
+        army_ordered = any(
+            other.order is not None
+            and other.order.unit is not None
+            and other.power == sub.power
+            and province_of(other.order.unit.location) == ship.province
+            and (other.order.unit.composition is None or other.order.unit.composition.armies)
+            for n, other in enumerate(lines)
+            if n != row
+        )
+        if not army_ordered:
+            whole = UnitRef(ship.composition, ship.at)
+            lines[row] = replace(sub, order=replace(order, unit=whole))
 
 
 def _force_at(forces: list[Force], power: str, location: str) -> Force | None:
