@@ -446,3 +446,21 @@ def test_shunted_mail_is_listed_shown_and_retried_from_the_command_line(
     with judge.db.transaction() as s:
         row = s.get(InboundMail, shunted_id)
         assert row is not None and row.status == MailStatus.RECEIVED and row.attempts == 0
+
+
+def test_a_process_mail_that_meets_the_deadline_keeper_does_not_process_the_next_phase(judge: Judge) -> None:
+    """Issue 19, item 2: the GM's PROCESS arrives; before it is handled the phase is processed at its deadline (by
+    this judge's keeper or another process's): the PROCESS is answered, and the next phase is left alone."""
+    from judge.game import GameService
+
+    _started(judge)
+    asked = judge.store("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    judge.clock.advance(timedelta(seconds=1))
+    GameService(judge.db, judge.clock).process("alpha", expected_index=0)  # the deadline keeper's turn
+    judge.processor.process_pending()
+    reply = judge.reply_to(asked)
+    assert "after your mail arrived" in reply and "send PROCESS again" in reply
+    assert GameService(judge.db, judge.clock).view("alpha")["phase_index"] == 1
+    again = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS\nPROCESS")
+    assert again.count("Phase processed") == 2  # a second PROCESS in one mail goes on from the first
+    assert GameService(judge.db, judge.clock).view("alpha")["phase_index"] == 3

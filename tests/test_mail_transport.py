@@ -446,6 +446,28 @@ def test_imap_poller_reconnects_after_the_server_drops_the_connection(mailbox: D
         _stop(thread, stop)
 
 
+def test_two_judge_processes_polling_one_mailbox_store_each_message_once(
+    mailbox: DovecotServer, database_url: str
+) -> None:
+    """Issue 19, item 1: two pollers (two judge processes) on one mailbox and one database fetch the same UIDs;
+    the mailbox's state row is locked while a batch is stored, so each message is stored once."""
+    dbs = [open_database(database_url) for _ in range(2)]
+    for n in range(40):
+        mailbox.append("judge", _mail(n))
+    pollers = [ImapPoller(db, _imap_config(mailbox, poll_seconds=0.2, idle=False), FakeClock()) for db in dbs]
+    running = [_run_in_thread(poller.run) for poller in pollers]
+    try:
+        assert _wait_until(lambda: len(_inbound(dbs[0])) >= 40, 30)
+        time.sleep(1.0)  # both have had their turn at every batch
+    finally:
+        for thread, stop in running:
+            _stop(thread, stop)
+    ids = [row.message_id for row in _inbound(dbs[0])]
+    assert len(ids) == 40 and len(set(ids)) == 40
+    for db in dbs:
+        db.dispose()
+
+
 @pytest.mark.slow  # a twelve-second outage
 def test_imap_poller_is_back_idling_within_seconds_of_an_outage(mailbox: DovecotServer, db: Database) -> None:
     """Issue 18: the IMAP server is away for longer than the back-off's first steps; mail that arrives after its

@@ -33,6 +33,10 @@ class MailContext:
     sender: str
     now: datetime
     message_id: str | None = None
+    received_at: datetime | None = None
+    """when the mail was stored (a GM's PROCESS acts on the phase current then)"""
+    processed_here: bool = False
+    """a PROCESS earlier in this mail processed a phase (a later one goes on from there)"""
     game: str | None = None
     power: str | None = None
     """the power whose orders the following lines are (the signed-on power, or the one the GM became)"""

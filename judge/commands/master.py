@@ -74,8 +74,9 @@ class Process(Command):
     role = "master"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        done = ctx.service.process(_game(ctx))
+        done = ctx.service.process(_game(ctx), asked_at=None if ctx.processed_here else ctx.received_at)
         assert done is not None
+        ctx.processed_here = True
         sent = send_results(ctx, done)
         lines = [f"Phase processed; results sent to {sent} address(es)."]
         if done.late:

@@ -446,15 +446,32 @@ class GameService:
 
     # --- processing ----------------------------------------------------------------------------------
 
-    def process(self, name: str, *, expected_index: int | None = None) -> Processed | None:
+    def process(
+        self, name: str, *, expected_index: int | None = None, asked_at: datetime | None = None
+    ) -> Processed | None:
         """Adjudicate the current phase. With `expected_index`, do nothing if that phase is already done
-        (a deadline fired twice, or another judge process got there first)."""
+        (a deadline fired twice, or another judge process got there first). With `asked_at` (when the GM's
+        PROCESS mail arrived), refuse if a phase was processed since: the deadline keeper, perhaps of another
+        judge process, did what the GM asked, and the GM is not to process the next phase unawares."""
         with self._tx() as s:
             game = self._lock(s, name)
             if expected_index is not None and game.phase_index != expected_index:
                 return None
             if game.status != GameStatus.ACTIVE:
                 raise ServiceError(f"{name} is {game.status}, not active")
+            if asked_at is not None and game.phase_index > 0:
+                last = s.scalar(
+                    select(PhaseRecord.processed_at).where(
+                        PhaseRecord.game_id == game.id, PhaseRecord.index == game.phase_index - 1
+                    )
+                )
+                if last is not None and as_utc(last) > as_utc(asked_at):
+                    current = game.position["phase"] if game.position else {}
+                    raise ServiceError(
+                        f"a phase of {name} was processed at {as_utc(last):%Y-%m-%d %H:%M:%S} UTC, after your mail "
+                        f"arrived; it is now in {current.get('season')} {current.get('year')} {current.get('type')}: "
+                        "send PROCESS again to process that"
+                    )
             return self._process(s, game)
 
     def predict(self, name: str) -> dict[str, Any]:

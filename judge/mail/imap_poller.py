@@ -37,6 +37,7 @@ from typing import Any
 from imapclient import DELETED, SEEN, IMAPClient  # type: ignore[import-untyped]  # ships no py.typed
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError  # type: ignore[import-untyped]
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.clock import Clock
@@ -143,6 +144,12 @@ class ImapPoller:
         return self._imap.select_folder(self.config.mailbox)
 
     def _load_state(self, uidvalidity: int) -> int:
+        try:
+            return self._read_state(uidvalidity)
+        except IntegrityError:  # another judge process made the state row at the same moment: read theirs
+            return self._read_state(uidvalidity)
+
+    def _read_state(self, uidvalidity: int) -> int:
         now = self.clock.now()
         with self.db.transaction() as session:
             state = session.scalars(
@@ -177,6 +184,14 @@ class ImapPoller:
         messages = [(uid, bytes(fetched[uid][b"BODY[]"])) for uid in batch if b"BODY[]" in fetched.get(uid, {})]
         # (a UID missing from the answer was expunged by another client since the SEARCH)
         with self.db.transaction() as session:
+            # another judge process polling the same mailbox may have stored this batch a moment ago: the state
+            # row is locked, so whoever stores a UID first moves `last_uid` past it, and the other skips it
+            done = self._stored_up_to(session, uidvalidity)
+            taken_by_other = [uid for uid, _ in messages if uid <= done]
+            if taken_by_other:
+                log.info("skipped %d message(s) of %s: stored by another judge process", len(taken_by_other),
+                         self.config.mailbox)  # fmt: skip
+            messages = [(uid, raw) for uid, raw in messages if uid > done]
             known = self._stored_already(session, [raw for _, raw in messages])
             fresh = []
             for uid, raw in messages:
@@ -191,6 +206,17 @@ class ImapPoller:
                 self.on_stored(inbound_id)
         self._file_away(batch)
         return len(stored)
+
+    def _stored_up_to(self, session: Session, uidvalidity: int) -> int:
+        """The mailbox's `last_uid`, read under a lock held until the batch is stored."""
+        state = session.scalars(
+            select(ImapState)
+            .where(ImapState.account == self.account, ImapState.mailbox == self.config.mailbox)
+            .with_for_update()
+        ).one_or_none()
+        if state is None or state.uidvalidity != uidvalidity:
+            return 0
+        return int(state.last_uid)
 
     def _stored_already(self, session: Session, raws: list[bytes]) -> set[tuple[str | None, bytes]]:
         """(Message-ID, bytes) of the batch's messages stored from IMAP within DUPLICATE_WINDOW: one query for

@@ -251,7 +251,11 @@ class Processor:
                 message_id, MailStatus.IGNORED, error=error, processed_at=now, header_id=mail.message_id, why=why
             )
         service = GameService(self.db, self.clock).bound(s)
-        ctx = MailContext(service, self.config, sender=mail.sender, now=now, message_id=mail.message_id)
+        stored = s.get(InboundMail, message_id)
+        received = stored.received_at if stored is not None else None
+        ctx = MailContext(
+            service, self.config, sender=mail.sender, now=now, message_id=mail.message_id, received_at=received
+        )
         interpret(ctx, mail.lines)
         footer = self._footer(ctx, mail)
         subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}".strip()
