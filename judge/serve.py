@@ -30,6 +30,11 @@ from judge.store import Database, OutboundMail, open_database
 log = logging.getLogger(__name__)
 
 
+RECHECK = timedelta(seconds=10)
+"""the longest the deadline keeper sleeps: a deadline changed through another judge process on the database, or
+left by one that died, is seen within this"""
+
+
 class Daemon:
     def __init__(self, config: Config, clock: Clock = SYSTEM_CLOCK, db: Database | None = None) -> None:
         self.config = config
@@ -77,8 +82,9 @@ class Daemon:
         except Exception:
             log.exception("the deadline keeper failed; trying again in a minute")
             upcoming = None
-        # nothing due: look again in a minute (a game may have started meanwhile)
-        when = upcoming or datetime.now(UTC) + timedelta(minutes=1)
+        # look again soon in any case: another judge process may have moved a deadline, or died with work due
+        soon = datetime.now(UTC) + RECHECK
+        when = min(upcoming, soon) if upcoming else soon
         if self.scheduler.running:
             self.scheduler.add_job(self.tick, "date", run_date=when, id="deadlines", replace_existing=True)
 

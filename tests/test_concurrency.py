@@ -6,6 +6,7 @@ These run real separate processes (multiprocessing, spawn) against PostgreSQL, a
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from typing import Any
 
 import pytest
@@ -98,3 +99,42 @@ def test_orders_submitted_while_a_phase_is_processed_are_never_lost(database_url
     # every set filed afterwards went to the next phase; the last one is on file there
     if after:
         assert later is not None and later.lines == after[-1]
+
+
+def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database_url: str, tmp_path: Any) -> None:
+    """Issue 19, item 4: a judge asleep until a far deadline still sees, within `RECHECK`, a deadline that another
+    judge process (or one that died) brought forward, and processes the phase."""
+    from datetime import UTC, datetime, timedelta
+
+    from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+    from judge.serve import RECHECK, Daemon
+    from judge.store import Game
+
+    _set_up(database_url)
+    config = Config(
+        database_url=database_url,
+        smtp_intake=SmtpIntakeConfig(enabled=False),
+        outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
+    )
+    db = open_database(database_url, migrate=False)
+    with db.transaction() as s:  # nothing due for two days, and a phase that waits for its deadline
+        game = s.scalars(select(Game).where(Game.name == "race")).one()
+        game.deadline = datetime.now(UTC) + timedelta(days=2)
+        game.settings = {**game.settings, "_no_early": game.phase_index}
+    daemon = Daemon(config)
+    daemon.start()
+    try:
+        with db.transaction() as s:  # another process moves the deadline to now
+            s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC)
+        moved = datetime.now(UTC)
+        give_up = moved + RECHECK + timedelta(seconds=10)
+        while datetime.now(UTC) < give_up:
+            with db.transaction() as s:
+                if s.scalars(select(PhaseRecord)).first() is not None:
+                    break
+            threading.Event().wait(0.2)
+        took = datetime.now(UTC) - moved
+    finally:
+        daemon.shutdown()
+        db.dispose()
+    assert took <= RECHECK + timedelta(seconds=3), f"the moved deadline was seen after {took}"
