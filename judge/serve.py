@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 
 
 RECHECK = timedelta(seconds=10)
-"""the longest the deadline keeper sleeps: a deadline changed through another judge process on the database, or
-left by one that died, is seen within this"""
+"""how often a judge looks whether another judge process on the database changed a game's deadline or phase (one
+small query); a change is acted on within this"""
 
 
 class Daemon:
@@ -49,6 +49,8 @@ class Daemon:
         )
         self.poller = ImapPoller(self.db, config.imap, clock, self._stored) if config.imap.enabled else None
         self.scheduler = BackgroundScheduler(timezone=UTC)
+        self._seen: int | None = None
+        """the games' deadlines and phases as of the last tick (`DeadlineKeeper.fingerprint`)"""
         self.threads: list[threading.Thread] = []
 
     def _undeliverable(self, row: OutboundMail, error: str) -> None:
@@ -72,8 +74,24 @@ class Daemon:
         self.sender.wake()
         self.tick()  # orders just filed may let a phase go early
 
+    def _recheck(self) -> None:
+        """Every `RECHECK`: if the games' deadlines or phases changed since the last tick (through another judge
+        process on the database), tick now. One small query; every process already wakes for every game's
+        deadline, so work left by a process that died is done at its time."""
+        try:
+            seen = self.keeper.fingerprint()
+        except Exception:
+            log.exception("looking at the games' deadlines failed")
+            return
+        if seen != self._seen:
+            self.tick()
+
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one."""
+        try:
+            self._seen = self.keeper.fingerprint()
+        except Exception:
+            self._seen = None
         try:
             for line in self.keeper.tick():
                 log.info("%s", line)
@@ -82,9 +100,8 @@ class Daemon:
         except Exception:
             log.exception("the deadline keeper failed; trying again in a minute")
             upcoming = None
-        # look again soon in any case: another judge process may have moved a deadline, or died with work due
-        soon = datetime.now(UTC) + RECHECK
-        when = min(upcoming, soon) if upcoming else soon
+        # nothing due: look again in a minute (a game may have started meanwhile)
+        when = upcoming or datetime.now(UTC) + timedelta(minutes=1)
         if self.scheduler.running:
             self.scheduler.add_job(self.tick, "date", run_date=when, id="deadlines", replace_existing=True)
 
@@ -94,6 +111,7 @@ class Daemon:
         if self.intake is not None:
             self.intake.start()
         self.scheduler.start()
+        self.scheduler.add_job(self._recheck, "interval", seconds=RECHECK.total_seconds(), id="recheck")
         loops = [
             ("processor", lambda: self.processor.run(self.stop, after=self._processed)),
             ("sender", lambda: self.sender.run(self.stop)),

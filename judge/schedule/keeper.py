@@ -57,6 +57,17 @@ class DeadlineKeeper:
                     break
         return done
 
+    def fingerprint(self) -> int:
+        """The active games' deadlines and phases, as one number: it changes when any of them is changed, by this
+        process or another on the database."""
+        with self.db.transaction() as s:
+            rows = s.execute(
+                select(Game.name, Game.deadline, Game.phase_index, Game.status)
+                .where(Game.status == GameStatus.ACTIVE)
+                .order_by(Game.name)
+            ).all()
+        return hash(tuple((name, as_utc(deadline), index, status) for name, deadline, index, status in rows))
+
     def next_due(self) -> datetime | None:
         """The next instant something will fall due (the scheduler sleeps until then)."""
         now = self.clock.now()
