@@ -327,3 +327,17 @@ def test_atlantis_may_be_named_as_players_name_provinces() -> None:
     outcome = run_case(case)
     [moved] = [e for e in outcome["events"] if e["kind"] == "atlantis"]
     assert moved["from"] == "swi" and outcome["state"]["atlantis"] in {"swi", "bur", "mar", "mun", "pie", "tyr"}
+
+
+def test_an_army_is_not_built_onto_a_fleet_on_land() -> None:
+    """Rule 6: "A's and F's may not merge except by the A/F move" (an A/F exists only at sea, rule 4b): a build of
+    an army onto the power's fleet in a coastal home centre is refused; onto an army there it adds strength."""
+    case = _case(
+        [("France", "F", "gas"), ("France", "A", "bur")],
+        {"France": ["Build A Gas", "Build A Bur"]},
+        phase=("Winter", 1901, "Adjustment"),
+        supply_centers={"France": ["bur", "gas", "pic", "bel"]},
+    )
+    outcome = run_case(case)
+    assert _results(outcome) == {"France: Build A Gas": "illegal", "France: Build A Bur": "succeeds"}
+    assert ("France", "2A", "bur") in _units(outcome)

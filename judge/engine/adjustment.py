@@ -71,6 +71,12 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                         f"which is not a unit of {rules.variant}"
                     )
                     continue
+                cannot = rules.check_force(Force(power, formed, joined.at))
+                if cannot:
+                    entry.reason = (
+                        f"building {built.composition} onto {joined.describe()} would make {formed}: {cannot}"
+                    )
+                    continue
             cost = rules.upkeep(built.composition)
             if builds_done[power] + cost > due:
                 entry.reason = (
