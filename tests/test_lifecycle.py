@@ -324,3 +324,46 @@ def test_both_spellings_of_the_manual_setting_take_effect(service: GameService, 
     with service.db.transaction() as s:
         settings = s.scalars(select(Game.settings).where(Game.name == "alpha")).one()
     assert timing_from_settings(settings).manual is False
+
+
+def test_a_draw_vote_without_names_counts_whoever_survives_when_the_votes_are_counted(service: GameService) -> None:
+    """A vote cast before a power is eliminated still counts for the draw of the survivors afterwards."""
+    _started(service)
+    for power in POWERS[:-1]:
+        service.vote_draw("alpha", power, True)
+    with service.db.transaction() as s:  # Turkey is wiped out (before its vote)
+        from judge.store import Game
+
+        game = s.scalars(select(Game).where(Game.name == "alpha")).one()
+        position = dict(game.position or {})
+        position["units"] = [u for u in position["units"] if u["power"] != "Turkey"]
+        position["supply_centers"] = {p: c for p, c in position["supply_centers"].items() if p != "Turkey"}
+        game.position = position
+    with pytest.raises(ServiceError, match="eliminated"):
+        service.vote_draw("alpha", "Turkey", True)
+    assert service.vote_draw("alpha", "Russia", True) == sorted(POWERS[:-1])
+
+
+def test_powers_in_civil_disorder_neither_vote_on_a_draw_nor_concede(service: GameService) -> None:
+    service.register("gm@example.org", "GM", "pw")
+    service.create_game("short", "standard", "gm@example.org", "pw")
+    for power in ("France", "Germany"):
+        service.register(f"{power.lower()}.s@example.org", power, "pw")
+        service.join("short", f"{power.lower()}.s@example.org", "pw", [power])
+    assert "Austria" in service.start("short", short=True)
+    assert service.vote_draw("short", "France", True) is None
+    assert service.vote_draw("short", "Germany", True) == sorted(POWERS)  # the draw includes every survivor
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "why"),
+    [("2026-12-01", "9999-12-31", "at most 90 days"), ("2026-12-05", "2026-12-01", "ends on or after")],
+)
+def test_an_absence_the_judge_cannot_keep_is_refused_with_why(
+    service: GameService, first: str, last: str, why: str
+) -> None:
+    from datetime import date
+
+    _started(service)
+    with pytest.raises(ServiceError, match=why):
+        service.set_absence("alpha", "France", date.fromisoformat(first), date.fromisoformat(last))

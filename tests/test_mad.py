@@ -341,3 +341,15 @@ def test_an_army_is_not_built_onto_a_fleet_on_land() -> None:
     outcome = run_case(case)
     assert _results(outcome) == {"France: Build A Gas": "illegal", "France: Build A Bur": "succeeds"}
     assert ("France", "2A", "bur") in _units(outcome)
+
+
+def test_a_convoy_that_carried_nothing_annihilates_no_army() -> None:
+    """Rule 4d is about an army being convoyed: a convoy order naming an army that did not move by it (here a
+    German army holding) kills nothing when the fleet is dislodged."""
+    case = _case(
+        [("England", "F", "nth"), ("Germany", "A", "hol"), ("Germany", "F", "hel"), ("Germany", "F", "ska")],
+        {"England": ["F Nth C A Hol - Yor"], "Germany": ["A Hol H", "F Hel - Nth", "F Ska S F Hel - Nth"]},
+    )
+    outcome = run_case(case)
+    assert ("Germany", "A", "hol") in _units(outcome)
+    assert not any(e["kind"] == "annihilated" for e in outcome["events"])

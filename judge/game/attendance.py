@@ -35,9 +35,24 @@ class Absence:
         return self.start <= moment < self.end
 
 
+LONGEST = timedelta(days=90)
+"""the longest one absence may be: a player away longer is replaced, not waited for"""
+
+
+class AbsenceError(ValueError):
+    """An absence the judge will not record; the message says why."""
+
+
 def absence_of(power: str, first: date, last: date, zone: ZoneInfo) -> Absence:
-    start = datetime.combine(first, time(0), tzinfo=zone).astimezone(UTC)
-    end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=zone).astimezone(UTC)
+    if last < first:
+        raise AbsenceError("an absence ends on or after the day it starts")
+    if last - first >= LONGEST:
+        raise AbsenceError(f"an absence is at most {LONGEST.days} days; for longer, the GM replaces the player")
+    try:
+        start = datetime.combine(first, time(0), tzinfo=zone).astimezone(UTC)
+        end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=zone).astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise AbsenceError(f"{last} is a day the judge cannot count to") from None
     return Absence(power, start, end)
 
 

@@ -103,7 +103,8 @@ class DrawRules:
 
     @staticmethod
     def agreed(votes: Mapping[str, frozenset[str] | None], survivors: Iterable[str]) -> frozenset[str] | None:
-        """The draw every survivor voted for, if they all voted for the same one (None: no draw yet)."""
+        """The draw every survivor voted for, if they all voted for the same one (None: no draw yet). Only the powers
+        that can vote are asked (`survivors`: the surviving powers with a player)."""
         chosen = {votes.get(power) for power in survivors}
         if len(chosen) != 1:
             return None

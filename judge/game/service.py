@@ -23,7 +23,7 @@ from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Phase, PhaseType, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
-from judge.game.attendance import absence_of, absences, extended_deadline, not_awaited, stored
+from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, not_awaited, stored
 from judge.game.attendance import mode as absence_mode
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
@@ -607,9 +607,10 @@ class GameService:
             now = self.clock.now()
             kept = {a.power: stored(a) for a in absences(game.settings) if a.power != power and as_utc(a.end) > now}
             if first is not None and last is not None:
-                if last < first:
-                    raise ServiceError("an absence ends on or after the day it starts")
-                absence = absence_of(power, first, last, timing_from_settings(game.settings).tz)
+                try:
+                    absence = absence_of(power, first, last, timing_from_settings(game.settings).tz)
+                except AbsenceError as exc:
+                    raise ServiceError(str(exc)) from None
                 if absence.end <= now:
                     raise ServiceError("that absence is over already")
                 kept[power] = stored(absence)
@@ -724,18 +725,25 @@ class GameService:
                 vote = DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now())
                 s.add(vote)
             vote.accept = accept
-            vote.powers = sorted(draw) if draw is not None else None
+            vote.powers = sorted(draw) if draw is not None and named else None  # None: whoever the draw includes
             vote.updated_at = self.clock.now()
             s.flush()
+            rules = DrawRules.of(game.settings)
+            share = rules.among(None, set(alive), everyone)  # a vote without names is for this, counted now
             votes = {
-                v.power: frozenset(v.powers or ())
+                v.power: frozenset(v.powers) if v.powers else share
                 for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.accept.is_(True)))
             }
-            agreed = DrawRules.agreed(votes, alive)
+            agreed = DrawRules.agreed(votes, alive - self._unplayed(game))
             if agreed:
                 self._finish(game, "draw", sorted(agreed))
                 return sorted(agreed)
             return None
+
+    @staticmethod
+    def _unplayed(game: Game) -> set[str]:
+        """Powers in civil disorder (START CD): nobody plays them, so they neither vote on draws nor concede."""
+        return {seat.power for seat in game.seats if seat.power and seat.status == SeatStatus.CIVIL_DISORDER}
 
     def concede(self, name: str, power: str, to_power: str | None) -> bool:
         """`power` concedes the game to `to_power` (None withdraws its concession); when every other surviving
@@ -760,7 +768,7 @@ class GameService:
             game.settings = {**game.settings, "concessions": concessions}
             if to_power is None:
                 return False
-            others = alive - {to_power}
+            others = alive - {to_power} - self._unplayed(game)
             if all(concessions.get(p) == to_power for p in others):
                 self._finish(game, "concession", [to_power])
                 return True

@@ -1,10 +1,11 @@
 """Which process holds a claim on an outgoing message, and whether that process still lives.
 
 A sender claims a row before delivering it, so that two judge processes never send it twice. A claim names its
-process (`host:pid:start`, the start being the kernel's count of when the process began, so a reused pid is not
-mistaken for the old process). A judge that starts, and every sender round, takes back at once the claims of
-processes on this host that no longer run: a reply in flight when a judge was killed goes out as soon as a judge
-runs again, not when the claim's lease ends. A claim by a process on another host is left to its lease.
+process as `host:pid-namespace:pid:start`: the start is the kernel's count of when the process began, so a reused
+pid is not mistaken for the old process, and the pid namespace keeps apart two containers with one host name.
+Every sender round takes back at once the claims of processes of its host and namespace that no longer run: a
+reply in flight when a judge was killed goes out as soon as a judge runs again, not when the claim's lease ends.
+A claim by a process elsewhere is left to its lease.
 """
 
 from __future__ import annotations
@@ -25,9 +26,18 @@ def _start_ticks(pid: int) -> str | None:
     return fields[19] if len(fields) > 19 else None
 
 
+@cache
+def _pid_namespace() -> str:
+    """This process's pid namespace (two containers may share a host name, never a pid namespace)."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "0"
+
+
 def process_name(pid: int) -> str:
-    """How a claim names the process `pid` of this host."""
-    return f"{socket.gethostname()}:{pid}:{_start_ticks(pid) or '0'}"
+    """How a claim names the process `pid` of this host and pid namespace."""
+    return f"{socket.gethostname()}:{_pid_namespace()}:{pid}:{_start_ticks(pid) or '0'}"
 
 
 @cache
@@ -37,11 +47,12 @@ def this_process() -> str:
 
 
 def alive(owner: str) -> bool | None:
-    """Does the process that made a claim still run? None when it cannot be told (another host)."""
-    parts = owner.rsplit(":", 2)
-    if len(parts) != 3 or not parts[1].isdigit():
+    """Does the process that made a claim still run? None when it cannot be told (another host or pid
+    namespace)."""
+    parts = owner.rsplit(":", 3)
+    if len(parts) != 4 or not parts[2].isdigit():
         return None
-    host, pid, ticks = parts
-    if host != socket.gethostname():
-        return None
+    host, namespace, pid, ticks = parts
+    if host != socket.gethostname() or namespace != _pid_namespace():
+        return None  # another machine, or another container: only its lease tells
     return _start_ticks(int(pid)) == ticks

@@ -18,8 +18,10 @@ once, and the claims of a process that died are taken back by the next sender ro
 Failures: a temporary refusal of a message (4xx) counts an attempt and retries after 2, 4, 8... minutes, at most
 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the sender, every
 recipient, or the data) fails the row at once, as a retry would only be refused again. A relay that cannot be
-reached is the transport's failure, not a message's: no attempt is counted, the queue keeps its order, and the
-sender tries the relay again after 0.5, 1, 2, 4, then every 5 seconds, sending everything the moment it answers.
+reached (no connection, or no greeting, STARTTLS or login) is the transport's failure, not a message's: no attempt
+is counted, the queue keeps its order, and the sender tries the relay again after 0.5, 1, 2, 4, then every 5
+seconds, sending everything the moment it answers. A connection lost while a message is under way counts as that
+message's temporary failure (the relay may have it): it is retried on the message's schedule, never at once.
 A message still undelivered `give_up_hours` after it was queued fails for good. Whenever a message fails for good,
 the judge's admin is told by mail (`on_failure`).
 """
@@ -426,8 +428,10 @@ class Sender:
             stage = "sender" if isinstance(error, smtplib.SMTPSenderRefused) else "message"
             raise _Refused(f"{stage} refused: {error.smtp_code} {text}", permanent=error.smtp_code >= 500) from None
         except (smtplib.SMTPException, OSError) as error:
+            # the relay was reached and the message under way: it may have it (a timeout after the data), so this
+            # is the message's failure, retried on its own schedule, never at once (which could repeat it fast)
             self._disconnect()
-            raise _ConnectionFailed(f"{type(error).__name__}: {error}") from None
+            raise _Refused(f"lost during delivery: {type(error).__name__}: {error}", permanent=False) from None
         if refused:
             # the others have it; a second send would duplicate their copy, so the row counts as sent
             log.warning("outbound mail %d: the relay refused some recipients: %s", row.id, refused)

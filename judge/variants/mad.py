@@ -32,7 +32,7 @@ from judge.engine.binding import Binding
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import Outcome, Position, Result
-from judge.engine.reasons import Note
+from judge.engine.reasons import NoConvoy, Note, RouteBroken
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
@@ -340,15 +340,19 @@ def _annihilate_convoyed(position: Position, outcome: Outcome) -> None:
         if order.unit.location not in dislodged_at:
             continue
         army_at = order.target.location
-        moved = any(
+        # only an army whose move went by this convoy and failed because the convoy did: not an army the convoy
+        # merely named (a void convoy), nor one that moved over land
+        carried_and_stopped = any(
             r.canonical is not None
             and r.canonical.kind is OrderKind.MOVE
             and r.canonical.unit is not None
             and r.canonical.unit.location == army_at
-            and r.result is Result.SUCCEEDS
+            and r.canonical.destination == order.destination
+            and r.result is not Result.SUCCEEDS
+            and any(isinstance(reason, (NoConvoy, RouteBroken)) for reason in r.reasons)
             for r in outcome.results
         )
-        if not moved:
+        if carried_and_stopped:
             doomed.add(army_at)
     if not doomed:
         return
