@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from bench.baseline import baseline_benchmark
+from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
@@ -142,6 +143,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
+    parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
     parser.add_argument(
         "--baseline",
         default=os.environ.get("BENCH_BASELINE", ""),
@@ -155,6 +157,8 @@ def main() -> None:
     if args.mails:
         for database in ("SQLite", "PostgreSQL"):
             mail_benchmark(args.mails, database=database)
+    if args.due:
+        deadline_benchmark(args.due)
 
 
 if __name__ == "__main__":

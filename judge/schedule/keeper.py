@@ -24,7 +24,7 @@ from judge.game import GameService
 from judge.game.attendance import not_awaited
 from judge.mail.announce import results_mails
 from judge.mail.compose import notice
-from judge.mail.outbox import queue_mail
+from judge.mail.outbox import outbound_row, queue_mail, queue_rows
 from judge.render import render
 from judge.render.results import deadline_text
 from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
@@ -96,7 +96,7 @@ class DeadlineKeeper:
             select(Game)
             .where(Game.name == name)
             .options(selectinload(Game.seats).selectinload(Seat.player))  # two queries, not one per seat
-            .with_for_update(of=Game)
+            .with_for_update(of=Game, skip_locked=True)  # another process has it: go on to the next game
         )
         if game is None or game.status != GameStatus.ACTIVE or game.position is None:
             return []
@@ -191,8 +191,8 @@ class DeadlineKeeper:
         self._mark(game, "_processed", index)
         now = self.clock.now()
         seats, observers = service.addresses(game.name), service.observers(game.name)
-        for mail in results_mails(self.config, seats, processed, observers):
-            queue_mail(s, mail, kind="result", now=now, game_id=game.id)
+        mails = results_mails(self.config, seats, processed, observers)
+        queue_rows(s, [outbound_row(mail, kind="result", now=now, game_id=game.id) for mail in mails])  # one insert
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
 
     def _notice(self, template: str, game: Game, phase: Phase, power: str, **values: Any) -> str:
