@@ -6,12 +6,19 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.board.loader import check_map_file, map_names, maps_dir
 from judge.contract import CaseError, run_case
 from judge.variants import VARIANTS, get_variant
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from judge.config import Config
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
@@ -83,104 +90,107 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(load_config(args.config))
 
 
+@contextmanager
+def _game_store(args: argparse.Namespace) -> Iterator[tuple[Config, Session]]:
+    """The settings and one transaction on the judge's database, for the commands that look into it."""
+    from judge.config import load_config
+    from judge.store import open_database
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        with db.transaction() as session:
+            yield config, session
+    finally:
+        db.dispose()
+
+
 def _outbox(args: argparse.Namespace) -> int:
     """The outgoing queue: what waits (and which process has it), what failed and why; retry or drop one."""
     from datetime import UTC, datetime
 
     from sqlalchemy import select
 
-    from judge.config import load_config
     from judge.mail.claims import alive
     from judge.mail.reading import read_mail
-    from judge.store import OutboundMail, OutboundStatus, open_database
+    from judge.store import OutboundMail, OutboundStatus
 
-    config = load_config(args.config)
-    db = open_database(config.database_url)
-    try:
-        with db.transaction() as s:
-            if args.outbox_command == "list":
-                shown = (OutboundStatus.QUEUED, OutboundStatus.FAILED)
-                rows = s.scalars(select(OutboundMail).where(OutboundMail.status.in_(shown)).order_by(OutboundMail.id))
-                for listed in rows:
-                    owner = ""
-                    if listed.claimed_by and listed.status == OutboundStatus.QUEUED:
-                        state = {True: "running", False: "gone", None: "elsewhere"}[alive(listed.claimed_by)]
-                        owner = f"claimed by {listed.claimed_by} ({state})"
-                    to = ", ".join(map(str, listed.recipients))
-                    why = listed.last_error or ""
-                    print(f"{listed.id:6}  {listed.status:7} {listed.kind:12} {to:30} {listed.attempts} try  {owner}"
-                          f"{why}"[:200])  # fmt: skip
-                return 0
-            row = s.get(OutboundMail, args.id)
-            if row is None:
-                print(f"judge outbox: no outgoing mail {args.id}", file=sys.stderr)
-                return 1
-            if args.outbox_command == "show":
-                mail = read_mail(row.message, own_address="")
-                print(f"outgoing mail {row.id} ({row.kind}): {row.status}, {row.attempts} attempt(s)")
-                print(f"to: {', '.join(map(str, row.recipients))}")
-                print(f"claimed by: {row.claimed_by or '-'}; with the relay since: {row.sending_since or '-'}")
-                print(f"next try: {row.next_try_at}; last error: {row.last_error or '-'}")
-                print(f"subject: {mail.subject}")
-                print("\n".join(mail.lines))
-                return 0
-            if row.status == OutboundStatus.SENT:
-                print(f"judge outbox: mail {args.id} was sent at {row.sent_at}", file=sys.stderr)
-                return 1
-            if args.outbox_command == "retry":
-                row.status = OutboundStatus.QUEUED
-                row.attempts = 0
-                row.next_try_at = datetime.now(UTC)
-                row.claimed_by = None
-                row.sending_since = None
-                print(f"outgoing mail {row.id} is queued again")
-                return 0
-            row.status = OutboundStatus.DROPPED
-            print(f"outgoing mail {row.id} is dropped: it will not be sent")
+    with _game_store(args) as (_, s):
+        if args.outbox_command == "list":
+            shown = (OutboundStatus.QUEUED, OutboundStatus.FAILED)
+            rows = s.scalars(select(OutboundMail).where(OutboundMail.status.in_(shown)).order_by(OutboundMail.id))
+            for listed in rows:
+                owner = ""
+                if listed.claimed_by and listed.status == OutboundStatus.QUEUED:
+                    state = {True: "running", False: "gone", None: "elsewhere"}[alive(listed.claimed_by)]
+                    owner = f"claimed by {listed.claimed_by} ({state})"
+                to = ", ".join(map(str, listed.recipients))
+                why = listed.last_error or ""
+                print(f"{listed.id:6}  {listed.status:7} {listed.kind:12} {to:30} {listed.attempts} try  {owner}"
+                      f"{why}"[:200])  # fmt: skip
             return 0
-    finally:
-        db.dispose()
+        row = s.get(OutboundMail, args.id)
+        if row is None:
+            print(f"judge outbox: no outgoing mail {args.id}", file=sys.stderr)
+            return 1
+        if args.outbox_command == "show":
+            mail = read_mail(row.message, own_address="")
+            print(f"outgoing mail {row.id} ({row.kind}): {row.status}, {row.attempts} attempt(s)")
+            print(f"to: {', '.join(map(str, row.recipients))}")
+            print(f"claimed by: {row.claimed_by or '-'}; with the relay since: {row.sending_since or '-'}")
+            print(f"next try: {row.next_try_at}; last error: {row.last_error or '-'}")
+            print(f"subject: {mail.subject}")
+            print("\n".join(mail.lines))
+            return 0
+        if row.status == OutboundStatus.SENT:
+            print(f"judge outbox: mail {args.id} was sent at {row.sent_at}", file=sys.stderr)
+            return 1
+        if args.outbox_command == "retry":
+            row.status = OutboundStatus.QUEUED
+            row.attempts = 0
+            row.next_try_at = datetime.now(UTC)
+            row.claimed_by = None
+            row.sending_since = None
+            print(f"outgoing mail {row.id} is queued again")
+            return 0
+        row.status = OutboundStatus.DROPPED
+        print(f"outgoing mail {row.id} is dropped: it will not be sent")
+        return 0
 
 
 def _shunt(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
-    from judge.config import load_config
     from judge.mail.reading import read_mail
-    from judge.store import InboundMail, MailStatus, open_database
+    from judge.store import InboundMail, MailStatus
 
-    config = load_config(args.config)
-    db = open_database(config.database_url)
-    try:
-        with db.transaction() as s:
-            if args.shunt_command == "list":
-                rows = s.scalars(
-                    select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
-                )
-                for listed in rows:
-                    when = f"{listed.received_at:%Y-%m-%d %H:%M}"
-                    print(f"{listed.id:6}  {when}  {listed.envelope_from or '-':30}  {listed.error or ''}"[:160])
-                return 0
-            row = s.get(InboundMail, args.id)
-            if row is None:
-                print(f"judge shunt: no message {args.id}", file=sys.stderr)
-                return 1
-            if args.shunt_command == "show":
-                mail = read_mail(row.raw, own_address=config.address)
-                print(f"message {row.id}: {row.status}, {row.attempts} attempt(s), from {mail.sender}")
-                print(f"error: {row.error}")
-                print(f"subject: {mail.subject}")
-                print("\n".join(mail.lines))
-                return 0
-            if row.status != MailStatus.SHUNTED:
-                print(f"judge shunt: message {args.id} is {row.status}, not shunted", file=sys.stderr)
-                return 1
-            row.status = MailStatus.RECEIVED
-            row.attempts = 0
-            print(f"message {row.id} is queued again")
+    with _game_store(args) as (config, s):
+        if args.shunt_command == "list":
+            rows = s.scalars(
+                select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
+            )
+            for listed in rows:
+                when = f"{listed.received_at:%Y-%m-%d %H:%M}"
+                print(f"{listed.id:6}  {when}  {listed.envelope_from or '-':30}  {listed.error or ''}"[:160])
             return 0
-    finally:
-        db.dispose()
+        row = s.get(InboundMail, args.id)
+        if row is None:
+            print(f"judge shunt: no message {args.id}", file=sys.stderr)
+            return 1
+        if args.shunt_command == "show":
+            mail = read_mail(row.raw, own_address=config.address)
+            print(f"message {row.id}: {row.status}, {row.attempts} attempt(s), from {mail.sender}")
+            print(f"error: {row.error}")
+            print(f"subject: {mail.subject}")
+            print("\n".join(mail.lines))
+            return 0
+        if row.status != MailStatus.SHUNTED:
+            print(f"judge shunt: message {args.id} is {row.status}, not shunted", file=sys.stderr)
+            return 1
+        row.status = MailStatus.RECEIVED
+        row.attempts = 0
+        print(f"message {row.id} is queued again")
+        return 0
 
 
 def _status(args: argparse.Namespace) -> int:

@@ -17,19 +17,6 @@ from judge.schedule.when import DeadlineError, describe, read_days
 from judge.variants import get_variant
 
 
-def parse_value(text: str) -> Any:
-    """An option's value as written: a number, true/false, or the text."""
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 @command
 class Create(Command):
     name = "CREATE"

@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from judge.game.settings import section
 from judge.store.models import Seat, SeatStatus
 
 EXTENSION_AFTER = timedelta(hours=24)
@@ -69,11 +70,11 @@ def stored(absence: Absence) -> list[str]:
 
 
 def mode(settings: dict[str, Any]) -> str:
-    return str((settings.get("absence") or {}).get("mode", "extend"))
+    return str(section(settings, "absence").get("mode", "extend"))
 
 
 def max_days(settings: dict[str, Any]) -> float:
-    return float((settings.get("absence") or {}).get("max_days", DEFAULT_MAX_DAYS))
+    return float(section(settings, "absence").get("max_days", DEFAULT_MAX_DAYS))
 
 
 def extended_deadline(settings: dict[str, Any], deadline: datetime, due: Iterable[str]) -> datetime | None:

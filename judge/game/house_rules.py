@@ -17,6 +17,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from judge.game.settings import section
+
 PRESS_TYPES = ("white", "grey", "both", "none")
 GM_NAMES = frozenset({"gm", "master", "m"})
 """how a player addresses press to the GM alone (always allowed)"""
@@ -26,11 +28,6 @@ class HouseRuleError(ValueError):
     """Something the game's house rules do not allow; the message says which rule and how to change it."""
 
 
-def _section(settings: dict[str, Any], name: str) -> dict[str, Any]:
-    value = settings.get(name)
-    return value if isinstance(value, dict) else {}
-
-
 @dataclass(frozen=True)
 class PressRules:
     type: str = "white"
@@ -38,7 +35,7 @@ class PressRules:
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> PressRules:
-        press = _section(settings, "press")
+        press = section(settings, "press")
         return cls(str(press.get("type", "white")), bool(press.get("partial", True)))
 
     def grey(self, asked: bool | None) -> bool:
@@ -81,7 +78,7 @@ class DrawRules:
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> DrawRules:
-        draw = _section(settings, "draw")
+        draw = section(settings, "draw")
         return cls(bool(draw.get("dias", True)), str(draw.get("eliminated", "exclude")))
 
     def among(self, named: Collection[str] | None, survivors: set[str], everyone: set[str]) -> frozenset[str]:

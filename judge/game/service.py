@@ -864,21 +864,20 @@ class GameService:
             game.options = options
             game.settings = settings
 
-    def absence_mode(self, name: str) -> str:
-        """What an absence does in a game (`absence.mode`): extend deadlines or hold the power's units."""
+    def _settings(self, name: str) -> dict[str, Any]:
         with self._plain() as s:
             settings = s.scalar(select(Game.settings).where(Game.name == name))
             if settings is None:
                 raise ServiceError(f"there is no game called {name}")
-            return absence_mode(settings)
+            return dict(settings)
+
+    def absence_mode(self, name: str) -> str:
+        """What an absence does in a game (`absence.mode`): extend deadlines or hold the power's units."""
+        return absence_mode(self._settings(name))
 
     def zone(self, name: str) -> ZoneInfo:
         """The game's time zone (its `timing.zone` setting), for deadlines written without one."""
-        with self._plain() as s:
-            settings = s.scalar(select(Game.settings).where(Game.name == name))
-            if settings is None:
-                raise ServiceError(f"there is no game called {name}")
-            return timing_from_settings(settings).tz
+        return timing_from_settings(self._settings(name)).tz
 
     def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
         """`SET name=value ...` as written: each name a setting (`judge.game.settings`) or a rule option (before

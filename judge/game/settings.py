@@ -159,9 +159,15 @@ def apply_setting(settings: dict[str, Any], name: str, text: str) -> tuple[str, 
     return key, value
 
 
+def section(settings: dict[str, Any], name: str) -> dict[str, Any]:
+    """One group of nested settings (`press`, `draw`, `absence`, `results`), empty where none is set."""
+    value = settings.get(name)
+    return value if isinstance(value, dict) else {}
+
+
 def results_style(settings: dict[str, Any]) -> dict[str, str]:
     """How a game's results print orders and places (`results.orders`, `results.names`), defaults filled in."""
-    chosen = settings.get("results") or {}
+    chosen = section(settings, "results")
     return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short"))}
 
 

@@ -23,11 +23,10 @@ from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import Note
 from judge.engine.units import ARMY, FLEET, Force
+from judge.variants.mad_atlantis import START as ATLANTIS_START
 
 if TYPE_CHECKING:
     from judge.variants.mad import MadRules
-
-ATLANTIS_STATE = "atlantis"
 
 
 def _standard_homes(power: str) -> tuple[str, ...]:
@@ -86,7 +85,7 @@ def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submi
         **position.variant_state,
         "homes": {power: sorted(chosen) for power, chosen in sorted(placed.items())},
     }
-    state.setdefault(ATLANTIS_STATE, "swi")
+    state.setdefault("atlantis", ATLANTIS_START)
     return Outcome(
         phase=position.phase,
         results=results,
