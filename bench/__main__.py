@@ -136,6 +136,23 @@ def variant_benchmark(games: int, years: int, rounds: int) -> None:
         )
 
 
+def hepta_benchmark(games: int, years: int, rounds: int) -> None:
+    """CW Heptadiplomacy's seven boards (150-240 units a phase): the time of one phase, against a target of 10 ms,
+    for each movement module (module 3's convoys and supports reach across every board)."""
+    print(f"hepta: {games} random seven-board games of {years} years each; best of {rounds} rounds")
+    for module in (1, 2, 3):
+        rules = get_variant("hepta").rules({"module": module})
+        phases = [played for seed in range(games) for played, _ in play(rules, seed, years)]
+        movement = [p for p in phases if p.position.phase.type is PhaseType.MOVEMENT]
+        per_phase = _phase_seconds(phases, rounds) / len(phases)
+        per_move = _phase_seconds(movement, rounds) / len(movement)
+        units = sum(len(p.position.units) for p in movement) / len(movement)
+        print(
+            f"  module {module}: {per_phase * 1000:5.2f} ms a phase, {per_move * 1000:5.2f} ms a movement phase "
+            f"({units:.0f} units on average; target 10 ms)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="make bench")
     parser.add_argument("--games", type=int, default=40)
@@ -154,6 +171,7 @@ def main() -> None:
         baseline_benchmark(args.baseline, args.games, args.years, args.rounds)
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
+    hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
     if args.mails:
         for database in ("SQLite", "PostgreSQL"):
             mail_benchmark(args.mails, database=database)

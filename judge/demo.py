@@ -81,26 +81,28 @@ class Demo:
     def _play(self) -> int:
         variant = get_variant(self.variant)
         rules = variant.rules()
-        powers = sorted(rules.board.powers)
+        groups = variant.seat_groups()
+        players = [_player(group) for group in groups]
         self._mail(GM, f"REGISTER The Gamesmaster gmpass\nCREATE {GAME} {self.variant} joinpw", show=True)
-        for power in powers:
-            self._mail(_address(power), f"REGISTER {power} Player {power.lower()}pw\nJOIN {GAME} joinpw {power}")
-        self.say(f"{len(powers)} players registered and joined; the game started when the last one joined.\n")
+        for name, group in zip(players, groups, strict=True):
+            self._mail(_address(name), f"REGISTER {name} Player {name.lower()}pw\nJOIN {GAME} joinpw {group[0]}")
+        self.say(f"{len(players)} players registered and joined; the game started when the last one joined.\n")
         rng = random.Random(self.seed)
-        silent = powers[-1]
+        silent = players[-1]
         shown_reply = False
         for played in range(self.phases):
             position = self._position(rules)
             if position is None:
                 break
             index = self._phase_index()
-            due = sorted(powers_to_order(rules, position))
-            for power in due:
-                if played == 1 and power == silent:
-                    continue  # one power misses one deadline
-                lines = [render_order(s.order) for s in _orders(rules, position, rng) if s.power == power and s.order]
-                body = f"SIGNON {GAME} {power} {power.lower()}pw\n" + "\n".join(lines)
-                self._mail(_address(power), body, show=not shown_reply)
+            due = set(powers_to_order(rules, position))
+            orders = _orders(rules, position, rng)
+            for name, group in zip(players, groups, strict=True):
+                if not due & set(group) or (played == 1 and name == silent):
+                    continue  # one player misses one deadline
+                lines = [render_order(s.order) for s in orders if s.power in group and s.power in due and s.order]
+                body = f"SIGNON {GAME} {group[0]} {name.lower()}pw\n" + "\n".join(lines)
+                self._mail(_address(name), body, show=not shown_reply)
                 shown_reply = True
             if played == 1:
                 self.say(f"({silent} sends no orders for {position.phase}.)\n")
@@ -201,8 +203,15 @@ def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submit
     return variant_movement_orders(rules, position, rng)
 
 
-def _address(power: str) -> str:
-    return f"{power.lower()}@demo.example"
+def _player(group: tuple[str, ...]) -> str:
+    """The demo's name for the player of a side: its power, or the country its board-nations share
+    (Heptadiplomacy's `1:England` ... `7:England` are played by "England")."""
+    names = {power.partition(":")[2] or power for power in group}
+    return names.pop() if len(names) == 1 else group[0]
+
+
+def _address(name: str) -> str:
+    return f"{name.lower()}@demo.example"
 
 
 def _text(raw: bytes) -> str:

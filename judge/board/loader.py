@@ -187,8 +187,10 @@ class _Builder:
                 self.fail(f"{where}: fleet adjacency goes on its coasts, not on the province")
             if terrain is Terrain.COAST and not coasts_raw and not fleet:
                 self.fail(f"{where}: a coast province needs fleet adjacency")
-            if terrain in (Terrain.LAND, Terrain.COAST) and not army:
-                self.fail(f"{where}: no army adjacency")
+            if (terrain is Terrain.LAND and not army) or (terrain is Terrain.COAST and "army" not in spec):
+                self.fail(
+                    f"{where}: no army adjacency (an island, which armies reach only by convoy, writes army = [])"
+                )
             if army:
                 self.army[pid] = set(army)
             if fleet:

@@ -208,6 +208,14 @@ def _calendar(variant: str) -> Calendar:
         return STANDARD_CALENDAR
 
 
+def _winner_json(outcome: Outcome) -> Any:
+    """The winners: power or side names, or, where the variant tells kinds of win apart (CW Heptadiplomacy),
+    each winning side with its kind of win: `[{"side": "England", "win": "two-way"}, ...]`."""
+    if not outcome.winner or not outcome.wins:
+        return outcome.winner
+    return [{"side": side, "win": outcome.wins.get(side, "")} for side in outcome.winner]
+
+
 def _sides_json(sides: dict[str, tuple[str, ...]]) -> dict[str, Any]:
     return {"sides": {player: list(powers) for player, powers in sides.items()}} if sides else {}
 
@@ -261,7 +269,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "supply_centers": _centres_json(outcome.centres),
         "next_phase": _phase_json(outcome.next_phase, calendar),
         "events": outcome.events,
-        "winner": outcome.winner,
+        "winner": _winner_json(outcome),
         **({"state": outcome.variant_state} if outcome.variant_state else {}),
         **_sides_json(outcome.sides),
         "ownership_changes": [{"centre": c.centre, "from": c.before, "to": c.after} for c in outcome.ownership_changes],

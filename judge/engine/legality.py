@@ -111,6 +111,12 @@ def fleet_chain_exists(board: Board, forces: list[Force], origin: str, destinati
     if not convoy_possible(board, origin, destination):
         return False
     fleets_at_sea = {f.province for f in forces if f.composition.fleets and board.provinces[f.province].is_sea}
+    return seas_chain(board, fleets_at_sea, origin, destination)
+
+
+def seas_chain(board: Board, fleets_at_sea: set[str], origin: str, destination: str) -> bool:
+    """Is there a chain of the seas `fleets_at_sea` (the seas that hold fleets) from next to `origin` to next to
+    `destination`?"""
     frontier = [s for s in _sea_neighbours(board, origin) if s in fleets_at_sea]
     seen = set(frontier)
     ends = _sea_neighbours(board, destination)
@@ -125,15 +131,16 @@ def fleet_chain_exists(board: Board, forces: list[Force], origin: str, destinati
     return False
 
 
-def _unit_can_move(board: Board, force: Force, destination: str, forces: list[Force]) -> bool:
+def _unit_can_move(rules: Rules, force: Force, destination: str, forces: list[Force]) -> bool:
     """Could this unit, by itself or by convoy, move to destination (a location or province)?"""
+    board = rules.board
     province = province_of(destination)
     if province == force.province:
         return False
     if force.composition.is_army:
         if board.provinces[province].is_sea:
             return False
-        return board.army_can_move(force.at, province) or fleet_chain_exists(board, forces, force.province, province)
+        return board.army_can_move(force.at, province) or rules.fleet_chain(forces, force.province, province)
     reachable = board.fleet_coasts_reachable(force.at, province)
     if "/" in destination:
         return destination in reachable
@@ -143,7 +150,6 @@ def _unit_can_move(board: Board, force: Force, destination: str, forces: list[Fo
 def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order) -> Legal:
     """Check one order for the unit `force`; the returned order is in canonical form (real unit types and
     coasts filled in) whether or not it is legal, so that results print what the judge understood."""
-    board = rules.board
     given = order.unit
     assert given is not None
     if given.composition is force.composition and given.location == force.at and given.power is None:
@@ -158,7 +164,7 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
         if refused:
             return _bad(replace(order, unit=unit), refused)
     if kind is OrderKind.MOVE:
-        legal = _check_move(board, forces, force, unit, order)
+        legal = _check_move(rules, forces, force, unit, order)
         if legal.ok:
             assert legal.order.destination is not None
             problem = rules.may_enter(force.composition, province_of(legal.order.destination))
@@ -166,14 +172,20 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
                 return _bad(legal.order, problem)
         return legal
     if kind is OrderKind.SUPPORT:
-        return _check_support(
-            board, forces, index, force, unit, order, rules.shares_provinces or rules.split_parts_support
-        )
+        legal = _check_support(rules, forces, index, force, unit, order)
+        if legal.ok and rules.limits_supports:
+            supported = legal.order  # into its destination (a move, a merge) or where its target holds
+            into = supported.destination or (supported.target.location if supported.target else force.at)
+            refused = rules.support_problem(force, province_of(into))
+            if refused:
+                return _bad(legal.order, refused)
+        return legal
     return _check_convoy(rules, forces, index, force, unit, order)
 
 
-def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, order: Order) -> Legal:
+def _check_move(rules: Rules, forces: list[Force], force: Force, unit: UnitRef, order: Order) -> Legal:
     assert order.destination is not None
+    board = rules.board
     dest = order.destination
     province = province_of(dest)
     via = order.via_convoy
@@ -199,7 +211,7 @@ def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, 
             return _bad(canonical, f"an army cannot move to the sea {province}")
         if not via and board.army_can_move(force.at, province):
             return Legal(canonical, True)
-        if fleet_chain_exists(board, forces, force.province, province):
+        if rules.fleet_chain(forces, force.province, province):
             return Legal(canonical, True)
         if via:
             return _bad(canonical, f"no fleets at sea could convoy an army from {force.province} to {province}")
@@ -230,14 +242,10 @@ def _check_move(board: Board, forces: list[Force], force: Force, unit: UnitRef, 
 
 
 def _check_support(
-    board: Board,
-    forces: list[Force],
-    index: dict[str, int],
-    force: Force,
-    unit: UnitRef,
-    order: Order,
-    rules_share_provinces: bool = False,
+    rules: Rules, forces: list[Force], index: dict[str, int], force: Force, unit: UnitRef, order: Order
 ) -> Legal:
+    board = rules.board
+    rules_share_provinces = rules.shares_provinces or rules.split_parts_support
     if order.target is None:  # support for the merge into a province
         assert order.destination is not None
         into = province_of(order.destination)
@@ -273,7 +281,7 @@ def _check_support(
         return _bad(canonical, "a unit cannot support its own move")
     if not _reaches(board, force, province):
         return _bad(canonical, f"{force.describe()} cannot reach {province}, so it cannot support a move there")
-    if not _unit_can_move(board, target, destination, forces):
+    if not _unit_can_move(rules, target, destination, forces):
         return _bad(canonical, f"{target.describe()} cannot move to {destination}")
     return Legal(canonical, True)
 
@@ -296,7 +304,7 @@ def _check_convoy(
         return _bad(canonical, f"there is no army in {target_province} to convoy")
     if not forces[t].composition.is_army:
         return _bad(canonical, "only armies can be convoyed")
-    if not convoy_possible(board, target_province, province, through=force.province):
+    if not rules.convoy_through(target_province, province, force.province):
         return _bad(canonical, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
     if rules.weighs_compositions:  # multiples: the convoying force must have room for the army (known now)
         room, cargo = rules.convoy_capacity(force.composition), forces[t].composition

@@ -115,6 +115,9 @@ class Outcome:
     next_phase: Phase
     events: list[dict[str, Any]] = field(default_factory=list)
     winner: list[str] | None = None
+    wins: dict[str, str] = field(default_factory=dict)
+    """each winner's kind of win, where the variant tells kinds apart (CW Heptadiplomacy: "solo", "two-way",
+    "three-way"); empty otherwise"""
     variant_state: dict[str, Any] = field(default_factory=dict)
     sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """the sides the phase was played with (echoed, so an outcome feeds the next phase)"""

@@ -414,6 +414,89 @@ class CivilDisorder(Reason):
         return "civil disorder: too few removals were ordered"
 
 
+# --- win claims (CW Heptadiplomacy rule 7) ----------------------------------------------------------------
+
+
+def _players(players: tuple[str, ...]) -> str:
+    return " and ".join(players) if len(players) < 3 else f"{', '.join(players[:-1])} and {players[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class WinDeclared(Reason):
+    """A claim granted: the game is won (`win` is "solo", "two-way" or "three-way")."""
+
+    kind: ClassVar[str] = "win_declared"
+    win: str
+    players: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"{self.win} win declared for {_players(self.players)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimShort(Reason):
+    """A joint win claimed by players who hold too few centres for it."""
+
+    kind: ClassVar[str] = "claim_short"
+    win: str
+    players: tuple[str, ...]
+    held: tuple[int, ...]
+    together: int
+    each: int
+
+    def text(self) -> str:
+        holdings = ", ".join(f"{p} {n}" for p, n in zip(self.players, self.held, strict=True))
+        return f"too few centres ({holdings}): a {self.win} win needs {self.together} together and {self.each} each"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimNotJoined(Reason):
+    """A joint win that not every partner claimed."""
+
+    kind: ClassVar[str] = "claim_not_joined"
+    win: str
+    missing: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"{_players(self.missing)} did not claim this {self.win} win"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCondition(Reason):
+    """A condition a claim was made on that did not hold."""
+
+    kind: ClassVar[str] = "claim_condition"
+    condition: str
+
+    def text(self) -> str:
+        return f"its condition did not hold: {self.condition}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimPending(Reason):
+    """A claim recorded with the Autumn orders and judged later: after the Autumn retreats, or after the Winter
+    builds it is conditional on."""
+
+    kind: ClassVar[str] = "claim_pending"
+    until: str
+
+    def text(self) -> str:
+        return f"recorded; judged {self.until}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSuperseded(Reason):
+    """A claim that could have been granted, set aside for a win its players preferred or a win that took one
+    of them."""
+
+    kind: ClassVar[str] = "claim_superseded"
+    win: str
+    players: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"set aside: the {self.win} win of {_players(self.players)} was declared"
+
+
 # --- reading them back ------------------------------------------------------------------------------------
 
 

@@ -96,6 +96,12 @@ class MovementResolver(Resolver):
         sides = side_of or {}
         self.power = [sides.get(f.power, f.power) for f in forces] if sides else [f.power for f in forces]
         """each detachment's side: the powers one player controls are one side for every "same power" rule"""
+        self.cut_side = (
+            [rules.cut_side(f.power, side) for f, side in zip(forces, self.power, strict=True)]
+            if rules.cuts_within_sides
+            else self.power
+        )
+        """whose attacks cannot cut a detachment's support: its side, unless the rules tell a side's units apart"""
         origin = self.origin = [f.province for f in forces]
         dest = self.dest = [""] * n
         target = self.target = [""] * n
@@ -301,6 +307,10 @@ class MovementResolver(Resolver):
             c: [d for d in fleets if d != c and board.fleet_reaches_province(dets[c].at, self.origin[d])]
             for c in fleets
         }
+        if self.rules.links_convoys:
+            links = {
+                c: [d for d in near if self.rules.convoy_link(dets[c].at, dets[d].at)] for c, near in links.items()
+            }
         return starts, ends, links
 
     def _supported_group(self, s: int) -> int | None:
@@ -524,9 +534,10 @@ class MovementResolver(Resolver):
         """The detachments that cut support s (by group): foreign moves into its province with a route,
         not protected by the rules. `high` reads unknown routes as open."""
         found: dict[int, list[int]] = {}
-        power = self.power[s]
+        power = self.cut_side[s]
+        cut_side = self.cut_side
         for g in self.moves_to.get(self.origin[s], ()):
-            if self.power[g] == power:
+            if cut_side[g] == power:
                 continue
             for m in self.members[g]:
                 if not self.support_protected(s, m) and self.path(m, high):

@@ -98,6 +98,12 @@ class Rules:
     """True where one power's units may stand together in a province and swap places (Multiplomacy)."""
 
     @classmethod
+    def shape_board(cls, board: Board, options: Mapping[str, Any]) -> Board:
+        """The board the game is played on, made from the variant's map and its options. Standard: the map as it
+        is (CW Heptadiplomacy: seven copies, linked as its chosen movement module says)."""
+        return board
+
+    @classmethod
     def build(
         cls, board: Board, options: dict[str, Any] | None = None, calendar: Calendar = STANDARD_CALENDAR
     ) -> Rules:
@@ -115,6 +121,7 @@ class Rules:
                 choices = ", ".join(str(c) for c in option.choices)
                 raise RuleOptionError(f"option {name} must be one of {choices}, not {value!r}")
             chosen[name] = value
+        board = cls.shape_board(board, chosen)
         return cls(board, EDITIONS[str(chosen.get("edition", DEFAULT_EDITION))], chosen, calendar)
 
     # --- sides: which powers one player controls -------------------------------------------------------
@@ -268,6 +275,14 @@ class Rules:
             return ("merge", detachment.power, detachment.merge)
         return index
 
+    cuts_within_sides: ClassVar[bool] = False
+    """True where `cut_side` tells apart units of one side that may cut each other's support"""
+
+    def cut_side(self, power: str, side: str) -> str:
+        """Whose attacks cannot cut a support: units of one side never cut each other's support (1971 rules,
+        "same country"); CW Heptadiplomacy's rule 6 lets a player's units of another nationality cut it."""
+        return side
+
     def cut_order(self, resolver: MovementView, supports: list[int]) -> list[int]:
         """The supports of one province in the order their shares are cut: the last written first."""
         return sorted(supports, key=lambda s: -resolver.dets[s].written)
@@ -366,6 +381,35 @@ class Rules:
     def called_off(self, resolver: MovementView) -> dict[int, str]:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
+
+    limits_supports: ClassVar[bool] = False
+    """True where `support_problem` refuses supports the board would allow (the engine asks only then)"""
+
+    def support_problem(self, force: Force, into: str) -> str | None:
+        """Why this force may not support into the province `into` although it reaches it, or None (CW
+        Heptadiplomacy's modules 1 and 2: only units on the board moved to support)."""
+        return None
+
+    def fleet_chain(self, forces: Sequence[Force], origin: str, destination: str) -> bool:
+        """Could fleets at sea (any power's) carry an army from `origin` to `destination` (provinces)? Decides
+        whether a move or a support naming such a move is legal before the orders are known."""
+        from judge.engine.legality import fleet_chain_exists
+
+        return fleet_chain_exists(self.board, list(forces), origin, destination)
+
+    def convoy_through(self, origin: str, destination: str, sea: str) -> bool:
+        """Could a fleet in `sea` be part of a convoy from `origin` to `destination` (DATC 6.G.19)?"""
+        from judge.engine.legality import convoy_possible
+
+        return convoy_possible(self.board, origin, destination, through=sea)
+
+    links_convoys: ClassVar[bool] = False
+    """True where `convoy_link` forbids some fleets next to each other to pass an army on"""
+
+    def convoy_link(self, fleet_at: str, next_at: str) -> bool:
+        """May the fleet at `fleet_at` pass a convoyed army on to the fleet at `next_at` (they are adjacent)?
+        CW Heptadiplomacy's module 2: the fleets of one convoy are on one board."""
+        return True
 
     convoys_several: ClassVar[bool] = False
     """may one fleet convoy several armies at once, each its own convoy order (Mad Diplomacy rule 4e)?"""

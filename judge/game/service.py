@@ -710,6 +710,9 @@ class GameService:
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise ServiceError(f"{name} is not running")
             self._seat(game, power)
+            variant = get_variant(game.variant)
+            if accept and not variant.draws:
+                raise ServiceError(f"{variant.title} has no draws: {variant.draws_instead}")
             position = self._position(game)
             alive = surviving_powers(position)
             if power not in alive:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.legality import convoy_route_seas
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
@@ -105,11 +106,13 @@ def _convoys(board: Board, line: str, verbs: Mapping[str, Verb] | None) -> list[
             pairs.append((army.unit, destination.unit.location))
     orders = []
     for fleet in fleets:
-        # each fleet convoys the armies whose routes it lies on ("F's TYH and Lyo": Lyo alone carries Pie to Spa)
+        # each fleet convoys the armies whose routes it lies on ("F's TYH and Lyo": Lyo alone carries Pie to Spa);
+        # on linked boards (`3:tys`) routes are the variant's question, so each fleet convoys every army named
         mine = [
             (cargo, to)
             for cargo, to in pairs
-            if province_of(fleet.location) in convoy_route_seas(board, province_of(cargo.location), province_of(to))
+            if board_of(fleet.location) is None
+            and province_of(fleet.location) in convoy_route_seas(board, province_of(cargo.location), province_of(to))
         ]
         for cargo, to in mine or pairs:
             orders.append(Order(OrderKind.CONVOY, fleet, target=cargo, destination=to))

@@ -281,10 +281,16 @@ class OrderReader:
                     total.armies + more.armies, total.fleets + more.fleets, total.garrisons + more.garrisons
                 )
             composition = total
-        if cur.peek() in FILLER_WORDS:
-            cur.pos += 1
+        self._skip_filler(cur)
         location = self._place(cur, line, what)
         return UnitRef(composition, location, count, power)
+
+    def _skip_filler(self, cur: _Cursor) -> None:
+        """Skip a filler word before a place ("A in Paris"), unless the word is itself a place of the map (Hoplite
+        Wars' Thebes is `the`)."""
+        token = cur.peek()
+        if token in FILLER_WORDS and self.board.lookup(token or "") is None:
+            cur.pos += 1
 
     def _skip_article(self, cur: _Cursor) -> None:
         """Skip "the" ("the fleet in Trieste") and "a"/"an" before a spelled-out unit ("a fleet in stp/nc",
@@ -293,7 +299,7 @@ class OrderReader:
         if token not in ARTICLES or nxt is None:
             return
         spelled_out = nxt in FULL_UNIT_WORDS or (self._power_word(nxt) is not None and cur.peek(2) in FULL_UNIT_WORDS)
-        if token == "the" or spelled_out:
+        if spelled_out or (token == "the" and self.board.lookup(token) is None):
             cur.pos += 1
 
     def _power_word(self, token: str) -> str | None:
@@ -474,8 +480,7 @@ class OrderReader:
         while cur.peek() in MERGE_WORDS | {"=", "into", "to", "-"}:
             cur.pos += 1
         formed = self._composition(cur, line)
-        if cur.peek() in FILLER_WORDS:
-            cur.pos += 1
+        self._skip_filler(cur)
         destination = self._place(cur, line, "where the units merge")
         self._expect_end(cur, line)
         target = UnitRef(formed, destination) if formed is not None else None

@@ -91,6 +91,8 @@ class ResultSheet:
     partial_cuts: bool = False
     """some support stood in part and was cut in part (Multiplomacy prints the two parts apart)"""
     winner: list[str] = field(default_factory=list)
+    players: list[CentreLine] = field(default_factory=list)
+    """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
     late: list[str] = field(default_factory=list)
     note: str | None = None
@@ -212,6 +214,33 @@ def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
     )
 
 
+def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
+    """A winner as the results name it: a power, or a side with its kind of win (CW Heptadiplomacy:
+    `{"side": "England", "win": "two-way"}` is "England (two-way win)")."""
+    if isinstance(winner, dict):
+        return f"{label(str(winner['side']))} ({winner.get('win', '')} win)"
+    return label(str(winner))
+
+
+def _players(
+    variant: str, options: dict[str, Any] | None, owned: dict[str, list[str]], units: dict[str, int]
+) -> list[CentreLine]:
+    """Each player's totals where a player holds several powers by the variant's rule (CW Heptadiplomacy's
+    board-nations; Hoplite Wars' Major and Minor); empty otherwise."""
+    from judge.variants import get_variant
+
+    try:
+        sides = get_variant(variant).rules(options).fixed_sides()
+    except (KeyError, ValueError):
+        return []
+    lines = []
+    for player, powers in sorted(sides.items()):
+        if len(powers) > 1:
+            held = sum(len(owned.get(p, [])) for p in powers)
+            lines.append(CentreLine(player, held, sum(units.get(p, 0) for p in powers), [], 0))
+    return lines
+
+
 def build_sheet(
     game: str,
     outcome: dict[str, Any],
@@ -322,7 +351,8 @@ def build_sheet(
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
         ),
-        winner=[label(w) for w in outcome.get("winner") or []],
+        winner=[_winner_text(w, label) for w in outcome.get("winner") or []],
+        players=_players(variant, options, owned, units_after),
         finished=finished,
         late=[label(p) for p in late or []],
         note=note,

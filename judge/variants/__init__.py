@@ -31,6 +31,10 @@ class Variant:
     """phases, opening phases, season names and years (judge/engine/calendar.py)"""
     starts_with_units: bool = True
     """the map's starting units stand on the board when the game opens (False where the powers place them)"""
+    draws: bool = True
+    """may the players agree a draw (CW Heptadiplomacy rule 7: "There are no draws")?"""
+    draws_instead: str = ""
+    """what a game without draws offers instead, told to a player who votes for one"""
     opening_help: str = ""
     """what the game-start mail tells players about an opening of placements (how to write the orders)"""
 
@@ -45,13 +49,13 @@ class Variant:
         """The phase a game opens with: the first opening phase, or the map's first movement."""
         if self.calendar.opening:
             return self.calendar.opening[0]
-        board = load_map(self.map_name)
+        board = self.rules().board
         return Phase(board.start_season, board.start_year, PhaseType.MOVEMENT)
 
     def starting_position(self) -> Position:
         """The position the first phase is played from: the map's starting units (unless the powers place their
         own) and home centres."""
-        board = load_map(self.map_name)
+        board = self.rules().board
         units: list[Force] = []
         centres: dict[str, str] = {}
         for power in board.powers.values():
@@ -88,6 +92,7 @@ MAD_CALENDAR = Calendar(
 
 
 def _registry() -> dict[str, Variant]:
+    from judge.variants.hepta import HeptaRules
     from judge.variants.mad import MadRules
     from judge.variants.multiplicity import Multiplicity2Rules, MultiplicityRules
     from judge.variants.multiplomacy import MultiplomacyRules
@@ -125,6 +130,21 @@ def _registry() -> dict[str, Variant]:
                 "centres (3, Russia 4) anywhere within its country, one order each (Centre Bur); they are its home "
                 "centres. Autumn 1900: it places units of any strength anywhere within its country, their total "
                 "strength at most its centres (Place 2A Bur, Place F Bre, Place 2F StP/sc)."
+            ),
+        ),
+        "hepta": Variant(
+            "hepta",
+            "CW Heptadiplomacy (Mark Nelson, 1990)",
+            "standard",
+            HeptaRules,
+            draws=False,
+            draws_instead=(
+                "the game ends in a solo win (70 centres at the end of an Autumn) or a two- or three-way win claimed "
+                "with the Autumn orders: CLAIM 2-way win with PLAYER (rule 7)"
+            ),
+            opening_help=(
+                "Seven standard boards: write every location with its board, A 1:par - 3:par, F 2:nth C A 1:lon - "
+                "2:bel. Claim a joint win with the Autumn orders: CLAIM 2-way win with PLAYER [if ...]."
             ),
         ),
     }
