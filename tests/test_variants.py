@@ -47,3 +47,19 @@ def test_mad_worked_example(case: dict[str, Any]) -> None:
         assert got == {power: sorted(centres) for power, centres in expect["supply_centers"].items() if centres}
     if expect.get("atlantis_owner") is not None:
         assert "atlantis" in outcome["supply_centers"].get(expect["atlantis_owner"], [])
+
+
+@pytest.mark.parametrize("case", _cases("hepta"))
+def test_hepta_worked_example(case: dict[str, Any]) -> None:
+    """Also the winners with their kind of win, and the centres after the phase, where the case says."""
+    check_case(case)
+    expect = case["expect"]
+    if "winner" not in expect and expect.get("supply_centers") is None:
+        return
+    outcome = run_case(case["case"])
+    if "winner" in expect:
+        key = lambda w: w["side"] if isinstance(w, dict) else str(w)  # noqa: E731 - a sort key
+        assert sorted(outcome["winner"] or [], key=key) == sorted(expect["winner"] or [], key=key)
+    if expect.get("supply_centers") is not None:
+        got = {power: sorted(centres) for power, centres in outcome["supply_centers"].items() if centres}
+        assert got == {power: sorted(centres) for power, centres in expect["supply_centers"].items() if centres}

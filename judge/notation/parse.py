@@ -525,6 +525,9 @@ class OrderReader:
             # zine shorthand: "F(Pic)SA(Pic)-Bel", "A(Bur)SM(Pic)" (support the merge at Picardy)
             cur.tokens.insert(cur.pos, "merge" if word[1] == "m" else word[1])
             word = "s"
+        elif word == "ca" and self.board.lookup(word) is None:
+            cur.tokens.insert(cur.pos, "a")  # the same shorthand for a convoy: "F(1:Eng)CA(1:Lon)-2:Gas"
+            word = "c"
         for words, kind in (
             (HOLD_WORDS, OrderKind.HOLD),
             (BUILD_WORDS, OrderKind.BUILD),
