@@ -105,7 +105,7 @@ class Demo:
                 self._mail(_address(name), body, show=not shown_reply)
                 shown_reply = True
             if played == 1:
-                self.say(f"({silent} sends no orders for {position.phase}.)\n")
+                self.say(f"({silent} sends no orders for {variant.phase_name(position.phase)}.)\n")
             self._pass_deadline(index)
             self._print_new_results()
         self.say("The demo is over; the temporary directory is removed.")

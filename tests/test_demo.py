@@ -62,3 +62,24 @@ def test_the_mad_demo_places_centres_then_units_and_atlantis_wanders() -> None:
     assert "Placement results for Spring of 1900." in text and "Placement results for Autumn of 1900." in text
     assert "Centre " in text and "Build 2A " in text
     assert "Atlantis: the GM rolled Swi " in text
+
+
+def test_the_hoplite_demo_opens_with_the_builds_of_winter_451_bc() -> None:
+    """Hoplite Wars by mail: the players choose their units in Winter 451 BC (rules 1 and 12), then Spring 450 BC;
+    the centre chart adds each player's Major and Minor."""
+    text = _demo("hoplite", 2)
+    assert [line for line in text.splitlines() if line.startswith(":: Phase:")] == [
+        ":: Phase: W451BCA",
+        ":: Phase: S450BCM",
+    ]
+    assert "Adjustment results for Winter of 451 BC." in text
+    assert "Signed on to demo as Achea." in text and "Orders for Achea and Chalcis in demo" in text
+    assert "By player:" in text
+
+
+def test_the_hepta_demo_orders_seven_boards_by_player() -> None:
+    """CW Heptadiplomacy by mail: seven players, each ordering one country's seven board-nations (option A)."""
+    text = _demo("hepta", 1)
+    assert "7 players registered and joined" in text
+    assert "Orders for 1:Austria and 2:Austria and 3:Austria" in text
+    assert "1:England:F 1:edi" in text

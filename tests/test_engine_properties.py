@@ -18,6 +18,8 @@ from judge.variants import get_variant
 BOARD = load_map("standard")
 RULES = Rules.build(BOARD)
 EDITIONS = [Rules.build(BOARD, {"edition": e}) for e in ("2023", "2000", "1982", "1971")]
+MULTI_UNIT = ["multiplomacy", "multiplicity1", "multiplicity2", "mad", "hoplite", "hepta"]
+"""the variants beyond standard (Heptadiplomacy's seven boards are standard units on a larger board)"""
 
 
 def _summary(outcome: Outcome) -> tuple[object, ...]:
@@ -68,9 +70,7 @@ def test_random_games_run_to_the_end_with_a_consistent_board(seed: int) -> None:
 
 
 @settings(max_examples=8, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2", "mad"])
-)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(MULTI_UNIT))
 def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> None:
     """Stacks, merges and splits never produce a board the variant forbids, and every unit is accounted for."""
     rules = get_variant(variant).rules()
@@ -82,8 +82,10 @@ def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> 
         after = sum(f.composition.size for f in outcome.units) + sum(
             d.force.composition.size for d in outcome.dislodged
         )
-        # Mad Diplomacy's rule 4: armies lost aboard or with their convoying fleet
-        after += sum(Composition.parse(e["unit"]).size for e in outcome.events if e["kind"] == "annihilated")
+        # Mad Diplomacy's rule 4: armies lost aboard or with their convoying fleet; Hoplite Wars' rule 4: garrisons
+        # forced to retreat
+        lost = ("annihilated", "disbanded")
+        after += sum(Composition.parse(e["unit"]).size for e in outcome.events if e["kind"] in lost)
         if played.position.phase.type.value == "Movement":
             assert before == after
 
@@ -114,9 +116,7 @@ def test_the_submission_check_calls_illegal_exactly_what_adjudication_does(
 
 
 @settings(max_examples=10, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["multiplomacy", "multiplicity1", "multiplicity2", "mad"])
-)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(MULTI_UNIT))
 def test_the_submission_check_agrees_with_adjudication_in_multi_unit_games(seed: int, variant: str) -> None:
     rules = get_variant(variant).rules()
     for played, outcome in play(rules, seed, years=3):

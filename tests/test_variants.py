@@ -63,3 +63,26 @@ def test_hepta_worked_example(case: dict[str, Any]) -> None:
     if expect.get("supply_centers") is not None:
         got = {power: sorted(centres) for power, centres in outcome["supply_centers"].items() if centres}
         assert got == {power: sorted(centres) for power, centres in expect["supply_centers"].items() if centres}
+
+
+@pytest.mark.parametrize("case", _cases("hoplite"))
+def test_hoplite_worked_example(case: dict[str, Any]) -> None:
+    """Also the winner, the centres, the state's sack, the colonies and the events, where the case says."""
+    check_case(case)
+    expect = case["expect"]
+    outcome = run_case(case["case"])
+    if "winner" in expect:
+        assert (outcome["winner"] or None) == (expect["winner"] or None)
+    if expect.get("supply_centers") is not None:
+        got = {power: sorted(centres) for power, centres in outcome["supply_centers"].items() if centres}
+        assert got == {power: sorted(centres) for power, centres in expect["supply_centers"].items() if centres}
+    for power, centres in (expect.get("supply_centers_include") or {}).items():
+        assert set(centres) <= set(outcome["supply_centers"].get(power, [])), power
+    if "sacked_by" in expect:
+        assert (outcome.get("state") or {}).get("sacked_by") == expect["sacked_by"]
+    for wanted in expect.get("events_include") or []:
+        assert any(all(e.get(k) == v for k, v in wanted.items()) for e in outcome["events"]), wanted
+    if expect.get("colonies_one_each"):
+        declared = {e["colony"]: e["major"] for e in outcome["events"] if e["kind"] == "colony"}
+        assert len(declared) == 7 and len(set(declared.values())) == 7
+        assert all(colony in outcome["supply_centers"][major] for colony, major in declared.items())

@@ -89,7 +89,7 @@ def _force(rules: Rules, entry: Any, where: str) -> Force:
 
 def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     board = rules.board
-    units = [_force(rules, entry, f"units[{n}]") for n, entry in enumerate(case.get("units") or [])]
+    units = rules.gather([_force(rules, entry, f"units[{n}]") for n, entry in enumerate(case.get("units") or [])])
     sides = _sides(board, case.get("sides"))
     problem = rules.check_stacking(units, rules.side_of(sides))
     if problem:
@@ -179,6 +179,15 @@ def _phase_json(phase: Phase, calendar: Calendar = STANDARD_CALENDAR) -> dict[st
     return {"season": calendar.season_name(phase.season), "year": phase.year, "type": phase.type.value}
 
 
+def _units_json(variant: str, forces: tuple[Force, ...]) -> list[dict[str, Any]]:
+    """The units by power, as the variant writes its forces (a Hoplite Wars mixed force: two entries)."""
+    try:
+        written_as = get_variant(variant).rules_class.written_as
+    except UnknownVariant:
+        return [_unit_json(f) for f in forces]
+    return [_unit_json(unit) for f in forces for unit in written_as(f)]
+
+
 def _unit_json(force: Force) -> dict[str, Any]:
     if force.facts:
         return {"power": force.power, "unit": str(force.composition), "at": force.at, **dict(force.facts)}
@@ -225,7 +234,7 @@ def position_json(variant: str, position: Position) -> dict[str, Any]:
     return {
         "variant": variant,
         "phase": _phase_json(position.phase, _calendar(variant)),
-        "units": [_unit_json(f) for f in position.units],
+        "units": _units_json(variant, position.units),
         "dislodged": [_dislodged_json(d) for d in position.dislodged],
         "standoffs": sorted(position.standoffs),
         "supply_centers": _centres_json(position.centres),
@@ -263,7 +272,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "variant": variant,
         "phase": _phase_json(outcome.phase, calendar),
         "orders": [_order_json(r) for r in outcome.results],
-        "units": [_unit_json(f) for f in outcome.units],
+        "units": _units_json(variant, outcome.units),
         "dislodged": [_dislodged_json(d) for d in outcome.dislodged],
         "standoffs": sorted(outcome.standoffs),
         "supply_centers": _centres_json(outcome.centres),

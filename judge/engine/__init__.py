@@ -9,7 +9,6 @@ import random
 from collections.abc import Sequence
 from functools import partial
 
-from judge.engine.adjustment import adjudicate_adjustment
 from judge.engine.movement import adjudicate_movement
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import Phase, PhaseType
@@ -34,7 +33,7 @@ def adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted],
     elif kind is PhaseType.PLACEMENT:
         outcome = rules.adjudicate_placement(position, submitted, seed)
     else:
-        outcome = adjudicate_adjustment(rules, position, submitted)
+        outcome = rules.adjudicate_adjustment(position, submitted)
     if rules.has_after_phase:
         rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))
     if position.sides:

@@ -20,7 +20,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     board = rules.board
     units = list(position.units)
     # every count in half centres (`Rules.centre_value`, `Rules.upkeep`): a Hoplite town is worth 1, a city 2
-    balance = {**dict.fromkeys(board.powers, 0), **balances(rules, position.centres, units)}
+    balance = {**dict.fromkeys(board.powers, 0), **balances(rules, position.centres, units, position.variant_state)}
     builds_done: dict[str, int] = dict.fromkeys(balance, 0)
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
     built_at: set[str] = set()

@@ -292,7 +292,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             continue
         i = found_at
         force = forces[i]
-        if force.power != sub.power:
+        if force.power != sub.power and not rules.may_order(sub.power, force):
             entry.reasons = [NotYours(force.province, force.power)]
             continue
         about[i].append(row)
@@ -386,21 +386,20 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             left = rest
             kept.append(c)
         rows_of: dict[int, list[int]] = {}
-        for c in kept:
+        pieces = rules.share_out(force, [c.composition for c in kept] + ([left] if left.size else []))
+        for c, piece in zip(kept, pieces, strict=False):
             rows_of.setdefault(id(c.order), []).append(c.row)
             if c.called_off:
                 held[len(dets)] = c.called_off
             rows = c.rows or [c.row]
-            dets.append(
-                Detachment(force.part(c.composition), c.order, c.merge, c.row, rows, idle=False, carries=carries)
-            )
+            dets.append(Detachment(piece, c.order, c.merge, c.row, rows, idle=False, carries=carries))
         if left.size:
             hold = Order(OrderKind.HOLD, UnitRef(left, force.at))
             rows = [r for r in about[i] if results[r].result is Result.ILLEGAL]
             if not about[i]:
                 results.append(OrderResult(force.power, "", hold, Result.SUCCEEDS, added=True))
                 rows = [len(results) - 1]
-            dets.append(Detachment(force.part(left), hold, None, 0, rows, idle=True))
+            dets.append(Detachment(pieces[-1], hold, None, 0, rows, idle=True))
     return Binding(dets, results, held)
 
 
@@ -465,7 +464,7 @@ def _bind_merge(
         if i is None:
             return f"there is no unit in {province_of(ref.location)}"
         force = forces[i]
-        if force.power != power:
+        if force.power != power and not rules.may_order(power, force):
             return f"units of different powers do not merge ({force.describe()} is {force.power})"
         merged = merged.plus(force.composition)
         key = f"merge {province}"

@@ -38,7 +38,7 @@ from judge.engine.reasons import (
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.retreat import retreat_options
 from judge.engine.rules import Rules
-from judge.engine.supply import adjustments_needed, update_ownership, winners
+from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
 
 
@@ -78,7 +78,6 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
 
 
 def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Binding) -> Outcome:
-    board = rules.board
     dets = mv.dets
     results = binding.results
     n = len(dets)
@@ -160,6 +159,8 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
             notes.append(Part(str(d.composition), mv.dest[i] or d.province, tuple(reasons)))
         entry.reasons = notes
 
+    if rules.disbands_on_dislodgement:
+        dislodged = _retreating(rules, dislodged, mv.events)
     with_options = tuple(
         Dislodged(
             d.force,
@@ -176,7 +177,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     retreats = bool(with_options)
     year_over = calendar.ends_year(phase) and not retreats
     if calendar.ownership_changes(phase) and not retreats:
-        centres = update_ownership(board, centres, units)
+        centres = rules.take_ownership(centres, units, phase)
     following = calendar.next_phase(
         phase,
         retreats_needed=retreats,
@@ -194,6 +195,22 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         variant_state=dict(position.variant_state),
         events=[_event_json(e) for e in mv.events],
     )
+
+
+def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[dict[str, object]]) -> list[Dislodged]:
+    """What of each dislodged force must retreat; the rest disbands now, an event each (Hoplite Wars' garrisons)."""
+    kept = []
+    for d in dislodged:
+        part = rules.retreating(d.force)
+        if part is not d.force:
+            gone = d.force.composition.minus(part.composition) if part is not None else d.force.composition
+            events.append(
+                {"kind": "disbanded", "power": d.force.power, "unit": str(gone), "at": d.force.at,
+                 "reason": "a garrison forced to retreat disbands"}
+            )  # fmt: skip
+        if part is not None:
+            kept.append(Dislodged(part, d.attacker_from, d.by_convoy, d.retreats, d.also_from))
+    return kept
 
 
 def _event_json(event: dict[str, object]) -> dict[str, object]:

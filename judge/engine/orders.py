@@ -27,6 +27,11 @@ class OrderKind(StrEnum):
     """a variant's: a unit sacks the place it stands in (Hoplite Wars' Delphi)"""
     CENTRE = "centre"
     """a variant's: a power places a supply centre (Mad Diplomacy's Spring 1900 placement), at `destination`"""
+    CAPTURE = "capture"
+    """a variant's: a player says which of his powers takes a centre his mixed force captures (Hoplite Wars
+    rule 5: "CAPTURE Meg FOR Anactorium")"""
+    CONVERT = "convert"
+    """a variant's: an army becomes a fleet, or a fleet an army, in an adjustment (Hoplite Wars rule 9)"""
     CLAIM = "claim"
     """a variant's: a line that is not about a unit (Heptadiplomacy's win claims), kept in `Order.words`"""
 

@@ -11,7 +11,7 @@ from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, NotYours, RetreatClash, UnitName
 from judge.engine.rules import Rules
-from judge.engine.supply import adjustments_needed, update_ownership, winners
+from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
 
 
@@ -66,9 +66,22 @@ class _Retreat:
 
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     units = list(position.units)
+    dislodged = list(position.dislodged)
+    disbanded_now: list[dict[str, Any]] = []
+    if rules.disbands_on_dislodgement:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
+        kept = []
+        for d in dislodged:
+            part = rules.retreating(d.force)
+            if part is not d.force:
+                gone = d.force.composition.minus(part.composition) if part is not None else d.force.composition
+                lost = Force(d.force.power, gone or d.force.composition, d.force.at)
+                disbanded_now.append(_events_for_disband(lost, "a garrison forced to retreat disbands"))
+            if part is not None:
+                kept.append(replace(d, force=part))
+        dislodged = kept
     pending = [
         d if d.retreats is not None else replace(d, retreats=retreat_options(rules, d, units, position.standoffs))
-        for d in position.dislodged
+        for d in dislodged
     ]
     stacks: dict[str, list[int]] = {}
     for k, d in enumerate(pending):
@@ -86,7 +99,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             continue
         province = province_of(order.unit.location)
         stack = stacks.get(province, [])
-        mine = [k for k in stack if pending[k].force.power == sub.power]
+        mine = [k for k in stack if pending[k].force.power == sub.power or rules.may_order(sub.power, pending[k].force)]
         if not stack:
             entry.reason = f"there is no dislodged unit in {province}"
             continue
@@ -147,7 +160,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             assert r.order.destination is not None
             arrivals.setdefault(province_of(r.order.destination), []).append(r)
 
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = disbanded_now
     after = list(units)
     arrived: set[int] = set()
     for province, group in arrivals.items():
@@ -193,7 +206,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     calendar = rules.calendar
     year_over = calendar.ends_year(phase)
     if calendar.ownership_changes(phase):
-        centres = update_ownership(rules.board, centres, after)
+        centres = rules.take_ownership(centres, after, phase)
     following = calendar.next_phase(
         phase,
         retreats_needed=False,

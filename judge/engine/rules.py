@@ -117,6 +117,8 @@ class Rules:
             value = given.get(name, option.default)
             if isinstance(value, str) and option.choices and isinstance(option.choices[0], str):
                 value = value.strip().lower()
+            elif isinstance(value, str) and value.strip().isdigit() and int(value) in option.choices:
+                value = int(value)  # a number written as text ("module": "3")
             if option.choices and value not in option.choices:
                 choices = ", ".join(str(c) for c in option.choices)
                 raise RuleOptionError(f"option {name} must be one of {choices}, not {value!r}")
@@ -251,6 +253,63 @@ class Rules:
                 if sides.get(rival.power, rival.power) != sides.get(force.power, force.power):
                     return f"{force.province} already holds {rival.power} {rival.describe()}"
         return None
+
+    def may_order(self, power: str, force: Force) -> bool:
+        """May `power` order `force`, which is another power's? Standard: never (Hoplite Wars: a player orders
+        his Major's and his Minor's units, and a force mixing both, from either power)."""
+        return False
+
+    def share_out(self, force: Force, parts: Sequence[Composition]) -> list[Force]:
+        """The force's detachments for a phase, one for each part (the parts its orders name, then what stays
+        idle), with the per-unit facts each part takes. Standard: every part keeps the force's facts."""
+        return [force.part(part) for part in parts]
+
+    disbands_on_dislodgement: ClassVar[bool] = False
+    """True where `retreating` lets part of a dislodged force go without a retreat"""
+
+    def retreating(self, force: Force) -> Force | None:
+        """The part of a dislodged force that must retreat; the rest disbands at once (Hoplite Wars: a garrison
+        forced to retreat disbands). None: nothing retreats."""
+        return force
+
+    def take_ownership(self, centres: dict[str, str], units: Sequence[Force], phase: Phase) -> dict[str, str]:
+        """Ownership after a movement season that changes it (with its retreats): every centre with a unit on it
+        goes to the unit's power (standard, after the Fall). Hoplite Wars: towns after Spring too, cities only
+        after Autumn, and a Minor's home city retaken by its Major goes back to the Minor."""
+        from judge.engine.supply import update_ownership
+
+        return update_ownership(self.board, centres, units)
+
+    def adjudicate_adjustment(self, position: Position, submitted: Sequence[Submitted]) -> Outcome:
+        """An adjustment phase: builds, removals, waivers, civil disorder (Hoplite Wars adds conversions between
+        army and fleet and voluntary garrison disbands)."""
+        from judge.engine.adjustment import adjudicate_adjustment
+
+        return adjudicate_adjustment(self, position, submitted)
+
+    def extra_builds(self, state: Mapping[str, Any]) -> dict[str, int]:
+        """Builds beyond the centres this winter, in half centres by power (Hoplite Wars: the two units the sack
+        of Delphi raises). Standard: none."""
+        return {}
+
+    splits_upkeep: ClassVar[bool] = False
+    """True where `costs` charges one force to several powers"""
+
+    def costs(self, force: Force) -> list[tuple[str, int]]:
+        """Who pays for a force, in half centres (Hoplite Wars: a mixed force's Minor units are the Minor's to
+        pay, the units Delphi raised nobody's). Standard: its power, its upkeep."""
+        return [(force.power, self.upkeep(force.composition))]
+
+    def gather(self, forces: Sequence[Force]) -> list[Force]:
+        """The forces of a position as the engine keeps them, from the units a case or the store lists (Hoplite
+        Wars: a Major's and its Minor's units in one place are one mixed force). Standard: as listed."""
+        return list(forces)
+
+    @classmethod
+    def written_as(cls, force: Force) -> tuple[Force, ...]:
+        """How a force is written in an outcome or a stored position, as units by power (Hoplite Wars: a mixed
+        force as its Major's and its Minor's entries). Standard: itself."""
+        return (force,)
 
     limits_orders: ClassVar[bool] = False
     """True where `order_problem` refuses more than a garrison's moves (the engine asks only then, or for a

@@ -41,6 +41,11 @@ def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
 def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
     """What each power's units cost, in half centres (`Rules.upkeep`)."""
     cost: Counter[str] = Counter()
+    if rules.splits_upkeep:
+        for force in units:
+            for power, halves in rules.costs(force):
+                cost[power] += halves
+        return cost
     if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
         for force in units:
             cost[force.power] += force.composition.halves
@@ -51,11 +56,17 @@ def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
     return cost
 
 
-def balances(rules: Rules, centres: dict[str, str], units: Iterable[Force]) -> dict[str, int]:
-    """Each power's centres less its upkeep, in halves: above zero it may build, below it must remove."""
+def balances(
+    rules: Rules, centres: dict[str, str], units: Iterable[Force], state: dict[str, Any] | None = None
+) -> dict[str, int]:
+    """Each power's centres less its upkeep, in halves: above zero it may build, below it must remove; plus the
+    builds the variant grants beyond the centres (`Rules.extra_builds`: Hoplite Wars' sack of Delphi)."""
     have = centre_values(rules, centres)
     cost = upkeep(rules, units)
-    return {p: have[p] - cost[p] for p in set(have) | set(cost)}
+    owed = {p: have[p] - cost[p] for p in set(have) | set(cost)}
+    for power, halves_more in rules.extra_builds(state or {}).items():
+        owed[power] = owed.get(power, 0) + halves_more
+    return owed
 
 
 def halves(n: int) -> str:
@@ -83,7 +94,7 @@ def adjustments_needed(
     if rules.winter_always(centres, state or {}):
         return True
     units = list(units)
-    owed = balances(rules, centres, units)
+    owed = balances(rules, centres, units, state)
     if any(diff < 0 for diff in owed.values()):  # a removal is due: no need to look for build sites
         return True
     return any(diff > 0 and build_sites(rules, power, centres, units, state) for power, diff in owed.items())
@@ -104,7 +115,7 @@ def powers_to_order(rules: Rules, position: Position) -> set[str]:
         placing = set(rules.board.powers)
         return placing if not position.centres else placing & set(position.centres.values())
     due = set()
-    for power, diff in balances(rules, position.centres, position.units).items():
+    for power, diff in balances(rules, position.centres, position.units, position.variant_state).items():
         if diff < 0 or (
             diff > 0 and build_sites(rules, power, position.centres, position.units, position.variant_state)
         ):

@@ -100,8 +100,8 @@ def _body(order: Order, form: Form) -> str:
         return sentence
     if kind is OrderKind.WAIVE:
         return "Waive"
-    if kind is OrderKind.CLAIM:
-        return f"CLAIM {order.words}"
+    if order.unit is None and order.words:  # a line of a variant's own (CLAIM ..., CAPTURE ..., CONVERT ...)
+        return f"{kind.value.upper()} {order.words}"
     if kind is OrderKind.CENTRE:
         return f"Centre {form.place(order.destination or '')}"
     if kind is OrderKind.MERGE:

@@ -230,13 +230,14 @@ def _players(
     from judge.variants import get_variant
 
     try:
-        sides = get_variant(variant).rules(options).fixed_sides()
+        rules = get_variant(variant).rules(options)
     except (KeyError, ValueError):
         return []
     lines = []
-    for player, powers in sorted(sides.items()):
+    for player, powers in sorted(rules.fixed_sides().items()):
         if len(powers) > 1:
-            held = sum(len(owned.get(p, [])) for p in powers)
+            halves = sum(rules.centre_value(c) for p in powers for c in owned.get(p, []) if c in rules.board.provinces)
+            held = halves // 2 if halves % 2 == 0 else halves / 2
             lines.append(CentreLine(player, held, sum(units.get(p, 0) for p in powers), [], 0))
     return lines
 

@@ -91,8 +91,18 @@ MAD_CALENDAR = Calendar(
 """Mad Diplomacy's rules 2 and 3: centres placed in Spring 1900, units in Autumn 1900; the text says Autumn."""
 
 
+HOPLITE_CALENDAR = Calendar(
+    season_names={"Fall": "Autumn"},
+    opening=(Phase("Winter", -451, PhaseType.ADJUSTMENT),),
+    ownership_seasons=frozenset({"Spring", "Fall"}),
+)
+"""Hoplite Wars' rules 12 and 8: initial builds in Winter 451 BC, then Spring 450 BC; centres may change hands
+after Spring moves too (Towns only: `HopliteRules.take_ownership`)."""
+
+
 def _registry() -> dict[str, Variant]:
     from judge.variants.hepta import HeptaRules
+    from judge.variants.hoplite import HopliteRules
     from judge.variants.mad import MadRules
     from judge.variants.multiplicity import Multiplicity2Rules, MultiplicityRules
     from judge.variants.multiplomacy import MultiplomacyRules
@@ -130,6 +140,19 @@ def _registry() -> dict[str, Variant]:
                 "centres (3, Russia 4) anywhere within its country, one order each (Centre Bur); they are its home "
                 "centres. Autumn 1900: it places units of any strength anywhere within its country, their total "
                 "strength at most its centres (Place 2A Bur, Place F Bre, Place 2F StP/sc)."
+            ),
+        ),
+        "hoplite": Variant(
+            "hoplite",
+            "Hoplite Wars (Stephen Agar), with the Multiplicity II rules",
+            "hoplite",
+            HopliteRules,
+            HOPLITE_CALENDAR,
+            starts_with_units=False,
+            opening_help=(
+                "The game opens with the initial builds of Winter 451 BC: each Major builds what it likes on its "
+                "home Cities (Build 2F Ath, Build A Mar, Build G Pra; home centres may stay empty); each Minor "
+                "one unit or a double garrison (Build A Ana, Build 2G Ana)."
             ),
         ),
         "hepta": Variant(

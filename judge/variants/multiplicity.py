@@ -222,15 +222,23 @@ class MultiplicityRules(Rules):
             if force.composition.fleets == 0 and "/" not in force.at:
                 armies_only.append(force)
                 continue
-            key = (force.power, force.at)
+            key = (self._owner(force), force.at)
             known = by_place.get(key)
-            by_place[key] = force if known is None else known.joined(force, force.at)
+            by_place[key] = force if known is None else self._joined(known, force, force.at)
         for army in armies_only:
-            hosts = [k for k, f in by_place.items() if f.power == army.power and f.province == army.province]
-            key = hosts[0] if len(hosts) == 1 else (army.power, army.at)
+            owner = self._owner(army)
+            hosts = [k for k, f in by_place.items() if k[0] == owner and f.province == army.province]
+            key = hosts[0] if len(hosts) == 1 else (owner, army.at)
             known = by_place.get(key)
-            by_place[key] = army if known is None else known.joined(army, key[1])
+            by_place[key] = army if known is None else self._joined(known, army, key[1])
         return list(by_place.values())
+
+    def _owner(self, force: Force) -> str:
+        """Whose detachments make one force again: a power's (Hoplite Wars: a player's, Major and Minor)."""
+        return force.power
+
+    def _joined(self, force: Force, other: Force, at: str) -> Force:
+        return force.joined(other, at)
 
     def settle_retreats(self, arrivals: list[list[Force]]) -> list[int]:
         """An army and a fleet of one power retreating to one space: the army has priority (A/F rule 8)."""
