@@ -69,7 +69,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     dislodged = list(position.dislodged)
     disbanded_now: list[dict[str, Any]] = []
     if rules.disbands_on_dislodgement:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
-        kept = []
+        retreating = []
         for d in dislodged:
             part = rules.retreating(d.force)
             if part is not d.force:
@@ -77,8 +77,8 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
                 lost = Force(d.force.power, gone or d.force.composition, d.force.at)
                 disbanded_now.append(_events_for_disband(lost, "a garrison forced to retreat disbands"))
             if part is not None:
-                kept.append(replace(d, force=part))
-        dislodged = kept
+                retreating.append(replace(d, force=part))
+        dislodged = retreating
     pending = [
         d if d.retreats is not None else replace(d, retreats=retreat_options(rules, d, units, position.standoffs))
         for d in dislodged
