@@ -27,6 +27,7 @@ lint: install
 	$(BIN)/mypy
 
 bench: install
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE))
 
 # the daemon on embedded defaults: SQLite in var/, SMTP intake on 127.0.0.1:2525, outgoing mail to var/outbox/

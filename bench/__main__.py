@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from bench.baseline import baseline_benchmark
 from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
+from bench.picture import picture_benchmark
+from bench.mila import mila_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
 from judge.testing.random_games import PlayedPhase, play
@@ -122,7 +124,7 @@ def variant_benchmark(games: int, years: int, rounds: int) -> None:
     """The multi-unit variants next to standard: cost of a phase, and of a movement phase, as a ratio."""
     print(f"variants: {games} random games of {years} years each; best of {rounds} rounds")
     base: tuple[float, float] | None = None
-    for name in ("standard", "multiplomacy", "multiplicity1", "multiplicity2", "mad"):
+    for name in ("standard", "multiplomacy", "multiplicity1", "multiplicity2", "mad", "hoplite"):
         phases = _games(range(games), years, name)
         movement = [p for p in phases if p.position.phase.type is PhaseType.MOVEMENT]
         per_phase = _phase_seconds(phases, rounds) / len(phases)
@@ -160,7 +162,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
+    parser.add_argument("--mila", type=int, default=850, help="phases for the end-to-end race with MILA (0: skip)")
     parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
+    parser.add_argument("--pictures", type=int, default=15, help="drawings of each map picture timed (0: skip)")
     parser.add_argument(
         "--baseline",
         default=os.environ.get("BENCH_BASELINE", ""),
@@ -172,6 +176,10 @@ def main() -> None:
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
     hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
+    if args.pictures:
+        picture_benchmark(args.pictures)
+    if args.mila:
+        mila_benchmark(args.mila, args.rounds)
     if args.mails:
         for database in ("SQLite", "PostgreSQL"):
             mail_benchmark(args.mails, database=database)

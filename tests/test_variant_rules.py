@@ -132,3 +132,25 @@ def test_multiplicity2_an_unseaworthy_force_may_not_convoy_its_cargo() -> None:
     units = [("England", "A/2F", "eng"), ("England", "A", "lon")]
     out = run_case(_case("multiplicity2", units, {"England": ["A/2F eng C A lon - bre", "A lon - bre"]}))
     assert ("England", "A", "bre") in _units(out)  # A/2F + A is 2A/2F: seaworthy
+
+
+def test_a_fleet_built_onto_a_multiplicity_2_unit_joins_it_on_its_coast() -> None:
+    """Multiplicity II rule 3: a multiple is formed "by a player building on a home supply centre which is already
+    occupied"; one force a province, so a fleet built onto F stp/sc is built on the south coast, and a build on the
+    north coast is refused with why (found by the random-game property test)."""
+    def build(order: str) -> dict[str, Any]:
+        return run_case(
+            {
+                "variant": "multiplicity2",
+                "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
+                "units": [{"power": "Russia", "unit": "F", "at": "stp/sc"}],
+                "supply_centers": {"Russia": ["stp", "mos", "war"]},
+                "orders": {"Russia": [order]},
+            }
+        )
+
+    refused = build("Build F stp/nc")
+    assert refused["orders"][0]["result"] == "illegal"
+    assert refused["units"] == [{"power": "Russia", "unit": "F", "at": "stp/sc"}]
+    assert build("Build F stp/sc")["units"] == [{"power": "Russia", "unit": "2F", "at": "stp/sc"}]
+    assert build("Build A stp")["units"] == [{"power": "Russia", "unit": "A/F", "at": "stp/sc"}]

@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Terrain(StrEnum):
@@ -67,6 +68,7 @@ class Power:
 _NAME_NOISE = re.compile(r"[^a-z0-9/]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise_name(text: str) -> str:
     """The key under which a typed name is looked up: case, spaces and punctuation do not matter."""
     return _NAME_NOISE.sub("", text.lower())

@@ -42,6 +42,8 @@ _SPELLED_COAST = re.compile(r"^(.*?)\s*[\s/(]\s*([nsew]c)\s*\)?$", re.IGNORECASE
 
 def read_location(board: Board, text: str) -> str:
     """A location id from any common spelling: `stp/nc`, `stp(nc)`, `stp nc`, `St. Petersburg (nc)`."""
+    if isinstance(text, str) and text in board.provinces:
+        return text  # already an id: what the judge itself writes, the common case
     if not isinstance(text, str) or not text.strip():
         raise CaseError(f"bad location {text!r}")
     raw = text.strip()

@@ -59,6 +59,10 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if said:
                 entry.reason = said
                 continue
+            if joined is not None and rules.stacking == "province" and "/" in built.at and built.at != joined.at:
+                # one force a province: what is built onto a unit joins it where it stands (a coast included)
+                entry.reason = f"{joined.describe()} stands on {joined.at}: a unit built onto it must be built there"
+                continue
             if joined is not None and rules.stacking != "power":
                 formed = joined.composition.plus(built.composition)
                 refused = rules.build_onto_problem(joined.composition, built.composition)

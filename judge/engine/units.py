@@ -46,6 +46,16 @@ class Composition:
     @classmethod
     def parse(cls, text: str) -> Composition:
         """`A`, `F`, `2A`, `A/F`, `A/2F`, `2A/2F`, `G`, `2G` (also `AA`-free forms like `2 A`)."""
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
+        parsed = cls._parse(text)
+        if len(_PARSED) < 4096:
+            _PARSED[text] = parsed
+        return parsed
+
+    @classmethod
+    def _parse(cls, text: str) -> Composition:
         cleaned = text.replace(" ", "").upper()
         counts = {"A": 0, "F": 0, "G": 0}
         parts = cleaned.split("/") if cleaned else []
@@ -115,6 +125,9 @@ _INTERNED: dict[tuple[int, int, int], Composition] = {}
 ARMY = Composition.of(armies=1)
 FLEET = Composition.of(fleets=1)
 
+
+_PARSED: dict[str, Composition] = {}
+"""compositions already read from text (a position lists the same few, `A` and `F`, over and over)"""
 
 Facts = tuple[tuple[str, Any], ...]
 """Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""

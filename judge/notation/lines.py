@@ -33,7 +33,27 @@ class ReadOrder:
     error: str = ""
 
 
+_READ: dict[tuple[int, int, str], tuple[Board, Mapping[str, Verb] | None, tuple[ReadOrder, ...]]] = {}
+"""lines already read, by board and verbs: a deadline's orders and a batch of cases repeat the same lines, and a
+line is read the same way every time (the orders read are values, never changed)"""
+_READ_MOST = 1 << 16
+
+
 def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> list[ReadOrder]:
+    """The orders a line holds: usually one; several where a zine wrote them on one line ("F Ank-Bla sup by F Con",
+    "A Par-Bur; A Mar-Spa", a fleet convoying several armies)."""
+    key = (id(board), id(verbs), line)
+    known = _READ.get(key)
+    if known is not None and known[0] is board and known[1] is verbs:
+        return list(known[2])
+    read = _read_line(board, line, verbs)
+    if len(_READ) >= _READ_MOST:
+        _READ.clear()
+    _READ[key] = (board, verbs, tuple(read))
+    return read
+
+
+def _read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> list[ReadOrder]:
     try:
         return [ReadOrder(line, parse_order(board, line, verbs))]
     except OrderSyntaxError as whole:
@@ -45,7 +65,7 @@ def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) 
     if convoys is not None:
         return convoys
     if ";" in line:
-        return [piece for part in line.split(";") if part.strip() for piece in read_line(board, part.strip(), verbs)]
+        return [piece for part in line.split(";") if part.strip() for piece in _read_line(board, part.strip(), verbs)]
     if "," in line:
         pieces = [part.strip() for part in line.split(",") if part.strip()]
         read: list[ReadOrder] = []

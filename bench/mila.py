@@ -1,0 +1,89 @@
+"""`judge adjudicate --jsonl` end to end against MILA's `diplomacy` package (1.1.2), on the same phases.
+
+850 phases of seeded random standard games (movement and adjustment phases: MILA's API cannot be given a
+dislodged unit without replaying its movement), written once as contract cases; then each program runs as its own
+process over the whole file, JSON lines in and JSON lines out, and the wall time of each (process start included)
+is compared. MILA is a bench-only dependency (`pip install -e '.[bench]'`, which `make bench` does); where it is
+missing the comparison is skipped with a note.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from judge.contract import position_json
+from judge.contract.orders import order_json
+from judge.engine.phase import PhaseType
+from judge.notation.render import render_order
+from judge.testing.random_games import play
+from judge.variants import get_variant
+
+HERE = Path(__file__).parent
+
+
+def corpus(phases: int = 850) -> list[dict[str, Any]]:
+    """Contract cases of random standard games' movement and adjustment phases, with the orders both ways: as
+    order lines for the judge and in MILA's notation (worked out here, outside the timing)."""
+    from bench.mila_runner import _order
+
+    rules = get_variant("standard").rules()
+    cases: list[dict[str, Any]] = []
+    seed = 0
+    while len(cases) < phases:
+        for played, _ in play(rules, seed, years=10):
+            if played.position.phase.type is PhaseType.RETREAT or len(cases) >= phases:
+                continue
+            case = position_json("standard", played.position)
+            orders: dict[str, list[str]] = {}
+            mila: dict[str, list[str]] = {}
+            for sub in played.orders:
+                if sub.order is None:
+                    continue
+                orders.setdefault(sub.power, []).append(render_order(sub.order))
+                line = _order(order_json(sub.order))
+                if line is not None:
+                    mila.setdefault(sub.power, []).append(line)
+            case["orders"] = orders
+            case["mila_orders"] = mila
+            cases.append(case)
+        seed += 1
+    return cases
+
+
+def _run(command: list[str], path: Path) -> tuple[float, int]:
+    with path.open("rb") as given:
+        start = time.perf_counter()
+        done = subprocess.run(command, stdin=given, capture_output=True, check=True)
+        took = time.perf_counter() - start
+    return took, len(done.stdout.splitlines())
+
+
+def mila_benchmark(phases: int = 850, rounds: int = 3) -> None:
+    cases = corpus(phases)
+    movement = sum(1 for c in cases if c["phase"]["type"] == "Movement")
+    print(f"end to end, JSON lines in and out: {len(cases)} random standard phases ({movement} movement)")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cases.jsonl"
+        path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+        judge = [sys.executable, "-m", "judge", "adjudicate", "--jsonl"]
+        best = min(_run(judge, path)[0] for _ in range(rounds))
+        rate = len(cases) / best
+        print(f"  judge adjudicate --jsonl: {best:6.2f} s  ({rate:7,.0f} phases/s, process start included)")
+        if importlib.util.find_spec("diplomacy") is None:
+            print("  MILA's diplomacy is not installed (pip install -e '.[bench]'): no comparison")
+            return
+        mila = [sys.executable, str(HERE / "mila_runner.py")]
+        theirs = min(_run(mila, path)[0] for _ in range(rounds))
+        print(f"  MILA diplomacy 1.1.2:     {theirs:6.2f} s  ({len(cases) / theirs:7,.0f} phases/s)")
+        print(f"  judge = {theirs / best:.1f} x MILA end to end (target 10 x)")
+
+
+if __name__ == "__main__":
+    mila_benchmark()
