@@ -140,7 +140,8 @@ class HeptaRules(Rules):
         return None  # judged with the claims, in after_phase
 
     def winter_always(self, centres: dict[str, str], state: dict[str, Any]) -> bool:
-        return bool(state.get("claims"))
+        """A Winter is played for claims conditional on builds (rule 7), even where nobody adjusts."""
+        return any(claim.get("builds") for claim in state.get("claims", []))
 
     def players(self, position: Position) -> dict[str, str]:
         """power -> the player (side) playing it, by the side's own name."""
