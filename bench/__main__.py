@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from bench.baseline import baseline_benchmark
 from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
-from bench.picture import picture_benchmark
 from bench.mila import mila_benchmark
+from bench.picture import picture_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
 from judge.testing.random_games import PlayedPhase, play

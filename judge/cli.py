@@ -60,6 +60,39 @@ def _map_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _map_draw(args: argparse.Namespace) -> int:
+    """A variant's starting position, or a case's or outcome's position, as SVG or PNG (judge/picture/)."""
+    from judge.board.geometry import GeometryError
+    from judge.picture.command import drawing, render
+    from judge.variants import UnknownVariant
+
+    out = Path(args.output) if args.output else None
+    fmt = "png" if out is not None and out.suffix.lower() == ".png" else "svg"
+    if out is not None and out.suffix.lower() not in (".png", ".svg"):
+        print("judge map draw: the output file must end in .svg or .png", file=sys.stderr)
+        return 2
+    try:
+        case = None
+        if args.case:
+            with open(args.case, encoding="utf-8") as handle:
+                case = json.load(handle)
+            if not isinstance(case, dict):
+                raise CaseError("a case is a JSON object")
+        picture = drawing(args.variant, case, with_orders=args.orders)
+        data = render(picture, fmt, only_board=args.board, columns=args.columns, scale=args.scale)
+    except (OSError, json.JSONDecodeError, CaseError, GeometryError, ValueError) as exc:
+        print(f"judge map draw: {exc}", file=sys.stderr)
+        return 2
+    except UnknownVariant as exc:
+        print(f"judge map draw: {exc.args[0]}", file=sys.stderr)
+        return 2
+    if out is None:
+        sys.stdout.write(data.decode("utf-8"))
+    else:
+        out.write_bytes(data)
+    return 0
+
+
 def _variants(args: argparse.Namespace) -> int:
     if args.options:
         variant = get_variant(args.options)
@@ -253,6 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
     check = map_sub.add_parser("check", help="check map files and print every problem")
     check.add_argument("files", nargs="*", help="map files or shipped map names (default: every shipped map)")
     check.set_defaults(run=_map_check)
+    draw = map_sub.add_parser("draw", help="draw a variant's starting position, or a case's or outcome's (SVG, PNG)")
+    draw.add_argument("variant", help="the variant (judge variants lists them)")
+    draw.add_argument("--case", metavar="FILE", help="a judge adjudicate case or outcome (JSON) to draw")
+    draw.add_argument("--orders", action="store_true", help="draw the case's orders as arrows with their results")
+    draw.add_argument("-o", "--output", metavar="FILE", help="FILE.svg or FILE.png (default: SVG on standard output)")
+    draw.add_argument("--board", type=int, help="on a variant of several boards, draw only this board")
+    draw.add_argument("--columns", type=int, help="on a variant of several boards, boards side by side (default 4)")
+    draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 1; less for several boards)")
+    draw.set_defaults(run=_map_draw)
 
     db = sub.add_parser("db", help="the game database")
     db_sub = db.add_subparsers(dest="db_command", required=True)

@@ -91,7 +91,26 @@ def check_map_file(path: Path) -> list[str]:
         return [str(exc)]
     except MapError as exc:
         return exc.problems
-    return build_board(data)[1]
+    board, problems = build_board(data)
+    if board is not None and not problems:
+        problems = check_geometry_of(path, board)
+    return problems
+
+
+def check_geometry_of(path: Path, board: Board) -> list[str]:
+    """The problems of the map's picture, where it has one (`geometry/<map>.toml` beside it, or its base's;
+    docs/map-format.md, "Geometry"): a map without a picture is still a sound map."""
+    from judge.board.geometry import GeometryError, geometry_path_for, read_geometry_file
+    from judge.board.geometry_check import check_geometry
+
+    geometry_path = geometry_path_for(path)
+    if geometry_path is None:
+        return []
+    try:
+        geometry = read_geometry_file(geometry_path)
+    except GeometryError as exc:
+        return [f"geometry: {problem}" for problem in exc.problems]
+    return check_geometry(board, geometry)
 
 
 def _strings(value: Any, where: str, problems: list[str]) -> list[str]:

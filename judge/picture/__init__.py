@@ -1,0 +1,56 @@
+"""Map pictures: a position drawn from the board's own geometry (maps/geometry/), as SVG text or PNG bytes.
+
+    svg = draw_svg(board, geometry, position, orders=outcome.results, title="Spring 1901 Movement")
+    png = draw_png(board, geometry, position)
+
+A board of copies (Heptadiplomacy's seven standard boards, `3:par`) is drawn with its base map's geometry, one
+panel per copy (layout.py). `judge map draw` (command.py) draws a variant's starting position or a case's.
+Modules: geometry and checks live in judge/board (geometry.py, geometry_check.py, planar.py); here base_layer.py
+(the static board, cached), centres.py, units.py, orders.py (the layers a position adds), layout.py, draw.py (the
+SVG), png.py and raster.py (the PNG), palette.py, samples.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judge.board.geometry import Geometry, GeometryError, load_geometry
+from judge.board.model import Board
+from judge.engine.phase import PhaseType
+from judge.engine.position import OrderResult, Position
+from judge.picture.draw import draw_svg, scene
+from judge.picture.png import svg_to_png
+from judge.picture.raster import scene_to_png
+
+
+def draw_png(
+    board: Board,
+    geometry: Geometry,
+    position: Position,
+    *,
+    orders: Sequence[OrderResult] | None = None,
+    title: str | None = None,
+    only_board: int | None = None,
+    columns: int | None = None,
+    orders_phase: PhaseType | None = None,
+    scale: float | None = None,
+) -> bytes:
+    """`draw_svg`'s picture as PNG, `scale` pixels per map unit (default: 1, or what keeps several boards side
+    by side within 2,400 pixels; the standard board is 1,200 units across)."""
+    picture = scene(
+        board, geometry, position, orders=orders, title=title, only_board=only_board, columns=columns,
+        orders_phase=orders_phase,
+    )  # fmt: skip
+    if scale is None:
+        scale = min(1.0, 2400 / picture.plan.width)
+    if len(picture.plan.panels) > 1:  # several boards: paint the board once, reuse it (raster.py)
+        return scene_to_png(picture, scale)
+    return svg_to_png(picture.svg(), scale)
+
+
+def geometry_for(map_name: str) -> Geometry:
+    """The geometry a map is drawn with (its own, or its base map's)."""
+    return load_geometry(map_name)
+
+
+__all__ = ["Geometry", "GeometryError", "draw_png", "draw_svg", "geometry_for", "svg_to_png"]

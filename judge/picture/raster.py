@@ -1,0 +1,68 @@
+"""PNG pictures that reuse the board's cached raster.
+
+Rasterising the whole board costs most of a PNG's time, and the board is the same in every picture. So the board
+(water, land, borders, names, board captions) is rasterised once per layout and scale and kept; each picture
+then rasterises only what the position adds: the owners' tints, multiplied into the cached board (a multiplier
+that turns the plain land colour into the tint leaves borders and names dark, as they are drawn over the tint in
+the SVG), then the marks, units and arrows laid over. The result matches `draw_svg`'s picture.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from judge.picture.draw import Scene
+from judge.picture.png import COMPRESSION
+
+_BOARDS: OrderedDict[tuple[object, ...], Any] = OrderedDict()
+_LOCK = threading.Lock()
+KEPT = 8
+"""board rasters kept (a judge draws a handful of boards at a few sizes)"""
+
+
+def _load(svg: str, scale: float) -> Any:
+    import pyvips
+
+    return pyvips.Image.svgload_buffer(svg.encode("utf-8"), scale=scale)
+
+
+def board_raster(scene: Scene, scale: float) -> Any:
+    """The board alone, on white, for this geometry, terrain, layout and scale: from the cache when it is there."""
+    plan = scene.plan
+    key = (
+        id(scene.geometry),
+        scene.base,
+        plan.width,
+        plan.height,
+        tuple((p.board, p.dx, p.dy) for p in plan.panels.values()),
+        scale,
+    )
+    with _LOCK:
+        found = _BOARDS.get(key)
+        if found is not None:
+            _BOARDS.move_to_end(key)
+            return found
+    svg = "".join([scene.header(), scene.base.defs, scene.under(), scene.over(), "</svg>"])
+    image = _load(svg, scale).flatten(background=[255, 255, 255]).copy_memory()
+    with _LOCK:  # a judge may draw from several threads: the cache is shared
+        _BOARDS[key] = image
+        while len(_BOARDS) > KEPT:
+            _BOARDS.popitem(last=False)
+    return image
+
+
+def scene_to_png(scene: Scene, scale: float = 1.0) -> bytes:
+    """The scene as PNG: the cached board, the tints multiplied in, the rest laid over."""
+    image = board_raster(scene, scale)
+    tints = scene.tints(inline=True)
+    if tints:
+        image = image.composite2(_load(scene.layer(tints), scale), "multiply")
+    top = scene.top()
+    if top:
+        image = image.composite2(_load(scene.layer(top), scale), "over")
+    if image.bands == 4:
+        image = image.flatten(background=[255, 255, 255])
+    png: bytes = image.pngsave_buffer(compression=COMPRESSION, strip=True)
+    return png

@@ -1,0 +1,153 @@
+"""One position per variant that shows what its pictures must show, with the phase's orders adjudicated: the
+standard board's moves, supports, a convoy, failures and a dislodgement; Multiplomacy's stacks; Multiplicity's
+multiple units (`3A`, `A/2F`), merges and splits; Mad Diplomacy's placed centres, strong units and Atlantis;
+Heptadiplomacy's seven boards. The tests draw them (and keep their SVGs as golden files) and `make bench` times
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from judge.contract.adjudicate import read_orders, read_position
+from judge.engine import Phase, adjudicate
+from judge.engine.position import Outcome, Position
+from judge.engine.rules import Rules
+from judge.variants import get_variant
+
+SAMPLES: dict[str, dict[str, Any]] = {
+    "standard": {
+        "phase": {"season": "Fall", "year": 1901, "type": "Movement"},
+        "units": [
+            {"power": "England", "unit": "F", "at": "nth"},
+            {"power": "England", "unit": "A", "at": "yor"},
+            {"power": "England", "unit": "F", "at": "eng"},
+            {"power": "France", "unit": "A", "at": "bur"},
+            {"power": "France", "unit": "A", "at": "pic"},
+            {"power": "France", "unit": "F", "at": "mao"},
+            {"power": "Germany", "unit": "A", "at": "mun"},
+            {"power": "Germany", "unit": "A", "at": "ruh"},
+            {"power": "Germany", "unit": "F", "at": "den"},
+            {"power": "Russia", "unit": "F", "at": "stp/nc"},
+            {"power": "Russia", "unit": "F", "at": "bot"},
+            {"power": "Russia", "unit": "A", "at": "war"},
+            {"power": "Austria", "unit": "A", "at": "gal"},
+            {"power": "Turkey", "unit": "F", "at": "bul/ec"},
+            {"power": "Italy", "unit": "F", "at": "spa/sc"},
+        ],
+        "supply_centers": {
+            "England": ["edi", "lon", "lvp"],
+            "France": ["bre", "mar", "par"],
+            "Germany": ["ber", "kie", "mun", "hol"],
+            "Russia": ["mos", "sev", "stp", "war"],
+            "Austria": ["bud", "tri", "vie", "ser"],
+            "Turkey": ["ank", "con", "smy", "bul"],
+            "Italy": ["nap", "rom", "ven", "spa"],
+        },
+        "orders": {
+            "England": ["F nth C A yor - nwy", "A yor - nwy", "F eng - bel"],
+            "France": ["A pic - bel", "A bur S A pic - bel", "F mao - spa/nc"],
+            "Germany": ["A ruh - bur", "A mun S A ruh - bur", "F den - swe"],
+            "Russia": ["F stp/nc - nwy", "F bot - swe", "A war - gal"],
+            "Austria": ["A gal H"],
+            "Turkey": ["F bul/ec - rum"],
+            "Italy": ["F spa/sc H"],
+        },
+    },
+    "multiplomacy": {
+        "units": [
+            *[{"power": "England", "unit": "A", "at": "lon"}] * 3,
+            *[{"power": "England", "unit": "F", "at": "nth"}] * 2,
+            {"power": "England", "unit": "F", "at": "edi"},
+            *[{"power": "Germany", "unit": "A", "at": "mun"}] * 2,
+            *[{"power": "Italy", "unit": "A", "at": "swi"}] * 3,
+            *[{"power": "Russia", "unit": "F", "at": "sev"}] * 2,
+            {"power": "Turkey", "unit": "F", "at": "ank"},
+        ],
+        "orders": {
+            "England": ["2 A Lon-Wal", "2 F Nth-Nwy"],
+            "Germany": ["2 A Mun stands"],
+            "Italy": ["2 A Swi-Mun", "1 A Swi sup 2 A Swi-Mun"],
+            "Russia": ["2 F Sev-Bla"],
+            "Turkey": ["F Ank-Bla"],
+        },
+    },
+    "multiplicity1": {
+        "units": [
+            {"power": "France", "unit": "A", "at": "pic"},
+            {"power": "France", "unit": "A", "at": "par"},
+            {"power": "France", "unit": "A", "at": "gas"},
+            {"power": "France", "unit": "A", "at": "mar"},
+            {"power": "France", "unit": "A/F", "at": "bre"},
+            {"power": "Germany", "unit": "3A", "at": "bur"},
+            {"power": "England", "unit": "2F", "at": "eng"},
+            {"power": "Italy", "unit": "A/2F", "at": "nap"},
+        ],
+        "orders": {
+            "France": ["A Pic + A Par + A Gas MERGE = 3A Bur", "A Mar S 3A's - Bur"],
+            "Germany": ["3A Bur stands"],
+            "England": ["2F Eng - MAO"],
+        },
+    },
+    "multiplicity2": {
+        "units": [
+            {"power": "France", "unit": "4A", "at": "par"},
+            {"power": "France", "unit": "A/2F", "at": "bre"},
+            {"power": "Germany", "unit": "2A", "at": "mun"},
+            {"power": "Italy", "unit": "3F", "at": "tys"},
+        ],
+        "orders": {
+            "France": ["4A(Par) SPLIT A(Pic), 2A(Bur), A(Gas)", "A/2F(Bre)-MAO"],
+            "Germany": ["2A(Mun) - Ruh"],
+        },
+    },
+    "mad": {
+        "units": [
+            {"power": "France", "unit": "2A", "at": "bur"},
+            {"power": "France", "unit": "F", "at": "pic"},
+            {"power": "Germany", "unit": "3A", "at": "mun"},
+            {"power": "Italy", "unit": "A/F", "at": "tys", "aboard": 1},
+            {"power": "Russia", "unit": "2F", "at": "stp/sc"},
+        ],
+        "supply_centers": {
+            "France": ["bur", "gas", "pic"],
+            "Germany": ["mun", "ruh", "kie"],
+            "Italy": ["tus", "rom", "nap"],
+            "Russia": ["stp", "fin", "ukr", "sev"],
+            "Austria": ["atlantis"],
+        },
+        "state": {"atlantis": "tyr", "homes": {"France": ["bur", "gas", "pic"]}},
+        "orders": {"France": ["2A(Bur) - Mun", "F(Pic) - Bel"], "Germany": ["3A(Mun) St."]},
+    },
+    "hepta": {
+        "options": {"module": 1, "assignment": "a"},
+        "units": [
+            {"power": "1:France", "unit": "A", "at": "1:par"},
+            {"power": "1:France", "unit": "A", "at": "1:mar"},
+            {"power": "3:Germany", "unit": "A", "at": "3:mun"},
+            {"power": "3:Germany", "unit": "F", "at": "3:kie"},
+            {"power": "5:Russia", "unit": "F", "at": "5:stp/sc"},
+            {"power": "7:Turkey", "unit": "F", "at": "7:ank"},
+        ],
+        "orders": {"1:France": ["A(1:Par)-3:Par"], "3:Germany": ["A(3:Mun)-3:Bur"]},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Sample:
+    variant: str
+    rules: Rules
+    position: Position
+    outcome: Outcome
+
+
+def sample(variant: str) -> Sample:
+    """The variant's sample position and its phase adjudicated."""
+    case = {"variant": variant, **SAMPLES[variant]}
+    rules = get_variant(variant).rules(case.get("options"))
+    raw = case.get("phase") or {"season": "Spring", "year": 1901, "type": "Movement"}
+    position = read_position(rules, case, Phase.parse(raw["season"], raw["year"], raw["type"]))
+    outcome = adjudicate(rules, position, read_orders(rules, case))
+    return Sample(variant, rules, position, outcome)
