@@ -80,6 +80,8 @@ class Config:
     rate_limit: int = 30
     """replies to one address within `rate_window_minutes`; further mail from it waits (it is not lost)"""
     rate_window_minutes: int = 10
+    pictures: bool = True
+    """results mails carry the map after the phase as a PNG (players may still turn it off for themselves)"""
     database_url: str = DEFAULT_DATABASE_URL
     smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
     imap: ImapConfig = field(default_factory=ImapConfig)
@@ -138,6 +140,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         creators=tuple(str(c).lower() for c in judge.get("creators", ())),
         rate_limit=int(judge.get("rate_limit", Config.rate_limit)),
         rate_window_minutes=int(judge.get("rate_window_minutes", Config.rate_window_minutes)),
+        pictures=bool(judge.get("pictures", Config.pictures)),
         database_url=os.environ.get("JUDGE_DATABASE_URL") or str(database.get("url", DEFAULT_DATABASE_URL)),
         smtp_intake=_section(SmtpIntakeConfig, smtp),
         imap=_section(ImapConfig, imap, secrets=("password",)),

@@ -215,10 +215,14 @@ def _address(name: str) -> str:
 
 
 def _text(raw: bytes) -> str:
+    """A mail as the demo prints it: its subject, its text, and the names of the pictures it carries."""
     parsed = message_from_bytes(raw, policy=policy.default)
     assert isinstance(parsed, EmailMessage)
-    content: str = parsed.get_content()
-    return f"Subject: {parsed['Subject']}\n\n" + content.replace("\r\n", "\n")
+    body = parsed.get_body(("plain",))
+    content: str = body.get_content() if body is not None else ""
+    pictures = [part.get_filename() or "" for part in parsed.iter_attachments()]
+    carried = "".join(f"[attached: {name}]\n" for name in pictures)
+    return f"Subject: {parsed['Subject']}\n\n" + content.replace("\r\n", "\n") + carried
 
 
 def run_demo(variant: str = "standard", phases: int = 4, seed: int = 1, say: Callable[[str], None] = print) -> int:

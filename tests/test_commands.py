@@ -19,16 +19,17 @@ from judge.mail.processor import Processor
 from judge.store import Database, InboundMail, MailStatus, OutboundMail, open_database
 from judge.testing.tables import POWERS
 
-CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org")
+CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org", pictures=False)
+"""the map pictures are off here (tests/test_map_by_mail.py has them on): these tests read the results' text"""
 
 
 class Judge:
     """A judge on a real SQLite file: mail goes in as raw bytes, replies come out of the outbound queue."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, config: Config = CONFIG) -> None:
         self.db = db
         self.clock = FakeClock()
-        self.processor = Processor(db, CONFIG, self.clock)
+        self.processor = Processor(db, config, self.clock)
         self.count = 0
 
     def mail(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> str:

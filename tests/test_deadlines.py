@@ -21,7 +21,7 @@ from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, OutboundMail, open_database
 from judge.testing.tables import POWERS
 
-CONFIG = Config(address="judge@example.org", name="testjudge")
+CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
 HOLDS = {
     "Austria": ["A vie H", "A bud H", "F tri H"],
     "England": ["F lon H", "F edi H", "A lvp H"],

@@ -17,7 +17,7 @@ from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
 from judge.store import InboundMail, MailStatus, OutboundMail, open_database
 
-CONFIG = Config(address="judge@example.org", name="testjudge")
+CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
 
 
 def _big_attachment() -> bytes:

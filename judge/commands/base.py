@@ -48,6 +48,8 @@ class MailContext:
     sections: list[Section] = field(default_factory=list)
     mails: list[tuple[EmailMessage, str]] = field(default_factory=list)
     """further mail the commands send (results, press), with its kind"""
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
+    """files the reply carries (the MAP command's picture), by file name"""
     game_of_reply: str | None = None
     phase_of_reply: str | None = None
     unanswered: int = 0

@@ -6,8 +6,10 @@ from datetime import datetime
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, command, require
 from judge.game.settings import help_lines
+from judge.mail.pictures import map_png
 from judge.render import render_results
 from judge.render.position import position_lines
+from judge.render.results import phase_code
 
 
 @command
@@ -96,6 +98,37 @@ class Summary(Command):
             mark = "" if finished else "   (the year is not over: centres so far)"
             lines.append(f"{year:<6}" + "".join(f"{counts.get(p, 0):>9}" for p in powers) + mark)
         return lines
+
+
+@command
+class Map(Command):
+    name = "MAP"
+    usage = "MAP game [phase number or code, e.g. F1901M]"
+    example = "MAP alpha F1901M"
+    summary = "the map as a picture: the position now, or after a processed phase with its orders drawn"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(1 <= len(args) <= 2, f"usage: {self.usage}")
+        game = args[0]
+        view = ctx.service.view(game)
+        if len(args) == 1:
+            data = view["position"]
+            require(data is not None, f"{game} has no position yet")
+            code = phase_code(data["phase"])
+            what = f"the position of {game} now ({code})"
+        else:
+            index = int(args[1]) if args[1].isdigit() else ctx.service.phase_index_of(game, args[1])
+            if index < 0:
+                raise CommandError(f"{game} has no processed phase yet")
+            data = ctx.service.history(game, index)
+            code = phase_code(data["phase"])
+            what = f"{game} after {code}, with its orders"
+        png = map_png(view["variant"], data)
+        if png is None:
+            raise CommandError(f"the {view['variant']} map has no picture yet")
+        name = f"{game}-{code}.png"
+        ctx.attachments.append((name, png))
+        return [f"The map of {what} is attached ({name})."]
 
 
 @command

@@ -166,6 +166,25 @@ class _Wait(Command):
         return ["The phase will wait for your deadline." if self.wait else "The phase may be processed early."]
 
 
+@command
+class SetPictures(Command):
+    name = "SET PICTURES"
+    usage = "SET PICTURES ON | SET PICTURES OFF"
+    example = "SET PICTURES OFF"
+    summary = "the map picture on your results mails (on by default)"
+    role = "player"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(len(args) == 1 and args[0].upper() in ("ON", "OFF"), f"usage: {self.usage}")
+        wanted = args[0].upper() == "ON"
+        powers = ctx.service.side_of(ctx.game, ctx.power)
+        ctx.service.set_pictures(ctx.game, powers, wanted)
+        if wanted:
+            return ["Your results mails carry the map after each phase again."]
+        return ["Your results mails come without the map picture (MAP still sends one when asked)."]
+
+
 class _Absence(Command):
     role = "signed"
     away: bool

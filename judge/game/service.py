@@ -28,7 +28,7 @@ from judge.game.attendance import AbsenceError, absence_of, absences, extended_d
 from judge.game.attendance import mode as absence_mode
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
-from judge.game.settings import SettingError, apply_setting, read_option, results_style
+from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, read_option, results_style
 from judge.game.views import GameView, game_view
 from judge.notation import read_line
 from judge.passwords import hash_password, verify_password
@@ -119,6 +119,8 @@ class Processed:
     """the game's rule options (for how the variant names things in the results)"""
     style: dict[str, str] = field(default_factory=dict)
     """how the results print orders and places (`results_style`)"""
+    pictures_off: list[str] = field(default_factory=list)
+    """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
 
 
 @dataclass(frozen=True)
@@ -554,6 +556,7 @@ class GameService:
             press,
             dict(game.options),
             results_style(game.settings),
+            list(game.settings.get(PICTURES_OFF) or ()),
         )
 
     @staticmethod
@@ -843,6 +846,28 @@ class GameService:
     def set_wait(self, name: str, power: str, wait: bool) -> None:
         with self._tx() as s:
             self._seat(self._lock(s, name), power).wait = wait
+
+    def side_of(self, name: str, power: str) -> list[str]:
+        """The powers the player of `power` holds in the game (Hoplite Wars: a Major and its Minor)."""
+        with self._plain() as s:
+            game = s.scalars(select(Game).where(Game.name == name)).one_or_none()
+            if game is None:
+                raise ServiceError(f"there is no game called {name}")
+            seat = next((o for o in game.seats if o.power == power), None)
+            if seat is None or seat.player_id is None:
+                return [power]
+            return sorted(o.power for o in game.seats if o.power and o.player_id == seat.player_id)
+
+    def set_pictures(self, name: str, powers: Sequence[str], wanted: bool) -> None:
+        """A player's choice of map pictures on the results mails of these powers (`SET PICTURES ON|OFF`)."""
+        with self._tx() as s:
+            game = self._lock(s, name)
+            settings = dict(game.settings)
+            off = set(settings.get(PICTURES_OFF) or ()) - set(powers)
+            if not wanted:
+                off |= set(powers)
+            settings[PICTURES_OFF] = sorted(off)
+            game.settings = settings
 
     def set_deadline(self, name: str, when: datetime | None) -> None:
         with self._tx() as s:

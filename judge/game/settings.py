@@ -178,3 +178,8 @@ def help_lines() -> list[str]:
         what = f"{s.kind}: {', '.join(s.choices)}" if s.choices else s.kind
         lines.append(f"  {key} ({what}): {s.description}")
     return lines
+
+
+PICTURES_OFF = "pictures.off"
+"""the game setting listing the powers whose players turned the map pictures off (`SET PICTURES OFF`); kept
+by the judge, not set with SET as a house rule"""

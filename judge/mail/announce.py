@@ -8,7 +8,9 @@ from typing import Any
 from judge.config import Config
 from judge.game.house_rules import press_heading
 from judge.game.service import Processed
+from judge.engine.calendar import Calendar
 from judge.mail.compose import notice
+from judge.mail.pictures import attach_map, map_png
 from judge.render import render, render_results
 from judge.render.results import phase_code
 
@@ -21,7 +23,11 @@ def results_mails(
     or to everybody, the GM all of it, an observer what went to everybody."""
     outcome = processed.outcome
     phase = outcome["phase"]
-    subject = f"{processed.game} {phase_code(phase)}: results of {phase['season']} {phase['year']} {phase['type']}"
+    when = f"{phase['season']} {Calendar.year_name(int(phase['year']))} {phase['type']}"
+    subject = f"{processed.game} {phase_code(phase)}: results of {when}"
+    # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off)
+    png = map_png(str(outcome.get("variant") or "standard"), outcome) if config.pictures else None
+    picture = f"{processed.game}-{phase_code(phase)}.png"
     powers_at: dict[str, set[str]] = {}
     for power, address in seats.items():
         powers_at.setdefault(address, set()).add(power)
@@ -53,7 +59,10 @@ def results_mails(
                 options=processed.options,
                 style=processed.style,
             )
-        mails.append(notice(config, address, subject, texts[visible]))
+        mail = notice(config, address, subject, texts[visible])
+        if png is not None and (gm or not powers or not powers <= set(processed.pictures_off)):
+            attach_map(mail, png, picture)
+        mails.append(mail)
     return mails
 
 

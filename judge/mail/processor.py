@@ -28,6 +28,7 @@ from judge.config import Config
 from judge.game import GameService
 from judge.mail.compose import notice, reply
 from judge.mail.outbox import outbound_row, queue_rows
+from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.store import Database, InboundMail, MailStatus
@@ -266,6 +267,8 @@ class Processor:
             ctx.sections.append(Section("(the rest of the mail)", [more], True))
         body = render_reply(self.config.name, ctx.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
+        for filename, png in ctx.attachments:  # the MAP command's picture
+            attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
         outgoing += [outbound_row(message, kind=kind, now=now) for message, kind in ctx.mails]
         return _Result(
