@@ -6,9 +6,9 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
+from judge.engine.calendar import Calendar
 from judge.game.house_rules import press_heading
 from judge.game.service import Processed
-from judge.engine.calendar import Calendar
 from judge.mail.compose import notice
 from judge.mail.pictures import attach_map, map_png
 from judge.render import render, render_results
