@@ -19,7 +19,6 @@ from judge.picture.command import drawing, render
 log = logging.getLogger(__name__)
 
 
-
 def map_png(variant: str, data: dict[str, Any], with_orders: bool = True) -> bytes | None:
     """The map of a stored position (a case) or of the position after a phase (an outcome, with its orders as
     arrows), or None where it cannot be drawn (a map without geometry): a missing picture never stops a mail."""
