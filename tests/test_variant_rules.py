@@ -138,6 +138,7 @@ def test_a_fleet_built_onto_a_multiplicity_2_unit_joins_it_on_its_coast() -> Non
     """Multiplicity II rule 3: a multiple is formed "by a player building on a home supply centre which is already
     occupied"; one force a province, so a fleet built onto F stp/sc is built on the south coast, and a build on the
     north coast is refused with why (found by the random-game property test)."""
+
     def build(order: str) -> dict[str, Any]:
         return run_case(
             {
