@@ -92,7 +92,8 @@ def judge(dovecot: DovecotServer, tmp_path_factory: pytest.TempPathFactory) -> I
     dovecot.expunge_all("judge")
     with SmtpRelay() as relay:
         database = f"sqlite:///{tmp_path_factory.mktemp('gm') / 'judge.sqlite'}"
-        config = imap_judge_config(dovecot, relay.port, database, poll_seconds=0.5, rate_limit=1000)
+        # the results' text is what these tests read; the map pictures cross a real relay in test_mail_end_to_end
+        config = imap_judge_config(dovecot, relay.port, database, poll_seconds=0.5, rate_limit=1000, pictures=False)
         daemon = Daemon(config)
         daemon.start()
         try:

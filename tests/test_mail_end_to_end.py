@@ -44,14 +44,24 @@ def _mail(sender: str, body: str, subject: str = "orders", html: str | None = No
     return bytes(message)
 
 
-def _texts(received: list[ReceivedMessage], to: str) -> list[str]:
+def _parsed(received: list[ReceivedMessage], to: str) -> list[EmailMessage]:
     found = []
     for item in received:
         if to in item.rcpt_tos:
             parsed = message_from_bytes(item.data, policy=policy.default)
             assert isinstance(parsed, EmailMessage)
-            found.append(f"{parsed['Subject']}\n{parsed.get_content()}")
+            found.append(parsed)
     return found
+
+
+def _texts(received: list[ReceivedMessage], to: str) -> list[str]:
+    """Each mail's subject and text part (a results mail also carries the map as a PNG)."""
+    texts = []
+    for parsed in _parsed(received, to):
+        body = parsed.get_body(("plain",))
+        assert body is not None
+        texts.append(f"{parsed['Subject']}\n{body.get_content()}")
+    return texts
 
 
 def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
@@ -92,6 +102,10 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
             results = [t for t in _texts(received, f"{power.lower()}@example.org") if "results of Spring 1901" in t]
             assert len(results) == 1, power
             assert "France:   A Par - Bur" in results[0] and ":: Phase: S1901M" in results[0]
+        sheet = next(m for m in _parsed(received, "england@example.org") if "results of Spring 1901" in m["Subject"])
+        pictures = [part for part in sheet.iter_attachments() if part.get_content_type() == "image/png"]
+        assert [p.get_filename() for p in pictures] == ["alpha-S1901M.png"]  # the map, through a real relay
+        assert pictures[0].get_content().startswith(b"\x89PNG")
         _fall_is_processed_at_its_deadline_without_russia(deliver, smtp_relay)
     finally:
         daemon.shutdown()

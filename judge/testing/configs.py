@@ -8,11 +8,17 @@ from judge.testing.dovecot import DovecotServer
 
 
 def imap_judge_config(
-    dovecot: DovecotServer, relay_port: int, database_url: str, poll_seconds: float = 1.0, rate_limit: int = 30
+    dovecot: DovecotServer,
+    relay_port: int,
+    database_url: str,
+    poll_seconds: float = 1.0,
+    rate_limit: int = 30,
+    pictures: bool = True,
 ) -> Config:
     return Config(
         address="judge@example.org",
         name="testjudge",
+        pictures=pictures,
         database_url=database_url,
         rate_limit=rate_limit,
         smtp_intake=SmtpIntakeConfig(enabled=False),
