@@ -12,7 +12,7 @@ from judge.board import board_copies, load_map
 from judge.board.geometry import Outline, load_geometry
 from judge.board.planar import Point, distance_to_outline, inside
 from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
-from judge.picture import draw_png
+from judge.picture import ONE_BOARD_SCALE, draw_png
 from judge.picture.layout import CAPTION, GAP, TITLE
 from judge.picture.palette import LAND, SEA, colours_for
 from judge.picture.samples import sample
@@ -59,7 +59,7 @@ def open_spot(outline: Outline) -> Point:
 def test_the_owners_colour_fills_its_provinces_and_the_sea_stays_sea() -> None:
     board, geometry = load_map("standard"), load_geometry("standard")
     position = Position(SPRING, (), {"par": "France", "mos": "Russia", "bel": "Germany"})
-    img = image(draw_png(board, geometry, position, title="Spring 1901"))
+    img = image(draw_png(board, geometry, position, title="Spring 1901", scale=1.0))
     for province, owner in position.centres.items():
         spot = open_spot(geometry.outlines[province])
         assert close(pixel(img, spot, dy=TITLE), rgb(colours_for(board, owner).tint)), province
@@ -71,7 +71,7 @@ def test_the_owners_colour_fills_its_provinces_and_the_sea_stays_sea() -> None:
 def test_a_units_chip_stands_at_its_anchor_in_its_powers_colour() -> None:
     board, geometry = load_map("standard"), load_geometry("standard")
     units = (Force("England", FLEET, "nth"), Force("Turkey", ARMY, "ank"), Force("Russia", FLEET, "stp/sc"))
-    img = image(draw_png(board, geometry, Position(SPRING, units, {})))
+    img = image(draw_png(board, geometry, Position(SPRING, units, {}), scale=1.0))
     for force in units:
         x, y = geometry.anchor(force.at)
         # a little left of the middle, where the letter is not
@@ -88,7 +88,7 @@ def test_the_png_scale_sets_its_size() -> None:
 def test_every_sample_draws_as_a_png(name: str) -> None:
     s = sample(name)
     png = draw_png(s.rules.board, load_geometry(get_variant(name).map_name), s.position, orders=s.outcome.results)
-    assert image(png).width == round(load_geometry("standard").width)
+    assert image(png).width == round(load_geometry("standard").width * ONE_BOARD_SCALE)  # the default size
 
 
 def test_seven_boards_paint_each_board_with_its_own_position() -> None:

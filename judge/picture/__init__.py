@@ -22,6 +22,9 @@ from judge.picture.draw import draw_svg, scene
 from judge.picture.png import svg_to_png
 from judge.picture.raster import scene_to_png
 
+ONE_BOARD_SCALE = 0.8
+"""PNG pixels per map unit for one board (the standard board is 1,165 units across: 932 pixels)"""
+
 
 def draw_png(
     board: Board,
@@ -35,14 +38,15 @@ def draw_png(
     orders_phase: PhaseType | None = None,
     scale: float | None = None,
 ) -> bytes:
-    """`draw_svg`'s picture as PNG, `scale` pixels per map unit (default: 1, or what keeps several boards side
-    by side within 2,400 pixels; the standard board is 1,200 units across)."""
+    """`draw_svg`'s picture as PNG, `scale` pixels per map unit (default: `ONE_BOARD_SCALE` for one board, about
+    930 pixels across the standard board, the size a mail reader shows without scrolling and a quarter less to
+    draw and to mail than at full size; for several boards what keeps them side by side within 2,400 pixels)."""
     picture = scene(
         board, geometry, position, orders=orders, title=title, only_board=only_board, columns=columns,
         orders_phase=orders_phase,
     )  # fmt: skip
     if scale is None:
-        scale = min(1.0, 2400 / picture.plan.width)
+        scale = min(ONE_BOARD_SCALE, 2400 / picture.plan.width)
     if len(picture.plan.panels) > 1:  # several boards: paint the board once, reuse it (raster.py)
         return scene_to_png(picture, scale)
     return svg_to_png(picture.svg(), scale)
@@ -53,4 +57,4 @@ def geometry_for(map_name: str) -> Geometry:
     return load_geometry(map_name)
 
 
-__all__ = ["Geometry", "GeometryError", "draw_png", "draw_svg", "geometry_for", "svg_to_png"]
+__all__ = ["ONE_BOARD_SCALE", "Geometry", "GeometryError", "draw_png", "draw_svg", "geometry_for", "svg_to_png"]
