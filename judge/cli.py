@@ -293,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     draw.add_argument("-o", "--output", metavar="FILE", help="FILE.svg or FILE.png (default: SVG on standard output)")
     draw.add_argument("--board", type=int, help="on a variant of several boards, draw only this board")
     draw.add_argument("--columns", type=int, help="on a variant of several boards, boards side by side (default 4)")
-    draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 1; less for several boards)")
+    draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 0.8; less for several boards)")
     draw.set_defaults(run=_map_draw)
 
     db = sub.add_parser("db", help="the game database")
