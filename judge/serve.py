@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 RECHECK = timedelta(seconds=10)
 """how often a judge looks whether another judge process on the database changed a game's deadline or phase (one
 small query); a change is acted on within this"""
+HELD_RETRY = timedelta(seconds=1)
+"""how soon a judge looks again at a game that had work due while another process held it: that process may die
+before it is done (its lock goes with it), and nothing else would bring this judge back before its next deadline"""
+FAILED_RETRY = timedelta(minutes=1)
+"""how soon the work of a game that failed is tried again"""
 
 
 class Daemon:
@@ -87,21 +92,30 @@ class Daemon:
             self.tick()
 
     def tick(self) -> None:
-        """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one."""
+        """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one -- or only a moment,
+        when a game with work due was held by another process, or a minute, when a game's work failed."""
         try:
             self._seen = self.keeper.fingerprint()
         except Exception:
             self._seen = None
+        soon: list[datetime] = []
         try:
-            for line in self.keeper.tick():
+            done = self.keeper.work()
+            for line in done.done:
                 log.info("%s", line)
+            if done.done:
                 self.sender.wake()
+            if done.held:
+                log.debug("held by another process, looked at again shortly: %s", ", ".join(done.held))
+                soon.append(datetime.now(UTC) + HELD_RETRY)
+            if done.failed:
+                soon.append(datetime.now(UTC) + FAILED_RETRY)
             upcoming = self.keeper.next_due()
         except Exception:
             log.exception("the deadline keeper failed; trying again in a minute")
             upcoming = None
         # nothing due: look again in a minute (a game may have started meanwhile)
-        when = upcoming or datetime.now(UTC) + timedelta(minutes=1)
+        when = min([*soon, upcoming or datetime.now(UTC) + timedelta(minutes=1)])
         if self.scheduler.running:
             self.scheduler.add_job(self.tick, "date", run_date=when, id="deadlines", replace_existing=True)
 

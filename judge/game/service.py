@@ -478,6 +478,14 @@ class GameService:
                     )
             return self._process(s, game)
 
+    def process_held(self, game: Game) -> Processed:
+        """Adjudicate the current phase of an active game that this service's transaction already holds under its
+        row lock (the deadline keeper locks a game to decide what is due, then processes it): no second lock and no
+        savepoint, as the caller's transaction for the game is all or nothing."""
+        if self._session is None or game not in self._session:
+            raise ValueError("process_held needs the game locked in the service's own transaction (bound)")
+        return self._process(self._session, game)
+
     def predict(self, name: str) -> dict[str, Any]:
         """What the current orders would give, without committing anything (the GM's PREDICT)."""
         with self._tx() as s:
@@ -485,9 +493,13 @@ class GameService:
             outcome, _ = self._adjudicate(s, game)  # reads only: nothing to undo
             return outcome_json(game.variant, outcome)
 
-    def _adjudicate(self, s: Session, game: Game) -> tuple[Outcome, dict[str, list[str]]]:
+    def _adjudicate(
+        self, s: Session, game: Game, position: Position | None = None
+    ) -> tuple[Outcome, dict[str, list[str]]]:
+        """The outcome of the orders on file; `position`: the game's position, when the caller has parsed it."""
         rules = self._rules(game)
-        position = position_from_json(rules, game.position or {})
+        if position is None:
+            position = position_from_json(rules, game.position or {})
         sets = s.execute(
             select(OrderSet.power, OrderSet.lines)
             .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
@@ -501,7 +513,7 @@ class GameService:
         rules = self._rules(game)
         before = game.position or {}
         position = position_from_json(rules, before)
-        outcome, lines = self._adjudicate(s, game)
+        outcome, lines = self._adjudicate(s, game, position)
         out = outcome_json(game.variant, outcome)
         after = Position(
             outcome.next_phase,

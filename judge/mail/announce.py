@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Hashable
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -10,7 +13,8 @@ from judge.engine.calendar import Calendar
 from judge.game.house_rules import press_heading
 from judge.game.service import Processed
 from judge.mail.compose import notice
-from judge.mail.pictures import attach_map, map_png
+from judge.mail.outbox import outbound_row
+from judge.mail.pictures import map_part, map_png
 from judge.render import render, render_results
 from judge.render.results import phase_code
 
@@ -21,20 +25,66 @@ def results_mails(
     """One results mail per address (`seats`: power -> address, "MASTER" -> the GM; then the observers). Everyone
     gets the same sheet, except for press held for the results: each player sees what was addressed to their power
     or to everybody, the GM all of it, an observer what went to everybody."""
+    return [mail for mail, _ in _results(config, seats, processed, observers)]
+
+
+def results_rows(
+    config: Config,
+    seats: dict[str, str],
+    processed: Processed,
+    observers: list[str] | None,
+    *,
+    now: datetime,
+    game_id: int | None = None,
+) -> list[dict[str, Any]]:
+    """The results mails (`results_mails`) as rows of the outbound queue, for the deadline keeper."""
+    return [
+        outbound_row(mail, kind="result", now=now, game_id=game_id, raw=raw)
+        for mail, raw in results_copies(config, seats, processed, observers)
+    ]
+
+
+def results_copies(
+    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None = None
+) -> list[tuple[EmailMessage, bytes]]:
+    """Each results mail with its bytes. The copies of one sheet with the map picture differ only in a few
+    headers: their body (the sheet and some 200 KB of base64) is written once, and each copy is its own headers,
+    as the library writes them, before it -- the bytes `bytes(mail)` gives, at an eighth of the cost
+    (`tests/test_several_processes_results.py` holds every copy to them)."""
+    copies = []
+    bodies: dict[Hashable, bytes] = {}
+    for mail, shared in _results(config, seats, processed, observers):
+        body = bodies.get(shared) if shared is not None else None
+        if body is None:
+            raw = bytes(mail)
+            if shared is not None:
+                bodies[shared] = raw[raw.index(b"\n\n") + 2 :]  # after the blank line that ends the headers
+        else:
+            raw = b"".join(mail.policy.fold_binary(name, value) for name, value in mail.raw_items()) + b"\n" + body
+        copies.append((mail, raw))
+    return copies
+
+
+def _results(
+    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None
+) -> list[tuple[EmailMessage, Hashable | None]]:
+    """Each results mail, with what identifies its body among the others (None: a body of its own): copies of
+    one sheet with the picture share the picture's part and a boundary, so their bodies are the same bytes."""
     outcome = processed.outcome
     phase = outcome["phase"]
     when = f"{phase['season']} {Calendar.year_name(int(phase['year']))} {phase['type']}"
     subject = f"{processed.game} {phase_code(phase)}: results of {when}"
     # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off)
     png = map_png(str(outcome.get("variant") or "standard"), outcome) if config.pictures else None
-    picture = f"{processed.game}-{phase_code(phase)}.png"
+    picture = map_part(png, f"{processed.game}-{phase_code(phase)}.png") if png is not None else None
     powers_at: dict[str, set[str]] = {}
     for power, address in seats.items():
         powers_at.setdefault(address, set()).add(power)
     for address in observers or []:
         powers_at.setdefault(address, set())
     texts: dict[tuple[int, ...], str] = {}
-    mails = []
+    boundaries: dict[tuple[int, ...], str] = {}
+    mails: list[tuple[EmailMessage, Hashable | None]] = []
     for address in sorted(powers_at):
         powers = powers_at[address]
         gm = "MASTER" in powers
@@ -42,7 +92,9 @@ def results_mails(
             i
             for i, press in enumerate(processed.press)
             if gm or press["recipients"] == ["*"] or powers & set(press["recipients"])
-        ) + ((-1,) if gm else ())  # the GM's sheet names the senders of grey press
+        )
+        if gm and any(processed.press[i].get("grey") for i in visible):
+            visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet
         if visible not in texts:
             texts[visible] = render_results(
                 processed.game,
@@ -59,11 +111,24 @@ def results_mails(
                 options=processed.options,
                 style=processed.style,
             )
+            boundaries[visible] = _boundary(texts[visible])
         mail = notice(config, address, subject, texts[visible])
-        if png is not None and (gm or not powers or not powers <= set(processed.pictures_off)):
-            attach_map(mail, png, picture)
-        mails.append(mail)
+        if picture is not None and (gm or not powers or not powers <= set(processed.pictures_off)):
+            mail.make_mixed(boundaries[visible])
+            mail.attach(picture)  # the one part, in every copy
+            mails.append((mail, visible))
+        else:
+            mails.append((mail, None))
     return mails
+
+
+def _boundary(text: str) -> str:
+    """A MIME boundary as the library makes them, found in none of the text (the picture's base64 has no '=' but
+    its padding)."""
+    while True:
+        boundary = "=" * 15 + secrets.token_hex(10) + "=="
+        if boundary not in text:
+            return boundary
 
 
 def game_over_mails(

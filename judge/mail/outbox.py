@@ -21,13 +21,15 @@ def outbound_row(
     now: datetime,
     game_id: int | None = None,
     inbound_id: int | None = None,
+    raw: bytes | None = None,
 ) -> dict[str, Any]:
-    """The queue row for one mail, to be inserted with others (`queue_rows`) or alone (`queue_mail`)."""
+    """The queue row for one mail, to be inserted with others (`queue_rows`) or alone (`queue_mail`). `raw`: the
+    message's bytes, when the caller has made them (`judge.mail.announce.results_rows`)."""
     # the values as stored, not parsed again into header objects: the judge wrote them itself
     written = [str(value) for name, value in message.raw_items() if name.lower() in ("to", "cc")]
     recipients = [address for _, address in getaddresses(written)]
     return {
-        "message": bytes(message),
+        "message": raw if raw is not None else bytes(message),
         "recipients": [r for r in recipients if r],
         "kind": kind,
         "game_id": game_id,

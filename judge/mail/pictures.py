@@ -14,6 +14,7 @@ from typing import Any
 from judge.board.geometry import GeometryError
 from judge.contract import CaseError
 from judge.game.settings import PICTURES_OFF
+from judge.mail.policies import WRITING
 from judge.picture.command import drawing, render
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,16 @@ def map_png(variant: str, data: dict[str, Any], with_orders: bool = True) -> byt
 def attach_map(message: EmailMessage, png: bytes, filename: str) -> None:
     """Add the picture to a mail as a PNG attachment, after its text."""
     message.add_attachment(png, maintype="image", subtype="png", filename=filename)
+
+
+def map_part(png: bytes, filename: str) -> EmailMessage:
+    """The picture as the attachment part `attach_map` adds, made once to go into every copy of a results mail
+    (`message.make_mixed()`, then `message.attach(part)`): encoded once, not once a copy."""
+    part = EmailMessage(policy=WRITING)
+    part.set_content(png, maintype="image", subtype="png", filename=filename)
+    if "content-disposition" not in part:
+        part["Content-Disposition"] = "attachment"
+    return part
 
 
 def wants_pictures(settings: dict[str, Any], powers: set[str]) -> bool:

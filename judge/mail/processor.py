@@ -6,6 +6,13 @@ trace. So a crash at any point leaves the message `received` (it is done again o
 or `processed` (done and answered once). After three failed attempts a message is shunted with its error and
 the judge's admin is told; `judge shunt retry` puts it back. Because the attempt is counted before the work, a
 message that brings the whole process down each time is shunted too, after three, without a fourth try.
+
+Several judge processes on one database (docs/operations.md): the work on a message is done under its row lock and
+only while it is still `received`, so it is done, and answered, by one process. An attempt is counted only at the
+count the process read (a compare-and-set): two processes that reach a message together count it once, and the one
+that finds the count moved on goes on without counting (the other is at work on it; whichever holds the row lock
+does the work, the other then finds it done). Processes wait for each other's rows rather than skip them, so mail
+is still handled in the order it came (a player's second order mail never overtakes the first).
 """
 
 from __future__ import annotations
@@ -92,7 +99,7 @@ class Processor:
             if fresh:
                 done += self.process_batch(fresh)
                 fresh = []
-            if self.process_one(message_id) != MailStatus.RECEIVED:
+            if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
         if fresh:
             done += self.process_batch(fresh)
@@ -102,11 +109,17 @@ class Processor:
         """Handle the messages in one transaction, with one commit. Should any of them fail, the whole
         transaction is undone and each message is handled again in a transaction of its own, so that it
         succeeds or fails alone. (A savepoint per message would give the same isolation at a cost paid on every
-        message; this pays only when one fails, which is rare.) The attempt is counted first, for all of them."""
+        message; this pays only when one fails, which is rare.) The attempt is counted first, for all of them:
+        those still at no attempts, as a message another judge process counted a moment ago is that process's
+        attempt (see the module's docstring)."""
         with self.db.transaction() as s:
             s.execute(
                 update(InboundMail)
-                .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
+                .where(
+                    InboundMail.id.in_(message_ids),
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.attempts == 0,
+                )
                 .values(attempts=InboundMail.attempts + 1)
             )
         try:
@@ -153,7 +166,10 @@ class Processor:
 
     # --- one message -----------------------------------------------------------------------------------
 
-    def process_one(self, message_id: int) -> str:
+    def process_one(self, message_id: int, seen: int | None = None) -> str:
+        """Handle one message in a transaction of its own, its attempt counted first. `seen`: the attempts it had
+        when it was picked; if another process has counted one since, that attempt is the other's and is not
+        counted again (the one that takes the row lock first does the work)."""
         with self.db.transaction() as s:
             row = s.execute(
                 select(InboundMail.message_id, InboundMail.raw, InboundMail.status, InboundMail.attempts)
@@ -162,7 +178,8 @@ class Processor:
             ).first()
             if row is None or row.status != MailStatus.RECEIVED:
                 return row.status if row is not None else MailStatus.PROCESSED
-            if row.attempts >= MAX_ATTEMPTS:
+            counted_elsewhere = seen is not None and row.attempts != seen  # another process is at work on it
+            if row.attempts >= MAX_ATTEMPTS and not counted_elsewhere:
                 # every attempt so far ended with the judge itself (a crash, a kill): one more would too
                 unfinished = "the judge stopped while handling it, every time"
                 result = self._failed(message_id, row.message_id, row.attempts, unfinished)
@@ -170,7 +187,10 @@ class Processor:
                 return result.status
             if self._deferred(message_id, read_mail(row.raw, own_address=self.config.address)):
                 return MailStatus.RECEIVED  # answered in a later round
-            s.execute(update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1))
+            if not counted_elsewhere:
+                s.execute(
+                    update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1)
+                )
         return self._handle_alone(message_id)
 
     def _handle_alone(self, message_id: int) -> str:

@@ -1,19 +1,31 @@
 """The deadline keeper: looks at every running game and does what has fallen due -- early processing when every
 order is in, reminders before the deadline, late notices after it, processing at the end of grace.
 
-The games table is the source of truth: the keeper keeps no state of its own, so a judge that was down catches up
-on its first tick, and two judges on one database do each thing once (each game is handled under its row lock,
-and processing names the phase it expects). What was done for a phase is remembered in the game's settings
-(`_reminded`, `_late`, `_gm_told`: the phase index).
+The games table is the source of truth: the keeper keeps no state of its own (only the powers each position has
+to order, parsed once), so a judge that was down catches up on its first round, and several judges on one database
+do each thing once: a game is dealt with under its row lock, and only while its phase is the one found due. What
+was done for a phase is remembered in the game's settings (`_reminded`, `_late`, `_gm_told`, `_processed`: the
+phase index).
+
+A round reads every active game at once (three queries) and decides which have something due, with the same
+function (`_plan`) that decides again under the lock; only those games are locked, so a round with nothing due
+costs a few milliseconds whatever the number of games. The due games are taken by one statement each: the first of
+a group of 50 that no other transaction holds (`SKIP LOCKED`) and whose phase is still the one found due, so
+several judge processes divide a crowded minute between them without ever waiting for, or redoing, each other's
+games. A game then costs one transaction of about ten statements: the lock (with seats, players and the GM), its
+order sets, the phase record, one update of the game and of its seats, held press, and every mail it sends in one
+insert. A game whose work fails is logged and left for a later round; the others go on.
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import select, tuple_
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.config import Config
@@ -21,19 +33,114 @@ from judge.contract import position_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
-from judge.game.attendance import not_awaited
-from judge.mail.announce import results_mails
+from judge.game.attendance import held_away
+from judge.mail.announce import results_rows
 from judge.mail.compose import notice
-from judge.mail.outbox import outbound_row, queue_mail, queue_rows
+from judge.mail.outbox import outbound_row, queue_rows
 from judge.render import render
 from judge.render.results import deadline_text
 from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.variants import get_variant
 
+log = logging.getLogger(__name__)
+
 _CHAIN = 4
 """phases of one game processed in one tick at most (a retreat phase with only destroyed units, then an
 adjustment with nothing due)"""
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What the keeper decides on for one game: the same whether read for every game at once (to find the games
+    with something due) or read under the game's lock (to do it)."""
+
+    index: int
+    settings: dict[str, Any]
+    deadline: datetime | None
+    phase_type: PhaseType
+    due: frozenset[str]
+    """the powers with orders to give in this phase (`powers_to_order`)"""
+    seats: tuple[tuple[str, str, bool], ...]
+    """(power, status, SET WAIT) of every seat with a power"""
+    sets: dict[str, bool]
+    """the powers with orders on file for this phase: power -> the set has errors"""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What is due for one game now, in the order it is done."""
+
+    missing: list[str] = field(default_factory=list)
+    faulty: list[str] = field(default_factory=list)
+    early: str | None = None
+    """why the phase goes early, when it does"""
+    remind: bool = False
+    late: bool = False
+    at_grace: Literal["process", "tell GM", "wait"] | None = None
+    """at the end of grace: "process", "tell GM" (a manual game) or "wait" (for replacements: `unfilled`)"""
+    unfilled: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.early or self.remind or self.late or self.at_grace)
+
+
+def _plan(look: _Look, now: datetime) -> _Plan:
+    """What is due for a game at `now`: the keeper's whole decision, a pure function of the look."""
+    settings, index = look.settings, look.index
+    timing = timing_from_settings(settings)
+    # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
+    disorder = {power for power, status, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
+    awaited = look.due - disorder - held_away(settings, now)
+    missing = sorted(p for p in awaited if p not in look.sets)
+    faulty = sorted(p for p in awaited if look.sets.get(p))
+    waiting = any(wait for power, _, wait in look.seats if power in awaited)
+    nothing_to_decide = not look.due and look.phase_type is not PhaseType.MOVEMENT
+    early = (look.due or nothing_to_decide) and settings.get("_no_early") != index  # not after a rollback
+    if not timing.manual and early and not missing and not faulty and not waiting:
+        return _Plan(early="nobody has anything to decide" if nothing_to_decide else "every order is in")
+    deadline = as_utc(look.deadline)
+    if deadline is None:
+        return _Plan()
+    remind = reminder_time(deadline, timing) <= now < deadline and settings.get("_reminded") != index
+    late = now >= deadline and settings.get("_late") != index and bool(missing or faulty)
+    at_grace: Literal["process", "tell GM", "wait"] | None = None
+    unfilled: list[str] = []
+    if now >= grace_end(deadline, timing, look.phase_type.value):
+        unfilled = [power for power, status, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
+        if timing.manual:
+            at_grace = "tell GM" if settings.get("_gm_told") != index else None
+        elif unfilled and settings.get("nmr") == "wait":
+            at_grace = "wait" if settings.get("_gm_told") != index else None
+        else:
+            at_grace = "process"
+    return _Plan(missing, faulty, None, remind, late, at_grace, unfilled)
+
+
+_GROUP = 50
+"""games taken from at a time: the first free one of a group is taken by one statement"""
+
+
+class _GameFailed(Exception):
+    """The work of one game failed (its transaction is undone); the round goes on with the others."""
+
+    def __init__(self, game_id: int, name: str) -> None:
+        super().__init__(name)
+        self.game_id = game_id
+        self.name = name
+
+
+@dataclass
+class Round:
+    """What one pass of the keeper did."""
+
+    done: list[str] = field(default_factory=list)
+    """one line for each thing done (for the log and the tests)"""
+    held: list[str] = field(default_factory=list)
+    """games with something due that another transaction held (another judge process at work on them, or a mail
+    being handled): look again in a moment, as that process may die before it is done"""
+    failed: list[str] = field(default_factory=list)
+    """games whose work failed (logged); the others went on"""
 
 
 class DeadlineKeeper:
@@ -41,21 +148,52 @@ class DeadlineKeeper:
         self.db = db
         self.config = config
         self.clock = clock
+        self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
+        """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
+        not every round"""
 
     def tick(self) -> list[str]:
         """Do everything due now; returns what was done, one line each (for the log and the tests)."""
-        with self.db.transaction() as s:
-            names = list(s.scalars(select(Game.name).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)))
-        done: list[str] = []
-        for name in names:
-            for _ in range(_CHAIN):  # a phase nobody has to play is processed right after the one before it
-                with self.db.transaction() as s:
-                    before = s.scalar(select(Game.phase_index).where(Game.name == name))
-                    done.extend(self._game(s, name))
-                    after = s.scalar(select(Game.phase_index).where(Game.name == name))
-                if after == before:
+        return self.work().done
+
+    def work(self) -> Round:
+        """Do everything due now.
+
+        One read of every active game finds the games with something due (`_plan`); each of those is then taken
+        under its row lock, looked at again and dealt with in a transaction of its own. The games are taken a
+        group at a time, each time the first of the group that no other transaction holds (`SKIP LOCKED`) and
+        whose phase is still the one found due: several judge processes divide a crowded minute between them,
+        never queue behind each other, and pass over a game another has done, or holds, at no cost. A game whose
+        work fails is logged and left for a later round: it never holds up the others."""
+        now = self.clock.now()
+        result = Round()
+        found = self._candidates(now)
+        left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take
+        for start in range(0, len(found), _GROUP):
+            group = {game_id: (name, index) for game_id, name, index in found[start : start + _GROUP]}
+            while group:
+                try:
+                    taken = self._take(group)
+                except _GameFailed as failure:
+                    log.exception("the deadline work of %s failed; the other games go on", failure.name)
+                    result.failed.append(failure.name)
+                    group.pop(failure.game_id)
+                    continue
+                if taken is None:
                     break
-        return done
+                game_id, done = taken
+                group.pop(game_id)
+                result.done.extend(done)
+            left.update(group)
+        if left:  # those still in the phase found due were held by another transaction all along
+            with self.db.transaction() as s:
+                still = s.scalars(
+                    select(Game.name).where(
+                        tuple_(Game.id, Game.phase_index).in_([(g, i) for g, (_, i) in left.items()])
+                    )
+                )
+                result.held.extend(sorted(still))
+        return result
 
     def fingerprint(self) -> int:
         """The active games' deadlines and phases, as one number: it changes when any of them is changed, by this
@@ -69,130 +207,209 @@ class DeadlineKeeper:
         return hash(tuple((name, as_utc(deadline), index, status) for name, deadline, index, status in rows))
 
     def next_due(self) -> datetime | None:
-        """The next instant something will fall due (the scheduler sleeps until then)."""
+        """The next instant something will fall due (the scheduler sleeps until then). One query of small columns
+        (the phase's type read inside the position, not the position)."""
         now = self.clock.now()
         found: list[datetime] = []
         with self.db.transaction() as s:
-            for game in s.scalars(select(Game).where(Game.status == GameStatus.ACTIVE)):
-                deadline = as_utc(game.deadline)
-                if deadline is None or game.position is None:
-                    continue
-                timing = timing_from_settings(game.settings)
-                kind = str(game.position["phase"]["type"])
-                index = game.phase_index
-                for moment, key in (
-                    (reminder_time(deadline, timing), "_reminded"),
-                    (deadline, "_late"),
-                    (grace_end(deadline, timing, kind), "_gm_told" if timing.manual else "_processed"),
-                ):
-                    if moment > now and game.settings.get(key) != index:
-                        found.append(moment)
+            rows = s.execute(
+                select(
+                    Game.settings, Game.deadline, Game.phase_index, Game.position["phase"]["type"].as_string()
+                ).where(Game.status == GameStatus.ACTIVE)
+            ).all()
+        for settings, stored_deadline, index, kind in rows:
+            deadline = as_utc(stored_deadline)
+            if deadline is None or kind is None:
+                continue
+            timing = timing_from_settings(settings)
+            for moment, key in (
+                (reminder_time(deadline, timing), "_reminded"),
+                (deadline, "_late"),
+                (grace_end(deadline, timing, str(kind)), "_gm_told" if timing.manual else "_processed"),
+            ):
+                if moment > now and settings.get(key) != index:
+                    found.append(moment)
         return min(found) if found else None
 
-    # --- one game ----------------------------------------------------------------------------------------
+    # --- finding the games with something due ------------------------------------------------------------
 
-    def _game(self, s: Session, name: str) -> list[str]:
-        game = s.scalar(
-            select(Game)
-            .where(Game.name == name)
-            .options(selectinload(Game.seats).selectinload(Seat.player))  # two queries, not one per seat
-            .with_for_update(of=Game, skip_locked=True)  # another process has it: go on to the next game
-        )
-        if game is None or game.status != GameStatus.ACTIVE or game.position is None:
+    def _candidates(self, now: datetime) -> list[tuple[int, str, int]]:
+        """(id, name, phase index) of the active games with something due at `now`, by name: three queries for all
+        of them (games, seats, order sets), and the positions of games not seen since they last changed."""
+        with self.db.transaction() as s:
+            games = s.execute(
+                select(
+                    Game.id, Game.name, Game.version, Game.phase_index, Game.settings, Game.deadline, Game.variant,
+                    Game.options,
+                ).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)
+            ).all()  # fmt: skip
+            seats: dict[int, list[tuple[str, str, bool]]] = {}
+            for game_id, power, status, wait in s.execute(
+                select(Seat.game_id, Seat.power, Seat.status, Seat.wait)
+                .join(Game, Game.id == Seat.game_id)
+                .where(Game.status == GameStatus.ACTIVE, Seat.power.is_not(None))
+            ):
+                if power is not None:
+                    seats.setdefault(game_id, []).append((power, status, wait))
+            sets: dict[int, dict[str, bool]] = {}
+            for game_id, power, has_errors in s.execute(
+                select(OrderSet.game_id, OrderSet.power, OrderSet.has_errors)
+                .join(Game, (Game.id == OrderSet.game_id) & (Game.phase_index == OrderSet.phase_index))
+                .where(Game.status == GameStatus.ACTIVE)
+            ):
+                sets.setdefault(game_id, {})[power] = has_errors
+            keys = {game.id: (game.id, game.phase_index, game.version) for game in games}
+            unknown = [game.id for game in games if keys[game.id] not in self._due]
+            positions: dict[int, tuple[int, dict[str, Any] | None]] = {}
+            if unknown:
+                for game_id, version, stored in s.execute(
+                    select(Game.id, Game.version, Game.position).where(Game.id.in_(unknown))
+                ):
+                    positions[game_id] = (version, stored)
+        known = {key: self._due[key] for key in keys.values() if key in self._due}
+        found = []
+        for game in games:
+            key = keys[game.id]
+            try:
+                if key not in known:
+                    version, stored = positions.get(game.id, (None, None))
+                    if version != game.version or stored is None:
+                        # changed since the first query (by another process): look at it under its lock
+                        found.append((game.id, game.name, game.phase_index))
+                        continue
+                    rules = get_variant(game.variant).rules(game.options)
+                    position = position_from_json(rules, stored)
+                    known[key] = (frozenset(powers_to_order(rules, position)), position.phase.type)
+                due, phase_type = known[key]
+                look = _Look(
+                    game.phase_index,
+                    game.settings,
+                    game.deadline,
+                    phase_type,
+                    due,
+                    tuple(seats.get(game.id, ())),
+                    sets.get(game.id, {}),
+                )
+                if _plan(look, now):
+                    found.append((game.id, game.name, game.phase_index))
+            except Exception:  # a game the keeper cannot read: its own round says why, and the others go on
+                found.append((game.id, game.name, game.phase_index))
+        self._due = known  # only the games still active are remembered
+        return found
+
+    # --- one game ------------------------------------------------------------------------------------------
+
+    def _take(self, group: dict[int, tuple[str, int]]) -> tuple[int, list[str]] | None:
+        """Take the first game of the group that no other transaction holds and whose phase is still the one found
+        due, and do what is due for it under its row lock, in one transaction -- with the phases that follow at
+        once (a phase nobody has to play). Returns the game's id and what was done; None when the group has no
+        such game left."""
+        with self.db.transaction() as s:
+            game = s.scalar(
+                select(Game)
+                .where(
+                    tuple_(Game.id, Game.phase_index).in_([(game_id, index) for game_id, (_, index) in group.items()])
+                )
+                .order_by(Game.name)
+                .limit(1)
+                .options(selectinload(Game.seats).joinedload(Seat.player), joinedload(Game.gm))
+                .with_for_update(of=Game, skip_locked=True)  # another process has it: the next one
+            )
+            if game is None:
+                return None
+            game_id, name = game.id, game.name
+            try:
+                done: list[str] = []
+                mails: list[dict[str, Any]] = []
+                for _ in range(_CHAIN):
+                    before = game.phase_index
+                    done.extend(self._game(s, game, mails))
+                    if game.phase_index == before or game.status != GameStatus.ACTIVE:
+                        break
+                queue_rows(s, mails)  # every mail of the game in one insert
+                s.flush()
+            except Exception as error:
+                raise _GameFailed(game_id, name) from error
+        return game_id, done
+
+    def _game(self, s: Session, game: Game, mails: list[dict[str, Any]]) -> list[str]:
+        """Do what is due for a game held under its lock; the mails it sends are added to `mails`."""
+        if game.status != GameStatus.ACTIVE or game.position is None:  # paused or ended since it was found due
             return []
         now = self.clock.now()
-        timing = timing_from_settings(game.settings)
         rules = get_variant(game.variant).rules(game.options)
         position = position_from_json(rules, game.position)
-        due = powers_to_order(rules, position)
         sets = {
-            o.power: o
-            for o in s.execute(
+            power: has_errors
+            for power, has_errors in s.execute(
                 select(OrderSet.power, OrderSet.has_errors).where(
                     OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
                 )
             )
         }
-        awaited = due - not_awaited(game.seats, game.settings, now)  # not powers in civil disorder or held away
-        missing = sorted(p for p in awaited if p not in sets)
-        faulty = sorted(p for p in awaited if p in sets and sets[p].has_errors)
-        waiting = any(seat.wait for seat in game.seats if seat.power in awaited)
+        look = _Look(
+            game.phase_index,
+            game.settings,
+            game.deadline,
+            position.phase.type,
+            frozenset(powers_to_order(rules, position)),
+            tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power),
+            sets,
+        )
+        plan = _plan(look, now)
+        name, index = game.name, game.phase_index
         phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
-        index = game.phase_index
         addresses = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
         done: list[str] = []
-
-        nothing_to_decide = not due and position.phase.type is not PhaseType.MOVEMENT
-        early = (due or nothing_to_decide) and game.settings.get("_no_early") != index  # not after a rollback
-        if not timing.manual and early and not missing and not faulty and not waiting:
-            why = "nobody has anything to decide" if nothing_to_decide else "every order is in"
-            return self._process(s, game, f"{name}: {why}, {phase} processed early")
-        deadline = as_utc(game.deadline)
-        if deadline is None:
-            return done
-        if reminder_time(deadline, timing) <= now < deadline and game.settings.get("_reminded") != index:
-            for power in [*missing, *faulty]:
+        if plan.early:
+            return self._process(s, game, f"{name}: {plan.early}, {phase} processed early", mails)
+        if plan.remind:
+            for power in [*plan.missing, *plan.faulty]:
                 if power in addresses:
-                    text = self._notice("reminder.txt.j2", game, position.phase, power, missing=power in missing)
-                    self._mail(s, addresses[power], f"{name}: reminder, {phase}", text, game.id)
+                    text = self._notice("reminder.txt.j2", game, position.phase, power, missing=power in plan.missing)
+                    mails.append(self._mail(addresses[power], f"{name}: reminder, {phase}", text, game.id))
             self._mark(game, "_reminded", index)
-            done.append(f"{name}: reminded {', '.join([*missing, *faulty]) or 'nobody'}")
-        if now >= deadline and game.settings.get("_late") != index and (missing or faulty):
-            for power in missing:
+            done.append(f"{name}: reminded {', '.join([*plan.missing, *plan.faulty]) or 'nobody'}")
+        if plan.late:
+            for power in plan.missing:
                 if power in addresses:
                     text = self._notice("late.txt.j2", game, position.phase, power)
-                    self._mail(s, addresses[power], f"{name}: late, {phase}", text, game.id)
-            self._mail(
-                s,
-                game.gm.address,
-                f"{name}: late powers, {phase}",
-                " ".join(
-                    part
-                    for part in (
-                        f"No orders yet from: {', '.join(missing)}." if missing else "",
-                        f"Orders with errors from: {', '.join(faulty)}." if faulty else "",
-                    )
-                    if part
-                ),
-                game.id,
+                    mails.append(self._mail(addresses[power], f"{name}: late, {phase}", text, game.id))
+            text = " ".join(
+                part
+                for part in (
+                    f"No orders yet from: {', '.join(plan.missing)}." if plan.missing else "",
+                    f"Orders with errors from: {', '.join(plan.faulty)}." if plan.faulty else "",
+                )
+                if part
             )
+            mails.append(self._mail(game.gm.address, f"{name}: late powers, {phase}", text, game.id))
             self._mark(game, "_late", index)
-            done.append(f"{name}: late notices to {', '.join(missing) or 'nobody'}")
-        if now >= grace_end(deadline, timing, position.phase.type.value):
-            if timing.manual:
-                if game.settings.get("_gm_told") != index:
-                    self._mail(
-                        s,
-                        game.gm.address,
-                        f"{name}: {phase} is due",
-                        "The deadline and grace are over: PROCESS when ready.",
-                        game.id,
-                    )
-                    self._mark(game, "_gm_told", index)
-                    done.append(f"{name}: the GM was told the phase is due")
-                return done
-            unfilled = [seat.power for seat in game.seats if seat.power in due and seat.status in (SeatStatus.VACANT,)]
-            if unfilled and game.settings.get("nmr") == "wait":
-                if game.settings.get("_gm_told") != index:
-                    text = f"Waiting for a replacement for {', '.join(unfilled)} before {phase} is processed."
-                    self._mail(s, game.gm.address, f"{name}: waiting for replacements", text, game.id)
-                    self._mark(game, "_gm_told", index)
-                    done.append(f"{name}: waiting for replacements")
-                return done
-            done.extend(self._process(s, game, f"{name}: {phase} processed at the deadline"))
+            done.append(f"{name}: late notices to {', '.join(plan.missing) or 'nobody'}")
+        if plan.at_grace == "tell GM":
+            text = "The deadline and grace are over: PROCESS when ready."
+            mails.append(self._mail(game.gm.address, f"{name}: {phase} is due", text, game.id))
+            self._mark(game, "_gm_told", index)
+            done.append(f"{name}: the GM was told the phase is due")
+        elif plan.at_grace == "wait":
+            text = f"Waiting for a replacement for {', '.join(plan.unfilled)} before {phase} is processed."
+            mails.append(self._mail(game.gm.address, f"{name}: waiting for replacements", text, game.id))
+            self._mark(game, "_gm_told", index)
+            done.append(f"{name}: waiting for replacements")
+        elif plan.at_grace == "process":
+            done.extend(self._process(s, game, f"{name}: {phase} processed at the deadline", mails))
         return done
 
-    def _process(self, s: Session, game: Game, what: str) -> list[str]:
-        service = GameService(self.db, self.clock).bound(s)
-        index = game.phase_index
-        processed = service.process(game.name, expected_index=index)
-        if processed is None:
-            return []
-        self._mark(game, "_processed", index)
+    def _process(self, s: Session, game: Game, what: str, mails: list[dict[str, Any]]) -> list[str]:
+        """Process the phase of a game this transaction holds, and queue its results to everyone in it."""
+        self._mark(game, "_processed", game.phase_index)
+        with s.no_autoflush:  # the marks go out with the phase's own update of the game, not in one of their own
+            processed = GameService(self.db, self.clock).bound(s).process_held(game)
+        seats = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
+        seats["MASTER"] = game.gm.address
+        observers = list(game.settings.get("observers", []))
         now = self.clock.now()
-        seats, observers = service.addresses(game.name), service.observers(game.name)
-        mails = results_mails(self.config, seats, processed, observers)
-        queue_rows(s, [outbound_row(mail, kind="result", now=now, game_id=game.id) for mail in mails])  # one insert
+        mails.extend(results_rows(self.config, seats, processed, observers, now=now, game_id=game.id))
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
 
     def _notice(self, template: str, game: Game, phase: Phase, power: str, **values: Any) -> str:
@@ -218,8 +435,10 @@ class DeadlineKeeper:
             **values,
         )
 
-    def _mail(self, s: Session, to: str, subject: str, text: str, game_id: int) -> None:
-        queue_mail(s, notice(self.config, to, subject, text), kind="notice", now=self.clock.now(), game_id=game_id)
+    def _mail(self, to: str, subject: str, text: str, game_id: int) -> dict[str, Any]:
+        return outbound_row(
+            notice(self.config, to, subject, text), kind="notice", now=self.clock.now(), game_id=game_id
+        )
 
     @staticmethod
     def _mark(game: Game, key: str, index: int) -> None:
