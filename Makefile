@@ -3,10 +3,22 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+COMPILED := $(VENV)/.compiled
+# the engine modules mypyc compiles (judge/speedups.py lists them); a change to one rebuilds the compiled path
+HOT := $(wildcard judge/engine/*.py) judge/board/model.py
 
 .PHONY: install test test-fast lint bench run clean
 
-install: $(STAMP)
+install: $(STAMP) $(COMPILED)
+
+# where a C compiler exists, the compiled hot path (mypyc); otherwise, or with JUDGE_PURE=1, pure Python
+$(COMPILED): $(STAMP) $(HOT) judge/speedups.py
+	@if command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then \
+		$(BIN)/python -m judge.speedups build; \
+	else \
+		echo "no C compiler: the pure-Python path runs"; $(BIN)/python -m judge.speedups clean; \
+	fi
+	touch $(COMPILED)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,4 +47,5 @@ run: install
 	$(BIN)/judge serve
 
 clean:
+	-$(BIN)/python -m judge.speedups clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

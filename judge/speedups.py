@@ -1,0 +1,146 @@
+"""The compiled hot path: the engine's modules built with mypyc into C extensions beside their sources.
+
+Why mypyc: it compiles the very modules the judge runs, from the type hints they already carry (`mypy --strict`
+clean), with no second implementation to keep in step, and where an extension is missing Python imports the `.py`
+beside it, so the pure-Python path is the fallback by construction. Measured on 1,224 phases of random standard
+games: 6,000 phases/s pure, 10,200 compiled, outcomes byte-identical (tests/test_speedups.py holds them so).
+
+`make install` runs `python -m judge.speedups build` where a C compiler exists (`JUDGE_PURE=1 make install`
+skips it); `python -m judge.speedups clean` goes back to pure Python. The modules left out are those the
+variants subclass or whose class-level tables mypyc does not compile (`rules.py`, `reasons.py`). A compiled
+module whose source changed afterwards would shadow the change: `import judge` refuses to run with one
+(`check`), and says how to rebuild.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+HOT = (
+    "engine/units.py",
+    "engine/orders.py",
+    "engine/phase.py",
+    "engine/calendar.py",
+    "engine/position.py",
+    "engine/resolver.py",
+    "engine/resolution.py",
+    "engine/view.py",
+    "engine/legality.py",
+    "engine/binding.py",
+    "engine/movement.py",
+    "engine/retreat.py",
+    "engine/adjustment.py",
+    "engine/supply.py",
+    "board/model.py",
+)
+"""the modules compiled, relative to the package"""
+NATIVE = ROOT / "build" / "native"
+"""where mypyc's shared library goes (the extensions import it as a top-level module)"""
+PTH = "judge-native.pth"
+"""the file that puts NATIVE on the virtual environment's path"""
+
+
+class StaleBuild(ImportError):
+    """A compiled module is older than its source: running it would ignore the change."""
+
+
+def _extensions(source: Path) -> list[Path]:
+    prefix = f"{source.stem}.cpython-"
+    return sorted(
+        Path(entry.path)
+        for entry in os.scandir(source.parent)
+        if entry.name.startswith(prefix) and entry.name.endswith(".so")
+    )
+
+
+def compiled() -> list[str]:
+    """The hot modules that have a compiled extension beside them."""
+    return [name for name in HOT if _extensions(PACKAGE / name)]
+
+
+def stale() -> list[str]:
+    """The compiled modules whose source is newer than their extension."""
+    out = []
+    for name in HOT:
+        source = PACKAGE / name
+        built = _extensions(source)
+        if built and source.stat().st_mtime > min(p.stat().st_mtime for p in built):
+            out.append(name)
+    return out
+
+
+def check() -> None:
+    """Refuse to run a stale build (called on `import judge` where any module is compiled)."""
+    old = stale()
+    if old:
+        raise StaleBuild(
+            f"the compiled {', '.join(old)} {'is' if len(old) == 1 else 'are'} older than the source: run "
+            "`make install` to rebuild, or `python -m judge.speedups clean` for pure Python"
+        )
+
+
+def clean() -> None:
+    """Remove every compiled extension, the shared library and its path file: the pure-Python path."""
+    for name in HOT:
+        for built in _extensions(PACKAGE / name):
+            built.unlink()
+    shutil.rmtree(NATIVE, ignore_errors=True)
+    (Path(sysconfig.get_paths()["purelib"]) / PTH).unlink(missing_ok=True)
+
+
+def build() -> None:
+    """Compile the hot modules in place with mypyc (in a scratch copy of the tree, so that its build files and
+    shared library never land in the checkout), then put the shared library on the environment's path."""
+    clean()
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / "src"
+        shutil.copytree(PACKAGE, tree / "judge", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        command = [sys.executable, "-m", "mypyc", *(f"judge/{name}" for name in HOT)]
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise RuntimeError(f"mypyc failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        NATIVE.mkdir(parents=True, exist_ok=True)
+        for library in tree.glob("*__mypyc.cpython-*.so"):
+            shutil.copy2(library, NATIVE / library.name)
+        for name in HOT:
+            for built in _extensions(tree / "judge" / name):
+                shutil.copy2(built, (PACKAGE / name).parent / built.name)
+    (Path(sysconfig.get_paths()["purelib"]) / PTH).write_text(f"{NATIVE}\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    what = argv[0] if argv else "status"
+    if what == "build":
+        if os.environ.get("JUDGE_PURE"):
+            clean()
+            print("JUDGE_PURE is set: the pure-Python path")
+            return 0
+        try:
+            build()
+        except (RuntimeError, OSError) as exc:
+            clean()
+            print(f"the compiled hot path could not be built, the pure-Python path runs: {exc}", file=sys.stderr)
+            return 0
+        print(f"compiled {len(compiled())} modules with mypyc")
+        return 0
+    if what == "clean":
+        clean()
+        return 0
+    names = compiled()
+    print(f"compiled: {', '.join(names) if names else 'none (pure Python)'}")
+    old = stale()
+    if old:
+        print(f"stale: {', '.join(old)}")
+    return 1 if old else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
