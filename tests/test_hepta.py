@@ -309,3 +309,20 @@ def test_a_full_seven_board_phase_adjudicates_with_every_unit_ordered(module: in
     outcome = adjudicate(rules, position, orders)
     assert len(outcome.results) >= 154
     assert len(outcome.units) + len(outcome.dislodged) == 154
+
+
+def test_option_b_players_are_named_whole_in_claims() -> None:
+    """Option B's default players are "Player 1" ... "Player 7": a claim names one whole."""
+    claim = read_claim(
+        "2-way win with Player 2 if Player 2 holds at least 63",
+        "Player 1",
+        "1:Austria",
+        lambda token: {"player2": "Player 2"}.get(token.lower()),
+        ["Player 1", "Player 2"],
+    )
+    assert claim is not None and claim.partners == ("Player 2",) and claim.holds == [("Player 2", ">=", 63)]
+
+
+def test_a_bare_claim_is_discounted_not_a_crash() -> None:
+    row = run_case(_autumn_win_case({"1:England": ["CLAIM"]}))["orders"][0]
+    assert row["result"] == "illegal"

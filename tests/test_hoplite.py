@@ -247,3 +247,65 @@ def test_delphi_is_sacked_once_raising_two_units_and_its_sacker_is_shunned() -> 
     raised = [u for u in winter["units"] if u.get("delphi")]
     assert len(raised) == 2
     assert _balance(winter["units"], {"Boeotia": ["aul"]})["Boeotia"] == 0  # the two Delphi units cost nothing
+
+
+# --- found by review: each once a bug ---------------------------------------------------------------------
+
+
+def test_a_bare_line_verb_is_refused_not_a_crash() -> None:
+    outcome = _case(SPRING, [("Athens", "A", "ath")], {"Athens": ["CAPTURE"]})
+    assert outcome["orders"][0]["result"] == "illegal" and "CAPTURE" in outcome["orders"][0]["reason"]
+
+
+def test_delphis_units_are_raised_beyond_the_centres_and_never_removed_for_them() -> None:
+    """Rule 7: the extra units "are not dependent on supply centres": a sacker who owes a removal still raises
+    both, and civil disorder takes a unit the centres pay for."""
+    units = [("Sparta", "A", "teg"), ("Sparta", "A", "lep"), ("Sparta", "F", "gla"), ("Sparta", "A", "hra")]
+    outcome = _case(
+        WINTER,
+        units,
+        {"Sparta": ["Build A spa", "Build A pra"]},
+        supply_centers={"Sparta": ["pra", "spa", "zar"]},
+        state={"sacked_by": "Sparta", "delphi_builds": {"Sparta": 2}},
+    )
+    raised = sorted(u["at"] for u in outcome["units"] if u.get("delphi"))
+    assert raised == ["pra", "spa"]
+    assert len(outcome["units"]) == 5  # 4 paid, one removed in civil disorder, and the 2 raised
+
+
+def test_a_fleet_on_a_split_coast_converts_to_an_army() -> None:
+    """Rule 9: "or vice versa"; an army names no coast."""
+    outcome = _case(
+        WINTER, [("Athens", "F", "meg/sc")], {"Athens": ["CONVERT F meg/sc TO A"]}, supply_centers={"Athens": ["meg"]}
+    )
+    assert _units(outcome) == {("Athens", "A", "meg")}
+
+
+def test_a_mixed_force_keeps_its_coast_when_read_back() -> None:
+    units = [("Athens", "A", "ath"), ("Anactorium", "F", "ath")]
+    moved = _case(SPRING, units, {"Athens": ["A/F ath - meg/sc"]})
+    again = run_case({**moved, "phase": moved["next_phase"], "orders": {"Athens": ["A/F meg/sc - sar"]}})
+    assert again["orders"][0]["result"] == "succeeds"
+
+
+def test_a_colony_that_gives_a_build_brings_the_winter() -> None:
+    """Rule 6 with rule 9: a declared colony is half a build for its Major, so the Winter is played."""
+    first = {"season": "Autumn", "year": -450, "type": "Movement"}
+    units = [("Athens", "A", "ath"), ("Athens", "A", "mar"), ("Athens", "F", "tho")]
+    outcome = _case(first, units, {})
+    assert outcome["next_phase"]["type"] == "Adjustment"
+
+
+def test_a_players_lines_go_to_the_power_that_owns_the_centre_or_the_unit() -> None:
+    """A player signed on as his Major may write his Minor's builds (in any centre it owns, rule 9) and
+    conversions; each line is filed for the power it concerns."""
+    from judge.game.checking import route_lines
+
+    rules = get_variant("hoplite").rules()
+    case = {
+        "units": [{"power": "Anactorium", "unit": "A", "at": "ana"}],
+        "supply_centers": {"Anactorium": ["ana", "pla"]},
+    }
+    position = read_position(rules, case, Phase("Winter", -449, PhaseType.ADJUSTMENT))
+    lines = ["Build A pla", "CONVERT A ana TO F"]
+    assert route_lines(rules, position, ["Anactorium", "Athens"], "Athens", lines) == ["Anactorium", "Anactorium"]

@@ -155,3 +155,13 @@ def test_a_fleet_built_onto_a_multiplicity_2_unit_joins_it_on_its_coast() -> Non
     assert refused["units"] == [{"power": "Russia", "unit": "F", "at": "stp/sc"}]
     assert build("Build F stp/sc")["units"] == [{"power": "Russia", "unit": "2F", "at": "stp/sc"}]
     assert build("Build A stp")["units"] == [{"power": "Russia", "unit": "A/F", "at": "stp/sc"}]
+    onto_army = run_case(
+        {
+            "variant": "multiplicity2",
+            "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
+            "units": [{"power": "Russia", "unit": "A", "at": "stp"}],
+            "supply_centers": {"Russia": ["stp", "mos", "war"]},
+            "orders": {"Russia": ["Build F stp/sc"]},
+        }
+    )
+    assert onto_army["units"] == [{"power": "Russia", "unit": "A/F", "at": "stp/sc"}]  # the fleet names the coast

@@ -46,7 +46,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 builds_done[power] += min(2, due - builds_done[power])
                 entry.result = Result.SUCCEEDS
                 continue
-            built, reason = _check_build(rules, power, order, position, units, built_at)
+            built, reason = check_build(rules, power, order, position, units, built_at)
             if built is None:
                 entry.reason = reason
                 continue
@@ -59,7 +59,13 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             if said:
                 entry.reason = said
                 continue
-            if joined is not None and rules.stacking == "province" and "/" in built.at and built.at != joined.at:
+            if (
+                joined is not None
+                and rules.stacking == "province"
+                and "/" in joined.at
+                and "/" in built.at
+                and built.at != joined.at
+            ):
                 # one force a province: what is built onto a unit joins it where it stands (a coast included)
                 entry.reason = f"{joined.describe()} stands on {joined.at}: a unit built onto it must be built there"
                 continue
@@ -228,7 +234,7 @@ def _reduce(units: list[Force], index: int, taken: Composition) -> None:
         units[index] = Force(force.power, rest, force.at)
 
 
-def _check_build(
+def check_build(
     rules: Rules,
     power: str,
     order: Order,

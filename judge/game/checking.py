@@ -57,9 +57,8 @@ def route_lines(
         if force.power in mine:
             units.setdefault(force.province, set()).add(force.power)
     homes: dict[str, set[str]] = {}
-    for power in powers:
-        starting = rules.board.powers.get(power)
-        for home in starting.home if starting else ():
+    for power in powers:  # where each builds: its home centres (Hoplite Wars: any centre it owns)
+        for home in rules.home_centres(power, position.variant_state, position.centres):
             homes.setdefault(home, set()).add(power)
     owners = []
     for line in lines:
@@ -69,5 +68,10 @@ def route_lines(
             if order is not None and order.unit is not None:
                 province = province_of(order.unit.location)
                 found |= homes.get(province, set()) if order.kind is OrderKind.BUILD else units.get(province, set())
+            elif order is not None and order.words:  # a variant's line that names a unit in its words (CONVERT)
+                named = next((t for t in order.words.split() if rules.board.lookup(t)), None)
+                place = rules.board.lookup(named) if named else None
+                if place is not None:
+                    found |= units.get(province_of(place), set())
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners

@@ -100,8 +100,8 @@ def _body(order: Order, form: Form) -> str:
         return sentence
     if kind is OrderKind.WAIVE:
         return "Waive"
-    if order.unit is None and order.words:  # a line of a variant's own (CLAIM ..., CAPTURE ..., CONVERT ...)
-        return f"{kind.value.upper()} {order.words}"
+    if order.unit is None and kind in (OrderKind.CLAIM, OrderKind.CAPTURE, OrderKind.CONVERT):
+        return f"{kind.value.upper()} {order.words}".rstrip()  # a line of a variant's own (CLAIM ..., CAPTURE ...)
     if kind is OrderKind.CENTRE:
         return f"Centre {form.place(order.destination or '')}"
     if kind is OrderKind.MERGE:

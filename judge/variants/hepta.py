@@ -16,6 +16,7 @@ What departs from standard (rule numbers of the text; rulings in docs/variants/h
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
@@ -44,6 +45,11 @@ so each player plays every country once and no two players are the same neighbou
 def country(power: str) -> str:
     """`4:England` -> `England`: the nationality of a board-nation."""
     return power.partition(":")[2] or power
+
+
+def _key(name: str) -> str:
+    """A player's name as claims match it: case, spaces and punctuation do not matter ("Player 2", "player2")."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 @cache
@@ -150,11 +156,11 @@ class HeptaRules(Rules):
 
     def _finder(self, position: Position) -> Any:
         players = self.players(position)
-        by_name = {player.lower(): player for player in set(players.values())}
+        by_name = {_key(player): player for player in set(players.values())}
         countries = {country(p).lower() for p in players}
 
         def find(token: str) -> str | None:
-            key = token.strip().lower()
+            key = _key(token)
             if key in by_name:
                 return by_name[key]
             power = self.board.lookup_power(token)
@@ -183,7 +189,8 @@ class HeptaRules(Rules):
             return None
         player = self.players(position).get(row.power, row.power)
         try:
-            claim = read_claim(row.canonical.words, player, row.power, self._finder(position))
+            names = sorted(set(self.players(position).values()))
+            claim = read_claim(row.canonical.words, player, row.power, self._finder(position), names)
         except ClaimError as refused:
             row.reason = f"{refused}; the claim is discounted (rule 7)"
             return None

@@ -108,10 +108,19 @@ def _op_words(op: str) -> str:
     return next(words for words, symbol in COMPARISONS.items() if symbol == op)
 
 
-def read_claim(words: str, player: str, power: str, find_player: Callable[[str], str | None]) -> Claim | None:
+def read_claim(
+    words: str,
+    player: str,
+    power: str,
+    find_player: Callable[[str], str | None],
+    names: Sequence[str] = (),
+) -> Claim | None:
     """The claim `words` (the line after CLAIM) make for `player`, or None for a claim of a solo win (it needs
-    none); raises ClaimError saying why a claim cannot be judged."""
+    none); raises ClaimError saying why a claim cannot be judged. `names`: the players' names, some of several
+    words (option B's "Player 2"), read whole wherever they stand."""
     text = " ".join(words.split())
+    for name in sorted((n for n in names if " " in n.strip()), key=len, reverse=True):
+        text = re.sub(rf"(?<!\S){re.escape(name)}(?!\S)", name.replace(" ", ""), text, flags=re.I)
     split = re.search(r"\s+if\s+", text, flags=re.I)
     head, conditions = (text[: split.start()], text[split.end() :]) if split else (text, "")
     head = head.lower().replace("two way", "two-way").replace("three way", "three-way")

@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from judge.board.model import Terrain, province_of
+from judge.engine.adjustment import check_build
 from judge.engine.binding import Binding
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
@@ -33,7 +34,7 @@ from judge.engine.position import OrderResult, Outcome, Position, Result
 from judge.engine.reasons import Note
 from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption
-from judge.engine.units import ARMY, Composition, Force, facts_of
+from judge.engine.units import Composition, Force, facts_of
 from judge.variants.multiplicity import Multiplicity2Rules
 
 MINOR_OF = {
@@ -59,13 +60,26 @@ FIRST_AUTUMN_YEAR = -450
 NOTHING = Composition.of()
 
 
+RAISED = " (Delphi)"
+"""while a Winter is played, the units Delphi raised stand apart as a power of their own (`Athens (Delphi)`), so
+that no removal, civil disorder or count of centres ever touches them (rule 7: "not dependent on supply
+centres")"""
+
+
 def major_of(power: str) -> str:
-    return MAJOR_OF.get(power, power)
+    """The Major of a power's side (a Minor's Major; the Major itself; the Major whose Delphi units these are)."""
+    base = power.removesuffix(RAISED)
+    return MAJOR_OF.get(base, base)
 
 
 def _share(force: Force, key: str) -> Composition:
     text = force.fact(key)
     return Composition.parse(str(text)) if text else NOTHING
+
+
+def _raised(force: Force) -> Composition:
+    """The units of a force that Delphi raised."""
+    return force.composition if force.power.endswith(RAISED) else _share(force, "delphi")
 
 
 def _least(a: Composition, b: Composition) -> Composition:
@@ -118,7 +132,8 @@ class HopliteRules(Multiplicity2Rules):
                 out.append(force)
                 continue
             out[where[key]] = self._join(out[where[key]], force, None)
-        return out
+        return [_force(major_of(f.power), f.composition, f.at, NOTHING, f.composition) if f.power.endswith(RAISED)
+                else f for f in out]  # fmt: skip
 
     @classmethod
     def written_as(cls, force: Force) -> tuple[Force, ...]:
@@ -131,10 +146,13 @@ class HopliteRules(Multiplicity2Rules):
         return (major, Force(MINOR_OF[force.power], minor, force.at)) if major.composition.size else (major,)
 
     def _join(self, a: Force, b: Force, at: str | None) -> Force:
+        """Two forces of one player in one place as one: where the place is not given, the coast one of them
+        stands on (an army entry names no coast)."""
         major = major_of(a.power)
         minor = self._minor_part(a).plus(self._minor_part(b))
-        delphi = _share(a, "delphi").plus(_share(b, "delphi"))
-        return _force(major, a.composition.plus(b.composition), at or a.at, minor, delphi)
+        delphi = _raised(a).plus(_raised(b))
+        where = at or (b.at if "/" in b.at and "/" not in a.at else a.at)
+        return _force(major, a.composition.plus(b.composition), where, minor, delphi)
 
     @staticmethod
     def _minor_part(force: Force) -> Composition:
@@ -171,6 +189,8 @@ class HopliteRules(Multiplicity2Rules):
     def costs(self, force: Force) -> list[tuple[str, int]]:
         """The Minor pays for its units in a mixed force (its own centre chart, rule 5); the units Delphi raised
         cost nothing (rule 7: "not dependent on supply centres")."""
+        if force.power.endswith(RAISED):
+            return []  # the units Delphi raised, while a Winter is played
         minor = self._minor_part(force)
         if force.power in MAJOR_OF:
             return [(force.power, minor.halves)]
@@ -332,9 +352,16 @@ class HopliteRules(Multiplicity2Rules):
         built_at: set[str],
         state: Mapping[str, Any] | None = None,
     ) -> str | None:
+        """Rule 9: any City or Town the power controls, one build a province, held by no other player's unit (a
+        build onto the player's own units there makes a multiple, rule 3)."""
         if centres.get(province) != power:
             return f"{power} does not control {province}"
-        return super().build_site_problem(power, province, centres, units, built_at, state)
+        if province in built_at:
+            return f"a unit was already built in {province} (one build a province)"
+        side = major_of(power)
+        if any(f.province == province and major_of(f.power) != side for f in units):
+            return f"{province} is held by another player's unit"
+        return None
 
     def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
         """The opening (rule 1): a Major builds what it likes on its home centres, multiples and garrisons too,
@@ -358,20 +385,25 @@ class HopliteRules(Multiplicity2Rules):
         return bool(state.get("delphi_builds"))
 
     def adjudicate_adjustment(self, position: Position, submitted: Sequence[Submitted]) -> Outcome:
-        """The Winter: conversions between army and fleet and voluntary garrison disbands first (rules 9 and 4),
-        then builds and removals as usual, each power on its own chart (the Minor's units of a mixed force
-        listed as its own while the Winter is played); the units the sack of Delphi raises are marked."""
+        """The Winter: the units Delphi raises, conversions between army and fleet and voluntary garrison
+        disbands first (rules 7, 9 and 4), then builds and removals as usual, each power on its own chart. While it
+        is played the Minor's units of a mixed force stand as the Minor's, and Delphi's units as a power of their
+        own that owes nothing and is owed nothing."""
         from judge.engine.adjustment import adjudicate_adjustment
         from judge.engine.supply import balances
 
-        units = [unit for force in position.units for unit in self.written_as(force)]
-        owed = balances(self, position.centres, units, position.variant_state)
+        units = [unit for force in position.units for unit in self._winter_units(force)]
+        state = {k: v for k, v in position.variant_state.items() if k != "delphi_builds"}
+        raising = {str(p): int(n) for p, n in (position.variant_state.get("delphi_builds") or {}).items()}
+        owed = balances(self, position.centres, units, state)
         early: dict[int, OrderResult] = {}
         rest: list[Submitted] = []
         for k, sub in enumerate(submitted):
             order = sub.order
             if order is not None and order.kind is OrderKind.CONVERT:
                 early[k] = self._convert(sub, units, position.centres)
+            elif order is not None and order.kind is OrderKind.BUILD and raising.get(sub.power):
+                early[k] = self._raise(sub, units, position, raising)
             elif (
                 order is not None
                 and order.kind in (OrderKind.DISBAND, OrderKind.REMOVE)
@@ -381,21 +413,50 @@ class HopliteRules(Multiplicity2Rules):
                 early[k] = self._disband_garrison(sub, units)
             else:
                 rest.append(sub)
-        before = replace(position, units=tuple(units))
-        outcome = adjudicate_adjustment(self, before, rest)
+        outcome = adjudicate_adjustment(self, replace(position, units=tuple(units), variant_state=state), rest)
         results: list[OrderResult] = []
         later = iter(outcome.results)
         for k in range(len(submitted)):
             results.append(early[k] if k in early else next(later))
         results.extend(later)  # civil-disorder removals the judge added
         outcome.results = results
-        made = list(outcome.units)
-        due = dict(position.variant_state.get("delphi_builds") or {})
-        if due:
-            made = self._mark_raised(made, outcome.results, due)
-            outcome.variant_state.pop("delphi_builds", None)
-        outcome.units = tuple(self.gather(made))
+        outcome.units = tuple(self.gather(outcome.units))
         return outcome
+
+    def _winter_units(self, force: Force) -> list[Force]:
+        """A force as the Winter sees it: the Major's, the Minor's and Delphi's units apart."""
+        out = []
+        for unit in self.written_as(force):
+            raised = _share(unit, "delphi")
+            rest = _minus(unit.composition, raised)
+            if rest.size:
+                out.append(Force(unit.power, rest, unit.at))
+            if raised.size:
+                out.append(Force(major_of(unit.power) + RAISED, raised, unit.at))
+        return out
+
+    def _raise(self, sub: Submitted, units: list[Force], position: Position, raising: dict[str, int]) -> OrderResult:
+        """Rule 7: the first units the sacker builds in the Winter after the sack are the two Delphi raises, beyond
+        his centres (refused like any build that cannot stand where it is ordered)."""
+        assert sub.order is not None and sub.order.unit is not None
+        row = OrderResult(sub.power, sub.text, sub.order, Result.ILLEGAL)
+        built, why = check_build(self, sub.power, sub.order, position, units, set())
+        if built is None:
+            row.reasons = [Note(why)]
+            return row
+        if built.composition.size > raising[sub.power]:
+            row.reasons = [Note(f"Delphi raises {raising[sub.power]} more unit(s), not {built.composition}")]
+            return row
+        problem = self.check_force(built)
+        if problem:
+            row.reasons = [Note(problem)]
+            return row
+        raising[sub.power] -= built.composition.size
+        units.append(Force(sub.power + RAISED, built.composition, built.at))
+        row.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
+        row.result = Result.SUCCEEDS
+        row.reasons = [Note("raised by the sack of Delphi, beyond the centres (rule 7)")]
+        return row
 
     def _convert(self, sub: Submitted, units: list[Force], centres: Mapping[str, str]) -> OrderResult:
         """`CONVERT A ath TO F`: an army in a City or Town becomes a fleet, or a fleet an army (rule 9)."""
@@ -425,13 +486,21 @@ class HopliteRules(Multiplicity2Rules):
         if not self.board.provinces[province].supply_centre:
             row.reasons = [Note(f"a unit converts only in a City or Town (rule 9), not in {province}")]
             return row
-        at = next((i for i, f in enumerate(units) if f.province == province and f.power == sub.power), None)
-        if at is None or units[at].composition.minus(old) is None:
+        mine = (sub.power, sub.power + RAISED)  # its own units, and the units Delphi raised for it
+        at = next(
+            (
+                i
+                for i, f in enumerate(units)
+                if f.province == province and f.power in mine and f.composition.minus(old) is not None
+            ),
+            None,
+        )
+        if at is None:
             row.reasons = [Note(f"{sub.power} has no {old} in {province}")]
             return row
         force = units[at]
-        location = force.at
-        if new.fleets:
+        location = force.at if _minus(force.composition, old).fleets else province  # an army names no coast
+        if new.fleets and "/" not in location:  # a fleet joining fleets on a coast stands on that coast
             coast = (match[3] or "").strip("()/").lower()
             coasts = self.board.provinces[province].coasts
             if coasts:
@@ -476,33 +545,6 @@ class HopliteRules(Multiplicity2Rules):
         row.result = Result.SUCCEEDS
         return row
 
-    def _mark_raised(self, units: list[Force], results: Iterable[OrderResult], due: Mapping[str, Any]) -> list[Force]:
-        """The first units a sacker builds in the Winter after the sack are the two Delphi raised (rule 7)."""
-        left = {str(p): int(n) for p, n in due.items()}
-        for row in results:
-            order = row.canonical
-            if (
-                row.result is not Result.SUCCEEDS
-                or order is None
-                or order.kind is not OrderKind.BUILD
-                or order.unit is None
-                or not left.get(row.power)
-            ):
-                continue
-            built = order.unit.composition or ARMY
-            raised = Composition.of(
-                min(built.armies, left[row.power]),
-                min(built.fleets, max(0, left[row.power] - built.armies)),
-                min(built.garrisons, max(0, left[row.power] - built.armies - built.fleets)),
-            )
-            left[row.power] -= raised.size
-            province = province_of(order.unit.location)
-            for i, force in enumerate(units):
-                if force.province == province and force.power == row.power:
-                    units[i] = force.with_facts(delphi=str(_share(force, "delphi").plus(raised)))
-                    break
-        return units
-
     # --- what changes after a phase (rules 5, 6, 7) and victory (rule 13) ----------------------------
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
@@ -527,6 +569,12 @@ class HopliteRules(Multiplicity2Rules):
         )
         if autumn_over and position.phase.year == FIRST_AUTUMN_YEAR and "colonies_declared" not in state:
             self._colonies_declare(outcome, rng)
+            from judge.engine.supply import adjustments_needed
+
+            if outcome.next_phase.type is PhaseType.MOVEMENT and adjustments_needed(
+                self, outcome.centres, outcome.units, state
+            ):  # a colony is half a build: its Major may build this Winter
+                outcome.next_phase = Phase(self.calendar.adjustment_season, position.phase.year, PhaseType.ADJUSTMENT)
 
     def _sacks(self, position: Position, outcome: Outcome) -> None:
         for row in outcome.results:
