@@ -370,7 +370,10 @@ class OrderReader:
     def read(self, line: str, verbs: Mapping[str, Verb] | None = None) -> Order:
         numbered = _PRIORITY.match(line)
         if numbered:  # "1. A Pic S ...", "(2) F Pic S ...", "#1 ...": the player's priority for this order
-            order = self.read(line[numbered.end() :], verbs)
+            try:
+                order = self.read(line[numbered.end() :], verbs)
+            except OrderSyntaxError as refused:
+                raise OrderSyntaxError(line, refused.why) from None  # quote the line the player wrote, whole
             return replace(order, priority=int(numbered[1] or numbered[2]))
         tokens = _tokenise(line)
         if not tokens:
