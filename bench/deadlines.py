@@ -21,14 +21,11 @@ import cProfile
 import multiprocessing
 import pstats
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import create_engine, delete, func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, update
 
 from judge.clock import FakeClock
 from judge.config import Config
@@ -37,7 +34,7 @@ from judge.game.service import DEFAULT_SETTINGS
 from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, Game, GameStatus, OrderSet, OutboundMail, PhaseRecord, Player, open_database
-from judge.testing.postgres import ADMIN_URL, postgres_problem, scratch_database
+from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.tables import OPENING_ORDERS, POWERS
 
 PASSWORD = "pw"
@@ -149,23 +146,8 @@ def _keeper(args: tuple[str, Any, datetime, str | None, bool]) -> tuple[float, f
     return took, cpu, idle
 
 
-@contextmanager
-def _copy_of(template: str) -> Iterator[str]:
-    """A new database made from `template` (which nobody may be connected to), dropped on leaving."""
-    name = f"judge_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
-    try:
-        yield ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def _round(template: str, processes: int, profile: str | None = None, pictures: bool = True) -> Round:
-    with _copy_of(template) as url:
+    with scratch_database(template=template) as url:
         now = datetime.now(UTC) + timedelta(days=3)  # past every deadline and grace
         context = multiprocessing.get_context("spawn")
         with context.Manager() as manager:

@@ -100,6 +100,17 @@ class Summary(Command):
         return lines
 
 
+def _processed_phase(ctx: MailContext, game: str, given: str | int) -> int:
+    """The index of a processed phase named by its number or its code (F1901M), or given as an index."""
+    if isinstance(given, int):
+        index = given
+    else:
+        index = int(given) if given.isdigit() else ctx.service.phase_index_of(game, given)
+    if index < 0:
+        raise CommandError(f"{game} has no processed phase yet")
+    return index
+
+
 @command
 class Map(Command):
     name = "MAP"
@@ -117,10 +128,7 @@ class Map(Command):
             code = phase_code(data["phase"])
             what = f"the position of {game} now ({code})"
         else:
-            index = int(args[1]) if args[1].isdigit() else ctx.service.phase_index_of(game, args[1])
-            if index < 0:
-                raise CommandError(f"{game} has no processed phase yet")
-            data = ctx.service.history(game, index)
+            data = ctx.service.history(game, _processed_phase(ctx, game, args[1]))
             code = phase_code(data["phase"])
             what = f"{game} after {code}, with its orders"
         png = map_png(view["variant"], data)
@@ -141,15 +149,8 @@ class History(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         view = ctx.service.view(args[0])
-        if len(args) == 1:
-            index = view["phase_index"] - 1
-        elif args[1].isdigit():
-            index = int(args[1])
-        else:
-            index = ctx.service.phase_index_of(args[0], args[1])
-        if index < 0:
-            raise CommandError(f"{args[0]} has no processed phase yet")
-        outcome = ctx.service.history(args[0], index)
+        given: str | int = args[1] if len(args) == 2 else view["phase_index"] - 1
+        outcome = ctx.service.history(args[0], _processed_phase(ctx, args[0], given))
         return render_results(
             args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view["style"]
         ).splitlines()

@@ -22,7 +22,6 @@ from sqlalchemy.orm import Session, joinedload, selectinload
 from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Phase, PhaseType, Position, Rules, adjudicate
-from judge.engine.calendar import Calendar
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, not_awaited, stored
 from judge.game.attendance import mode as absence_mode
@@ -142,7 +141,8 @@ def phase_seed(game_seed: int, index: int) -> int:
 def _phase_name(position: dict[str, Any]) -> str:
     """The phase as players read it: its season as the variant names it, years before Christ as "450 BC"."""
     phase = position["phase"]
-    return f"{phase['season']} {Calendar.year_name(int(phase['year']))} {phase['type']}"
+    parsed = Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+    return get_variant(str(position.get("variant") or "standard")).phase_name(parsed)
 
 
 class GameService:

@@ -9,14 +9,13 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
-from judge.engine.calendar import Calendar
 from judge.game.house_rules import press_heading
 from judge.game.service import Processed
 from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
 from judge.mail.pictures import map_part, map_png
 from judge.render import render, render_results
-from judge.render.results import phase_code
+from judge.render.results import phase_code, season_and_year
 
 
 def results_mails(
@@ -72,7 +71,7 @@ def _results(
     one sheet with the picture share the picture's part and a boundary, so their bodies are the same bytes."""
     outcome = processed.outcome
     phase = outcome["phase"]
-    when = f"{phase['season']} {Calendar.year_name(int(phase['year']))} {phase['type']}"
+    when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
     subject = f"{processed.game} {phase_code(phase)}: results of {when}"
     # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off)
     png = map_png(str(outcome.get("variant") or "standard"), outcome) if config.pictures else None

@@ -13,7 +13,6 @@ from typing import Any
 
 from judge.board.geometry import GeometryError
 from judge.contract import CaseError
-from judge.game.settings import PICTURES_OFF
 from judge.mail.policies import WRITING
 from judge.picture.command import drawing, render
 
@@ -43,9 +42,3 @@ def map_part(png: bytes, filename: str) -> EmailMessage:
     if "content-disposition" not in part:
         part["Content-Disposition"] = "attachment"
     return part
-
-
-def wants_pictures(settings: dict[str, Any], powers: set[str]) -> bool:
-    """Does the reader of these powers' mail want the picture (nobody has turned it off for them)?"""
-    off = set(settings.get(PICTURES_OFF) or ())
-    return not powers or not powers <= off

@@ -555,7 +555,8 @@ class OrderReader:
                 path = True
             via = self._via_convoy(cur, line) or path
             self._expect_end(cur, line)
-            return Order(kind, unit, destination=destination, via_convoy=via)
+            # a retreat is never convoyed: "via convoy" on one is read past, as the engine does (retreat.py)
+            return Order(kind, unit, destination=destination, via_convoy=via and kind is OrderKind.MOVE)
         if word in SUPPORT_WORDS:
             if cur.peek() in MERGE_WORDS:  # "A(Par) S MERGE (Bur)"
                 cur.pos += 1

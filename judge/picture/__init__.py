@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.board.geometry import Geometry, GeometryError, load_geometry
+from judge.board.geometry import Geometry, GeometryError
 from judge.board.model import Board
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Position
@@ -52,9 +52,4 @@ def draw_png(
     return svg_to_png(picture.svg(), scale)
 
 
-def geometry_for(map_name: str) -> Geometry:
-    """The geometry a map is drawn with (its own, or its base map's)."""
-    return load_geometry(map_name)
-
-
-__all__ = ["ONE_BOARD_SCALE", "Geometry", "GeometryError", "draw_png", "draw_svg", "geometry_for", "svg_to_png"]
+__all__ = ["ONE_BOARD_SCALE", "Geometry", "GeometryError", "draw_png", "draw_svg", "svg_to_png"]

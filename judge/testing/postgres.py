@@ -27,12 +27,14 @@ def postgres_problem(admin_url: str = ADMIN_URL) -> str | None:
 
 
 @contextmanager
-def scratch_database(admin_url: str = ADMIN_URL) -> Iterator[str]:
-    """The URL of a new, empty database, dropped (with any connection left to it) on leaving."""
+def scratch_database(admin_url: str = ADMIN_URL, template: str | None = None) -> Iterator[str]:
+    """The URL of a new database, dropped (with any connection left to it) on leaving: empty, or a copy of the
+    database `template` (a URL; nobody may be connected to it)."""
     name = f"judge_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield admin_url.rsplit("/", 1)[0] + f"/{name}"
     finally:

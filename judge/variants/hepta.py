@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -154,7 +154,7 @@ class HeptaRules(Rules):
         sides = position.sides or self.fixed_sides()
         return {power: player for player, powers in sides.items() for power in powers}
 
-    def _finder(self, position: Position) -> Any:
+    def _finder(self, position: Position) -> Callable[[str], str | None]:
         players = self.players(position)
         by_name = {_key(player): player for player in set(players.values())}
         countries = {country(p).lower() for p in players}

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import cache
 
 from judge.board import load_map
-from judge.board.copies import board_copies, board_of, qualified
+from judge.board.copies import board_copies, qualified
 from judge.board.model import Board
 
 BOARDS = 7
@@ -50,7 +50,3 @@ def _linked(adjacency: dict[str, frozenset[str]], module: int) -> dict[str, froz
                 reach.update(qualified(j, t) for j in boards for t in targets)
             out[qualified(k, origin)] = frozenset(reach)
     return out
-
-
-def same_board(a: str, b: str) -> bool:
-    return board_of(a) == board_of(b)
