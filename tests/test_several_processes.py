@@ -162,6 +162,21 @@ def _worker(engine: Engine, names: list[str], give_up: float) -> tuple[str, str]
     return None
 
 
+def _until_its_sessions_end(engine: Engine, name: str) -> None:
+    """Wait until the database has let go of a killed process's sessions: a COMMIT it sent just before it died
+    may still land after the process is gone, and the mail that commit counted is then under way too."""
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        with engine.connect() as conn:
+            left = conn.execute(
+                text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name"), {"name": name}
+            ).scalar_one()
+        if not left:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the database still holds sessions of {name} killed 30 s ago")
+
+
 def _kill_the_worker(run: Run, judges: list[Judge], engine: Engine, restart: bool) -> None:
     running = {judge.name: judge for judge in judges if judge.process is not None}
     found = _worker(engine, list(running), time.monotonic() + 30)
@@ -169,6 +184,7 @@ def _kill_the_worker(run: Run, judges: list[Judge], engine: Engine, restart: boo
     name, doing = found
     victim = running[name]
     victim.kill()
+    _until_its_sessions_end(engine, name)
     with engine.connect() as conn:
         under_way = set(
             conn.execute(text("SELECT id FROM inbound_mail WHERE status = 'received' AND attempts > 0")).scalars()
