@@ -21,6 +21,7 @@ from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
 from bench.mila import mila_benchmark
 from bench.picture import picture_benchmark
+from bench.startup import startup_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
 from judge.testing.random_games import PlayedPhase, play
@@ -176,6 +177,7 @@ def main() -> None:
     engine_benchmark(args.games, args.years, args.rounds, args.workers)
     variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
     hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
+    startup_benchmark()
     if args.pictures:
         picture_benchmark(args.pictures)
     if args.mila:

@@ -1,27 +1,30 @@
-"""The `judge` command line (argparse, stdlib): one subcommand per job."""
+"""The `judge` command line (argparse, stdlib): one subcommand per job.
+
+Each command imports what it uses inside its own function, and this module imports nothing of the judge's at
+the top: `judge adjudicate` is started once per batch of cases by the programs that call it, and its start-up
+should pay for the contract and the engine only, not for the maps, the database or the mail (tests/test_startup.py
+keeps it so)."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import logging
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from contextlib import contextmanager  # typing imports it anyway
 from typing import TYPE_CHECKING
 
-from judge.board.loader import check_map_file, map_names, maps_dir
-from judge.contract import CaseError, run_case
-from judge.variants import VARIANTS, get_variant
-
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+
     from sqlalchemy.orm import Session
 
     from judge.config import Config
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
+    import json
+
+    from judge.contract import CaseError, run_case
+
     if args.jsonl:
         for line in sys.stdin:
             if not line.strip():
@@ -45,6 +48,10 @@ def _adjudicate(args: argparse.Namespace) -> int:
 
 def _map_check(args: argparse.Namespace) -> int:
     """Each argument is a map file, or the name of a map the judge ships (`standard`); none: every shipped map."""
+    from pathlib import Path
+
+    from judge.board.loader import check_map_file, map_names, maps_dir
+
     failed = 0
     for name in args.files or map_names():
         path = Path(name)
@@ -62,7 +69,11 @@ def _map_check(args: argparse.Namespace) -> int:
 
 def _map_draw(args: argparse.Namespace) -> int:
     """A variant's starting position, or a case's or outcome's position, as SVG or PNG (judge/picture/)."""
+    import json
+    from pathlib import Path
+
     from judge.board.geometry import GeometryError
+    from judge.contract import CaseError
     from judge.picture.command import drawing, render
     from judge.variants import UnknownVariant
 
@@ -94,6 +105,8 @@ def _map_draw(args: argparse.Namespace) -> int:
 
 
 def _variants(args: argparse.Namespace) -> int:
+    from judge.variants import VARIANTS, get_variant
+
     if args.options:
         variant = get_variant(args.options)
         for name, option in variant.options.items():
@@ -259,6 +272,8 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    import logging
+
     from judge.demo import run_demo
     from judge.variants import UnknownVariant, get_variant
 
@@ -271,17 +286,13 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(args.variant, phases=args.phases, seed=args.seed)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
-    parser.add_argument("--config", help="settings file (default: judge.toml, or $JUDGE_CONFIG)")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    adj = sub.add_parser("adjudicate", help="adjudicate one phase given as JSON on standard input")
+def _adjudicate_arguments(adj: argparse.ArgumentParser) -> None:
     adj.add_argument("--variant", help="override the case's variant")
     adj.add_argument("--jsonl", action="store_true", help="one case per input line, one outcome per output line")
     adj.set_defaults(run=_adjudicate)
 
-    maps = sub.add_parser("map", help="map files")
+
+def _map_arguments(maps: argparse.ArgumentParser) -> None:
     map_sub = maps.add_subparsers(dest="map_command", required=True)
     check = map_sub.add_parser("check", help="check map files and print every problem")
     check.add_argument("files", nargs="*", help="map files or shipped map names (default: every shipped map)")
@@ -296,17 +307,19 @@ def build_parser() -> argparse.ArgumentParser:
     draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 0.8; less for several boards)")
     draw.set_defaults(run=_map_draw)
 
-    db = sub.add_parser("db", help="the game database")
+
+def _db_arguments(db: argparse.ArgumentParser) -> None:
     db_sub = db.add_subparsers(dest="db_command", required=True)
     upgrade = db_sub.add_parser("upgrade", help="create or upgrade the database schema")
     upgrade.add_argument("--url", help="database URL (default: from the settings)")
     upgrade.set_defaults(run=_db_upgrade)
 
-    sub.add_parser("serve", help="run the judge: mail intake, processing, sending and deadlines").set_defaults(
-        run=_serve
-    )
 
-    shunt = sub.add_parser("shunt", help="mail that could not be processed")
+def _serve_arguments(serve: argparse.ArgumentParser) -> None:
+    serve.set_defaults(run=_serve)
+
+
+def _shunt_arguments(shunt: argparse.ArgumentParser) -> None:
     shunt_sub = shunt.add_subparsers(dest="shunt_command", required=True)
     shunt_sub.add_parser("list", help="list shunted messages").set_defaults(run=_shunt)
     for verb, text in (("show", "show a shunted message and its error"), ("retry", "queue a shunted message again")):
@@ -314,7 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("id", type=int)
         one.set_defaults(run=_shunt)
 
-    outbox = sub.add_parser("outbox", help="the outgoing queue: waiting and failed mail")
+
+def _outbox_arguments(outbox: argparse.ArgumentParser) -> None:
     outbox_sub = outbox.add_subparsers(dest="outbox_command", required=True)
     outbox_sub.add_parser("list", help="list queued and failed outgoing mail").set_defaults(run=_outbox)
     for verb, text in (
@@ -326,23 +340,57 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument("id", type=int)
         one.set_defaults(run=_outbox)
 
-    sub.add_parser("status", help="what the judge has waiting: mail in and out, shunted mail, games").set_defaults(
-        run=_status
-    )
-    demo = sub.add_parser("demo", help="play a scripted game by mail on embedded defaults and print the results")
+
+def _status_arguments(status: argparse.ArgumentParser) -> None:
+    status.set_defaults(run=_status)
+
+
+def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("variant", nargs="?", default="standard", help="the variant to play (default: standard)")
     demo.add_argument("--phases", type=int, default=4, help="how many phases to play (default: 4)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the players' orders (default: 1)")
     demo.set_defaults(run=_demo)
 
-    var = sub.add_parser("variants", help="list the variants, or one variant's options")
+
+def _variants_arguments(var: argparse.ArgumentParser) -> None:
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")
     var.set_defaults(run=_variants)
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "adjudicate": ("adjudicate one phase given as JSON on standard input", _adjudicate_arguments),
+    "map": ("map files", _map_arguments),
+    "db": ("the game database", _db_arguments),
+    "serve": ("run the judge: mail intake, processing, sending and deadlines", _serve_arguments),
+    "shunt": ("mail that could not be processed", _shunt_arguments),
+    "outbox": ("the outgoing queue: waiting and failed mail", _outbox_arguments),
+    "status": ("what the judge has waiting: mail in and out, shunted mail, games", _status_arguments),
+    "demo": ("play a scripted game by mail on embedded defaults and print the results", _demo_arguments),
+    "variants": ("list the variants, or one variant's options", _variants_arguments),
+}
+"""each command: its help line, and what adds its own arguments"""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command with its arguments; given `command`, the others are listed (usage and help read the same)
+    but get no arguments of their own. argparse pays per parser and per argument (a help formatter and a few
+    translation look-ups each), which was about 4 ms of every `judge adjudicate` start for commands it never
+    runs."""
+    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    parser.add_argument("--config", help="settings file (default: judge.toml, or $JUDGE_CONFIG)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (text, add_arguments) in COMMANDS.items():
+        one = sub.add_parser(name, help=text)
+        if command is None or command == name:
+            add_arguments(one)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    # a command named first is the one argparse runs (nothing before it can take it as a value): build only it
+    command = arguments[0] if arguments and arguments[0] in COMMANDS else None
+    args = build_parser(command).parse_args(arguments)
     code: int = args.run(args)
     return code
 

@@ -16,15 +16,14 @@ module whose source changed afterwards would shadow the change: `import judge` r
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
+# Only `os` and `sys` here: every `import judge.engine` on a compiled build runs `check`, `judge adjudicate`
+# included, and the check needs no more than a listing and a stat per folder. Building and cleaning import
+# what they use (subprocess, tempfile, shutil, pathlib) themselves.
+
+PACKAGE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(PACKAGE)
 HOT = (
     "engine/units.py",
     "engine/orders.py",
@@ -48,7 +47,7 @@ HOT = (
     "contract/adjudicate.py",
 )
 """the modules compiled, relative to the package"""
-NATIVE = ROOT / "build" / "native"
+NATIVE = os.path.join(ROOT, "build", "native")
 """where mypyc's shared library goes (the extensions import it as a top-level module)"""
 PTH = "judge-native.pth"
 """the file that puts NATIVE on the virtual environment's path"""
@@ -58,27 +57,27 @@ class StaleBuild(ImportError):
     """A compiled module is older than its source: running it would ignore the change."""
 
 
-def _extensions(source: Path) -> list[Path]:
-    prefix = f"{source.stem}.cpython-"
+def _extensions(source: str) -> list[str]:
+    """The compiled extensions of the module whose source is at `source`, as paths."""
+    folder, file = os.path.split(source)
+    prefix = f"{file.removesuffix('.py')}.cpython-"
     return sorted(
-        Path(entry.path)
-        for entry in os.scandir(source.parent)
-        if entry.name.startswith(prefix) and entry.name.endswith(".so")
+        os.path.join(folder, name) for name in os.listdir(folder) if name.startswith(prefix) and name.endswith(".so")
     )
 
 
 def compiled() -> list[str]:
     """The hot modules that have a compiled extension beside them."""
-    return [name for name in HOT if _extensions(PACKAGE / name)]
+    return [name for name in HOT if _extensions(os.path.join(PACKAGE, name))]
 
 
 def stale() -> list[str]:
     """The compiled modules whose source is newer than their extension."""
     out = []
     for name in HOT:
-        source = PACKAGE / name
+        source = os.path.join(PACKAGE, name)
         built = _extensions(source)
-        if built and source.stat().st_mtime > min(p.stat().st_mtime for p in built):
+        if built and os.stat(source).st_mtime > min(os.stat(path).st_mtime for path in built):
             out.append(name)
     return out
 
@@ -93,18 +92,33 @@ def check() -> None:
         )
 
 
+def _purelib() -> str:
+    import sysconfig
+
+    return sysconfig.get_paths()["purelib"]
+
+
 def clean() -> None:
     """Remove every compiled extension, the shared library and its path file: the pure-Python path."""
+    import shutil
+
     for name in HOT:
-        for built in _extensions(PACKAGE / name):
-            built.unlink()
+        for built in _extensions(os.path.join(PACKAGE, name)):
+            os.unlink(built)
     shutil.rmtree(NATIVE, ignore_errors=True)
-    (Path(sysconfig.get_paths()["purelib"]) / PTH).unlink(missing_ok=True)
+    pth = os.path.join(_purelib(), PTH)
+    if os.path.exists(pth):
+        os.unlink(pth)
 
 
 def build() -> None:
     """Compile the hot modules in place with mypyc (in a scratch copy of the tree, so that its build files and
     shared library never land in the checkout), then put the shared library on the environment's path."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
     clean()
     with tempfile.TemporaryDirectory() as scratch:
         tree = Path(scratch) / "src"
@@ -113,13 +127,14 @@ def build() -> None:
         done = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=False)
         if done.returncode:
             raise RuntimeError(f"mypyc failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-        NATIVE.mkdir(parents=True, exist_ok=True)
+        native = Path(NATIVE)
+        native.mkdir(parents=True, exist_ok=True)
         for library in tree.glob("*__mypyc.cpython-*.so"):
-            shutil.copy2(library, NATIVE / library.name)
+            shutil.copy2(library, native / library.name)
         for name in HOT:
-            for built in _extensions(tree / "judge" / name):
-                shutil.copy2(built, (PACKAGE / name).parent / built.name)
-    (Path(sysconfig.get_paths()["purelib"]) / PTH).write_text(f"{NATIVE}\n", encoding="utf-8")
+            for built in _extensions(str(tree / "judge" / name)):
+                shutil.copy2(built, os.path.dirname(os.path.join(PACKAGE, name)))
+    Path(_purelib(), PTH).write_text(f"{NATIVE}\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:

@@ -5,13 +5,17 @@ All problems are collected rather than stopping at the first, so a GM fixing a m
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.board.model import Board, Power, Province, StartingUnit, Terrain, normalise_name, province_of
 from judge.data import data_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# tomllib is imported where a map is read, not here: `judge adjudicate` imports this module (through the
+# variants) before it knows whether any case comes, and a process that reads no map should not pay for it.
 
 
 class MapError(Exception):
@@ -54,6 +58,8 @@ def _deep_merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]
 
 def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     """The map file's data with its `base` map (if any) applied underneath."""
+    import tomllib
+
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     meta = data.get("map", {})
     base_name = meta.get("base") if isinstance(meta, dict) else None
@@ -73,6 +79,8 @@ def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
 
 
 def load_map_file(path: Path) -> Board:
+    import tomllib
+
     try:
         data = read_map_data(path)
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -85,6 +93,8 @@ def load_map_file(path: Path) -> Board:
 
 def check_map_file(path: Path) -> list[str]:
     """Every problem in the map file (empty when it is sound)."""
+    import tomllib
+
     try:
         data = read_map_data(path)
     except (OSError, tomllib.TOMLDecodeError) as exc:
