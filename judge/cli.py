@@ -21,29 +21,12 @@ if TYPE_CHECKING:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    import json
+    from judge.contract.stream import adjudicate_lines, adjudicate_one
 
-    from judge.contract import CaseError, run_case
-
+    sys.stdout.flush()
     if args.jsonl:
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            try:
-                out = run_case(json.loads(line), args.variant)
-            except (json.JSONDecodeError, CaseError) as exc:
-                out = {"error": str(exc)}
-            sys.stdout.write(json.dumps(out) + "\n")
-        return 0
-    try:
-        case = json.load(sys.stdin)
-        out = run_case(case, args.variant)
-    except (json.JSONDecodeError, CaseError) as exc:
-        print(f"judge adjudicate: {exc}", file=sys.stderr)
-        return 2
-    json.dump(out, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+        return adjudicate_lines(sys.stdin.buffer, sys.stdout.buffer, args.variant)
+    return adjudicate_one(sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.variant)
 
 
 def _map_check(args: argparse.Namespace) -> int:

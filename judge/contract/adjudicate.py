@@ -68,10 +68,31 @@ def _power(board: Board, text: Any, where: str) -> str:
     return power
 
 
-def _force(rules: Rules, entry: Any, where: str) -> Force:
-    board = rules.board
+def _force(rules: Rules, entry: Any, listed: str, n: int) -> Force:
+    """The force a case lists as `listed[n]` (the name says where a problem is, and is written only then)."""
     if not isinstance(entry, dict):
-        raise CaseError(f"{where}: expected an object with power, unit and at")
+        raise CaseError(f"{listed}[{n}]: expected an object with power, unit and at")
+    if len(entry) != 3:  # facts beside power, unit and at: read afresh
+        return _read_force(rules, entry, f"{listed}[{n}]")
+    power, unit, at = entry.get("power"), entry.get("unit"), entry.get("at")
+    if not (isinstance(power, str) and isinstance(unit, str) and isinstance(at, str)):
+        return _read_force(rules, entry, f"{listed}[{n}]")
+    # a batch of cases lists the same units in the same places phase after phase: each is read and checked once
+    key = ("force", power, unit, at)
+    known = rules.known.get(key)
+    if known is None:
+        known = _read_force(rules, entry, f"{listed}[{n}]")
+        if len(rules.known) < _KNOWN_MOST:
+            rules.known[key] = known
+    return known
+
+
+_KNOWN_MOST = 1 << 14
+"""forces remembered for one set of rules (a standard board holds 34 units at most; a batch, a few thousand)"""
+
+
+def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:
+    board = rules.board
     power = _power(board, entry.get("power"), where)
     try:
         composition = Composition.parse(str(entry.get("unit", "")))
@@ -89,16 +110,25 @@ def _force(rules: Rules, entry: Any, where: str) -> Force:
     return force
 
 
+def _may_be_centre(rules: Rules, province: str) -> bool:
+    """`Rules.may_be_centre`, asked once a province for a set of rules (every case lists every owned centre)."""
+    key = ("centre", province)
+    known = rules.known.get(key)
+    if known is None:
+        known = rules.known[key] = rules.may_be_centre(province)
+    return bool(known)
+
+
 def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     board = rules.board
-    units = rules.gather([_force(rules, entry, f"units[{n}]") for n, entry in enumerate(case.get("units") or [])])
+    units = rules.gather([_force(rules, entry, "units", n) for n, entry in enumerate(case.get("units") or [])])
     sides = _sides(board, case.get("sides"))
     problem = rules.check_stacking(units, rules.side_of(sides))
     if problem:
         raise CaseError(f"units: {problem}")
     dislodged: list[Dislodged] = []
     for n, entry in enumerate(case.get("dislodged") or []):
-        force = _force(rules, entry, f"dislodged[{n}]")
+        force = _force(rules, entry, "dislodged", n)
         attacker = entry.get("attacker_from")
         origins = [attacker] if isinstance(attacker, str) else list(attacker or [])
         froms = [province_of(read_location(board, o)) for o in origins]
@@ -125,7 +155,7 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
             power = _power(board, key, "supply_centers")
             for text in provinces or []:
                 province = province_of(read_location(board, text))
-                if not rules.may_be_centre(province):
+                if not _may_be_centre(rules, province):
                     raise CaseError(f"supply_centers: {province} is not a supply centre")
                 centres[province] = power
     else:
@@ -184,9 +214,12 @@ def _phase_json(phase: Phase, calendar: Calendar = STANDARD_CALENDAR) -> dict[st
 def _units_json(variant: str, forces: tuple[Force, ...]) -> list[dict[str, Any]]:
     """The units by power, as the variant writes its forces (a Hoplite Wars mixed force: two entries)."""
     try:
-        written_as = get_variant(variant).rules_class.written_as
+        rules_class = get_variant(variant).rules_class
     except UnknownVariant:
         return [_unit_json(f) for f in forces]
+    if rules_class.written_as.__func__ is Rules.written_as.__func__:  # type: ignore[attr-defined]
+        return [_unit_json(f) for f in forces]  # each force is one unit (the standard way, the common case)
+    written_as = rules_class.written_as
     return [_unit_json(unit) for f in forces for unit in written_as(f)]
 
 
@@ -255,17 +288,19 @@ def _order_json(r: OrderResult) -> dict[str, Any]:
     """One order's result: the contract's keys, then the reasons as values and where the ordered unit stands
     (what the results mail needs, so it never reads the words back)."""
     reasons = r.reasons
-    unit = r.canonical.unit if r.canonical is not None else None
-    return {
+    canonical = r.canonical
+    out: dict[str, Any] = {
         "power": r.power,
         "input": r.input,
         "order": r.order,
-        "result": r.result.value,
-        "reason": text_of(reasons),
+        "result": str(r.result),
+        "reason": text_of(reasons) if reasons else "",
         "reasons": [reason.json() for reason in reasons],
-        "at": unit.location if unit is not None else None,
-        **({"read": order_json(r.canonical)} if r.canonical is not None else {}),
+        "at": canonical.unit.location if canonical is not None and canonical.unit is not None else None,
     }
+    if canonical is not None:
+        out["read"] = order_json(canonical)
+    return out
 
 
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:

@@ -11,12 +11,15 @@ from judge.engine.units import Composition
 
 
 def _unit_json(ref: UnitRef) -> dict[str, Any]:
-    return {
-        **({"type": str(ref.composition)} if ref.composition is not None else {}),
-        "at": ref.location,
-        **({"count": ref.count} if ref.count else {}),
-        **({"power": ref.power} if ref.power else {}),
-    }
+    out: dict[str, Any] = {}
+    if ref.composition is not None:
+        out["type"] = str(ref.composition)
+    out["at"] = ref.location
+    if ref.count:
+        out["count"] = ref.count
+    if ref.power:
+        out["power"] = ref.power
+    return out
 
 
 def _unit_from(data: dict[str, Any]) -> UnitRef:
@@ -25,19 +28,28 @@ def _unit_from(data: dict[str, Any]) -> UnitRef:
 
 
 def order_json(order: Order) -> dict[str, Any]:
-    """The order's value, keys left out where they say nothing."""
-    return {
-        "kind": order.kind.value,
-        **({"unit": _unit_json(order.unit)} if order.unit is not None else {}),
-        **({"target": _unit_json(order.target)} if order.target is not None else {}),
-        **({"to": order.destination} if order.destination else {}),
-        **({"via_convoy": True} if order.via_convoy else {}),
-        **({"merging": [_unit_json(u) for u in order.merging]} if order.merging else {}),
-        **({"parts": [order_json(p) for p in order.parts]} if order.parts else {}),
-        **({"words": order.words} if order.words else {}),
-        **({"priority": order.priority} if order.priority is not None else {}),
-        **({"via": order.via} if order.via else {}),
-    }
+    """The order's value, keys left out where they say nothing (built key by key: this runs for every order of
+    every outcome, and one dict grown in place costs a fifth of merging a small dict per key)."""
+    out: dict[str, Any] = {"kind": str(order.kind)}  # a StrEnum: its text, cheaper than `.value`
+    if order.unit is not None:
+        out["unit"] = _unit_json(order.unit)
+    if order.target is not None:
+        out["target"] = _unit_json(order.target)
+    if order.destination:
+        out["to"] = order.destination
+    if order.via_convoy:
+        out["via_convoy"] = True
+    if order.merging:
+        out["merging"] = [_unit_json(u) for u in order.merging]
+    if order.parts:
+        out["parts"] = [order_json(p) for p in order.parts]
+    if order.words:
+        out["words"] = order.words
+    if order.priority is not None:
+        out["priority"] = order.priority
+    if order.via:
+        out["via"] = order.via
+    return out
 
 
 def order_from_json(data: dict[str, Any]) -> Order:

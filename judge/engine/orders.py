@@ -52,6 +52,15 @@ class UnitRef:
     count: int | None = None
     power: str | None = None
 
+    def __init__(
+        self, composition: Composition | None, location: str, count: int | None = None, power: str | None = None
+    ) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "power", power)
+
     def describe(self) -> str:
         head = f"{self.count} " if self.count else ""
         kind = f"{self.composition} " if self.composition else ""
@@ -81,6 +90,31 @@ class Order:
     """the number a player gave the order ("1. A/F Pic: F S ..."), ranking a force's separate supports: the
     highest number is cut first (A/F rule 11)"""
 
+    def __init__(
+        self,
+        kind: OrderKind,
+        unit: UnitRef | None,
+        target: UnitRef | None = None,
+        destination: str | None = None,
+        via_convoy: bool = False,
+        merging: tuple[UnitRef, ...] = (),
+        parts: tuple[Order, ...] = (),
+        words: str = "",
+        via: str | None = None,
+        priority: int | None = None,
+    ) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "via_convoy", via_convoy)
+        object.__setattr__(self, "merging", merging)
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "via", via)
+        object.__setattr__(self, "priority", priority)
+
 
 VerbShape = Literal["unit", "unit target", "unit place", "line", "place", "placement"]
 
@@ -104,3 +138,10 @@ class Submitted:
     text: str
     order: Order | None
     error: str = ""
+
+    def __init__(self, power: str, text: str, order: Order | None, error: str = "") -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "error", error)

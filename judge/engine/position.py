@@ -24,6 +24,21 @@ class Dislodged:
     also_from: tuple[str, ...] = ()
     """further provinces the dislodging attack came from (a merge, or Multiplomacy's attacks in unison)"""
 
+    def __init__(
+        self,
+        force: Force,
+        attacker_from: str | None,
+        by_convoy: bool = False,
+        retreats: tuple[str, ...] | None = None,
+        also_from: tuple[str, ...] = (),
+    ) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "attacker_from", attacker_from)
+        object.__setattr__(self, "by_convoy", by_convoy)
+        object.__setattr__(self, "retreats", retreats)
+        object.__setattr__(self, "also_from", also_from)
+
 
 @dataclass(frozen=True)
 class Position:
@@ -60,6 +75,25 @@ class OrderResult:
     explain: Callable[[], Sequence[Reason]] | None = None
     """works out the rest of the reasons when they are first read (naming every unit that bounced a move costs
     more than the adjudication; most callers never ask)"""
+
+    def __init__(
+        self,
+        power: str,
+        input: str,
+        canonical: Order | None,
+        result: Result,
+        found: Sequence[Reason] = (),
+        added: bool = False,
+        explain: Callable[[], Sequence[Reason]] | None = None,
+    ) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        self.power = power
+        self.input = input
+        self.canonical = canonical
+        self.result = result
+        self.found = found
+        self.added = added
+        self.explain = explain
 
     @property
     def reasons(self) -> Sequence[Reason]:
@@ -151,6 +185,12 @@ class OwnershipChange:
     centre: str
     before: str | None
     after: str | None
+
+    def __init__(self, centre: str, before: str | None, after: str | None) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "centre", centre)
+        object.__setattr__(self, "before", before)
+        object.__setattr__(self, "after", after)
 
 
 @dataclass(frozen=True, slots=True)

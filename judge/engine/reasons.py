@@ -55,13 +55,25 @@ class Reason:
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            out[f.name.rstrip("_")] = _json(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name.rstrip("_")] = _json(getattr(self, name))
         return out
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Reason]) -> tuple[str, ...]:
+    """A reason kind's field names, in order, looked up once a kind (`dataclasses.fields` builds a tuple of field
+    objects on every call, and every outcome writes its reasons)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def _json(value: Any) -> Any:
-    if isinstance(value, UnitName | Reason):
+    if isinstance(value, (UnitName, Reason)):  # a tuple: `A | B` would build a union object every call
         return value.json()
     if isinstance(value, tuple):
         return [_json(v) for v in value]
@@ -530,7 +542,7 @@ def reason_from_json(raw: dict[str, Any]) -> Reason:
     cls = _KINDS.get(str(raw.get("kind")))
     if cls is None:
         return Note(str(raw.get("words", "")))
-    values = {f.name: _value(f.name, raw.get(f.name.rstrip("_"))) for f in fields(cls)}
+    values = {name: _value(name, raw.get(name.rstrip("_"))) for name in _field_names(cls)}
     return cls(**values)
 
 

@@ -48,6 +48,25 @@ class Detachment:
     carries: tuple[tuple[str, str], ...] = ()
     """a convoy's further cargoes (army's province, destination) besides its order's (Mad Diplomacy rule 4e)"""
 
+    def __init__(
+        self,
+        force: Force,
+        order: Order,
+        merge: str | None = None,
+        written: int = 0,
+        entries: list[int] | None = None,
+        idle: bool = False,
+        carries: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        self.force = force
+        self.order = order
+        self.merge = merge
+        self.written = written
+        self.entries = [] if entries is None else entries
+        self.idle = idle
+        self.carries = carries
+
     @property
     def power(self) -> str:
         return self.force.power

@@ -72,6 +72,12 @@ class RuleOption:
     default: Any
 
 
+_BUILT: dict[tuple[object, ...], Rules] = {}
+"""rules already built, by class, board, calendar and options; the board and calendar are keyed by identity, and
+the rules kept here keep them alive, so an identity is never reused while its key is here"""
+_BUILT_MOST = 64
+
+
 EDITION_OPTION = RuleOption(
     "rulebook for the points where editions differ (default: the DATC v3 preferences)",
     tuple(EDITIONS),
@@ -89,6 +95,10 @@ class Rules:
     """every option of the variant, with defaults filled in"""
     calendar: Calendar = STANDARD_CALENDAR
     """the variant's phases and how they are written (its descriptor gives it)"""
+    known: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+    """what callers work out from these rules alone and ask again and again, by the caller's own key (the
+    contract's forces read from a case's units): rules are built once and shared (`build`), so this lives as
+    long as they do"""
 
     variant: ClassVar[str] = "standard"
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
@@ -107,7 +117,28 @@ class Rules:
     def build(
         cls, board: Board, options: dict[str, Any] | None = None, calendar: Calendar = STANDARD_CALENDAR
     ) -> Rules:
+        """The rules of this variant on this board with these options: built once and shared (rules are values,
+        and what they work out once, such as every centre's worth, is then worked out once a process rather than
+        once a phase)."""
         given = dict(options or {})
+        key: tuple[object, ...] | None = None
+        built: Rules | None = None
+        try:
+            key = (cls, id(board), id(calendar), tuple(sorted(given.items())))
+            built = _BUILT.get(key)
+        except TypeError:  # an option value that cannot be a key: built afresh
+            key = None
+        if built is not None:
+            return built
+        rules = cls._build(board, given, calendar)
+        if key is not None:
+            if len(_BUILT) >= _BUILT_MOST:
+                _BUILT.pop(next(iter(_BUILT)))
+            _BUILT[key] = rules
+        return rules
+
+    @classmethod
+    def _build(cls, board: Board, given: dict[str, Any], calendar: Calendar) -> Rules:
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:
             known = ", ".join(sorted(cls.OPTIONS))

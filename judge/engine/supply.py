@@ -26,11 +26,11 @@ def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Forc
 
 def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
     """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
-    counted = Counter(centres.values())  # counted in C; the common board has only whole centres
-    if rules.all_centres_whole:
-        for owner in counted:
-            counted[owner] *= 2
-        return counted
+    if rules.all_centres_whole:  # the common board: every centre counts two halves
+        whole: dict[str, int] = {}
+        for owner in centres.values():
+            whole[owner] = whole.get(owner, 0) + 2
+        return Counter(whole)  # a Counter filled from a dict in one step (adding to it key by key runs as Python)
     worth = rules.centre_values
     value: Counter[str] = Counter()
     for province, owner in centres.items():
@@ -47,9 +47,10 @@ def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
                 cost[power] += halves
         return cost
     if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
+        standard: dict[str, int] = {}
         for force in units:
-            cost[force.power] += force.composition.halves
-        return cost
+            standard[force.power] = standard.get(force.power, 0) + force.composition.halves
+        return Counter(standard)
     each = rules.upkeep
     for force in units:
         cost[force.power] += each(force.composition)

@@ -143,9 +143,15 @@ class Force:
     moves aboard in Mad Diplomacy, the board a Heptadiplomacy unit was built on); the variant names the keys"""
     province: str = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        slash = self.at.find("/")
-        object.__setattr__(self, "province", self.at if slash < 0 else self.at[:slash])
+    def __init__(self, power: str, composition: Composition, at: str, facts: Facts = ()) -> None:
+        # written out rather than generated: compiled (judge/speedups.py), a generated __init__ would run as
+        # Python on every force the engine places, several times the cost of the rest of the placing
+        slash = at.find("/")
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "facts", facts)
+        object.__setattr__(self, "province", at if slash < 0 else at[:slash])
 
     def describe(self) -> str:
         return f"{self.composition} {self.at}"

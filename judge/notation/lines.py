@@ -32,6 +32,12 @@ class ReadOrder:
     order: Order | None
     error: str = ""
 
+    def __init__(self, text: str, order: Order | None, error: str = "") -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "error", error)
+
 
 _READ: dict[tuple[int, int, str], tuple[Board, Mapping[str, Verb] | None, tuple[ReadOrder, ...]]] = {}
 """lines already read, by board and verbs: a deadline's orders and a batch of cases repeat the same lines, and a

@@ -97,6 +97,11 @@ class _Cursor:
     tokens: list[str]
     pos: int = 0
 
+    def __init__(self, tokens: list[str], pos: int = 0) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
+        self.tokens = tokens
+        self.pos = pos
+
     def peek(self, ahead: int = 0) -> str | None:
         i = self.pos + ahead
         return self.tokens[i] if i < len(self.tokens) else None
@@ -126,13 +131,27 @@ def _can_end_name(token: str) -> bool:
     return len(token) > 1 and token not in NOT_LAST and token not in UNIT_WORDS
 
 
+def _any_of(characters: str, text: str) -> bool:
+    """Whether `text` holds any of `characters`: each rewrite below runs only where its pattern could match (most
+    lines have no arrow, coast mark, bracket or joiner, and a regex pass costs more than these few tests)."""
+    for character in characters:
+        if character in text:
+            return True
+    return False
+
+
 def _tokenise(line: str) -> list[str]:
-    text = _ARROWS.sub(" - ", line.strip())
+    text = line.strip()
+    if _any_of(">→—–", text):
+        text = _ARROWS.sub(" - ", text)
     if ":" in text:
         text = _BOARD_PREFIX.sub(r"\1:", text)  # "3: par" -> "3:par"
-    text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
-    text = _PARENS.sub(" ", text)
-    text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"
+    if _any_of("(/.", text):
+        text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
+    if _any_of("()[]", text):
+        text = _PARENS.sub(" ", text)
+    if _any_of("+&=", text):
+        text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"
     tokens: list[str] = []
     for raw in _TOKEN.findall(text.lower()):
         raw = raw.rstrip(".")
