@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
-from typing import NamedTuple
 
 from judge.board.model import Board, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef
@@ -18,10 +17,14 @@ from judge.engine.rules import Rules
 from judge.engine.units import Force
 
 
-class Legal(NamedTuple):
-    order: Order
-    ok: bool
-    reason: str = ""
+class Legal:
+    """An order as the checks read it (canonical), whether it may stand, and if not, why. A plain class: compiled
+    (judge/speedups.py) it is built natively, where a named tuple's constructor runs as Python."""
+
+    def __init__(self, order: Order, ok: bool, reason: str = "") -> None:
+        self.order = order
+        self.ok = ok
+        self.reason = reason
 
 
 def _bad(order: Order, reason: str) -> Legal:
@@ -167,9 +170,10 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
         legal = _check_move(rules, forces, force, unit, order)
         if legal.ok:
             assert legal.order.destination is not None
-            problem = rules.may_enter(force.composition, province_of(legal.order.destination))
-            if problem:
-                return _bad(legal.order, problem)
+            if type(rules).may_enter is not Rules.may_enter:  # standard: any force may enter what it reaches
+                problem = rules.may_enter(force.composition, province_of(legal.order.destination))
+                if problem:
+                    return _bad(legal.order, problem)
         return legal
     if kind is OrderKind.SUPPORT:
         legal = _check_support(rules, forces, index, force, unit, order)

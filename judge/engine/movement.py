@@ -36,6 +36,7 @@ from judge.engine.reasons import (
     text_of,
 )
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
+from judge.engine.resolver import file_under
 from judge.engine.retreat import retreat_options
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
@@ -124,7 +125,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
     parts_of_row: dict[int, list[int]] = {}
     for i, d in enumerate(dets):
         for r in d.entries:
-            parts_of_row.setdefault(r, []).append(i)
+            file_under(parts_of_row, r, i)
     for r, parts in parts_of_row.items():
         entry = results[r]
         if entry.result is Result.ILLEGAL:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from judge.board.model import Board, province_of
 from judge.engine.orders import Order, OrderKind
-from judge.engine.resolver import Resolver
+from judge.engine.resolver import Resolver, file_under
 from judge.engine.rules import CUT_ALL, Rules
 from judge.engine.units import Composition, Force
 
@@ -130,7 +130,7 @@ class MovementResolver(Resolver):
         supports: list[int] = []
         convoys: list[int] = []
         for i, d in enumerate(dets):
-            holders.setdefault(origin[i], []).append(i)
+            file_under(holders, origin[i], i)
             o = d.order
             k = kind[i]
             if k is MOVE:
@@ -151,7 +151,7 @@ class MovementResolver(Resolver):
         self.matched = [True] * n
         movers_from: dict[tuple[str, str], list[int]] = {}
         for i in moves:
-            movers_from.setdefault((origin[i], dest[i]), []).append(i)
+            file_under(movers_from, (origin[i], dest[i]), i)
         for c in convoys:
             carried = movers_from.get((target[c], dest[c]), [])
             for cargo in dets[c].carries:
@@ -211,14 +211,21 @@ class MovementResolver(Resolver):
         self.members: dict[int, list[int]] = {}
         self.moves_to: dict[str, list[int]] = {}
         keys: dict[object, int] = {}
-        group_key = rules.attack_group_key
+        # the rule module's questions are asked only where it changes the standard answer (asking costs a call
+        # into Python for every move and every support of every phase)
+        variant = type(rules)
+        group_key = rules.attack_group_key if variant.attack_group_key is not Rules.attack_group_key else None
         for i in moves:
-            key = group_key(dets[i], i)
+            if group_key is not None:
+                key = group_key(dets[i], i)
+            else:  # standard: every move alone, a merge's moves together
+                merge = dets[i].merge
+                key = i if merge is None else ("merge", dets[i].power, merge)
             first = keys.get(key)
             if first is None:
                 keys[key] = i
                 self.members[i] = [i]
-                self.moves_to.setdefault(dest[i], []).append(i)
+                file_under(self.moves_to, dest[i], i)
             else:
                 self.leader[i] = first
                 self.members[first].append(i)
@@ -229,7 +236,7 @@ class MovementResolver(Resolver):
                 key = ("merge", d.power, d.merge)
                 first = keys.get(key)
                 if first is not None:
-                    self.staying_members.setdefault(first, []).append(i)
+                    file_under(self.staying_members, first, i)
 
         # supports: which group or province each one helps (a coast named in a support must match)
         self.move_supports: dict[int, list[int]] = {}
@@ -240,9 +247,9 @@ class MovementResolver(Resolver):
                 if helped is None:
                     self.matched[s] = False
                 else:
-                    self.move_supports.setdefault(helped, []).append(s)
+                    file_under(self.move_supports, helped, s)
             elif target[s] and any(kind[h] is not MOVE for h in holders.get(target[s], ())):
-                self.hold_supports.setdefault(target[s], []).append(s)
+                file_under(self.hold_supports, target[s], s)
             else:
                 self.matched[s] = False
 
@@ -288,12 +295,16 @@ class MovementResolver(Resolver):
                 self.shares[s].append(extra)
                 self.share_owner.append(s)
                 extra += 1
-            by_province.setdefault(origin[s], []).append(s)
+            file_under(by_province, origin[s], s)
+        standard_order = variant.cut_order is Rules.cut_order
+        self.standard_cuts = variant.cut_amount is Rules.cut_amount
+        """the standard cut: any attack that cuts, cuts the whole support"""
         self.ranked_shares: dict[str, list[tuple[int, int]]] = {}
         """province -> its supports' (share, support) in the order an attack cuts them"""
         for province, standing in by_province.items():
             ranked = self.ranked_shares[province] = []
-            for s in rules.cut_order(self, standing):
+            order = standing if len(standing) == 1 and standard_order else rules.cut_order(self, standing)
+            for s in order:
                 for share in self.shares[s]:
                     self.share_rank[share] = len(ranked)
                     ranked.append((share, s))
@@ -560,7 +571,7 @@ class MovementResolver(Resolver):
                 continue
             for m in self.members[g]:
                 if not self.support_protected(s, m) and self.path(m, high):
-                    found.setdefault(g, []).append(m)
+                    file_under(found, g, m)
         return found
 
     def dislodged(self, province: str, high: bool) -> bool:
@@ -576,7 +587,7 @@ class MovementResolver(Resolver):
             return False
         pessimistic = not optimistic
         found = self.cutters(s, pessimistic)
-        cut = self.rules.cut_amount(self, s, found, pessimistic)
+        cut = (ALL if found else 0) if self.standard_cuts else self.rules.cut_amount(self, s, found, pessimistic)
         rank = self.share_rank.get(share, 0)
         if rank and found and cut < ALL:
             # the priority ranks only the supports these attacks can cut: a support into the province an attack

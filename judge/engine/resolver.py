@@ -14,6 +14,21 @@ this algorithm always passes the current guesses, so it is read as plain truth h
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+
+def file_under(lists: dict[K, list[int]], key: K, item: int) -> None:
+    """`lists.setdefault(key, []).append(item)`, without making an empty list for every key already there: the
+    resolvers file every detachment and support this way, phase after phase."""
+    found = lists.get(key)
+    if found is None:
+        lists[key] = [item]
+    else:
+        found.append(item)
+
 
 class Resolver:
     def __init__(self, size: int) -> None:

@@ -26,34 +26,44 @@ def update_ownership(board: Board, centres: dict[str, str], units: Iterable[Forc
 
 def centre_values(rules: Rules, centres: dict[str, str]) -> Counter[str]:
     """What each power's centres are worth, in half centres (`Rules.centre_value`)."""
-    if rules.all_centres_whole:  # the common board: every centre counts two halves
-        whole: dict[str, int] = {}
-        for owner in centres.values():
-            whole[owner] = whole.get(owner, 0) + 2
-        return Counter(whole)  # a Counter filled from a dict in one step (adding to it key by key runs as Python)
-    worth = rules.centre_values
-    value: Counter[str] = Counter()
-    for province, owner in centres.items():
-        value[owner] += worth[province]
-    return value
+    return Counter(_centre_halves(rules, centres))
 
 
 def upkeep(rules: Rules, units: Iterable[Force]) -> Counter[str]:
     """What each power's units cost, in half centres (`Rules.upkeep`)."""
-    cost: Counter[str] = Counter()
+    return Counter(_upkeep_halves(rules, units))
+
+
+# The two counts as plain dicts, added up key by key: compiled (judge/speedups.py) that runs natively, where
+# adding to a Counter key by key runs its Python methods; the Counters above are made from them in one step.
+
+
+def _centre_halves(rules: Rules, centres: dict[str, str]) -> dict[str, int]:
+    value: dict[str, int] = {}
+    if rules.all_centres_whole:  # the common board: every centre counts two halves
+        for owner in centres.values():
+            value[owner] = value.get(owner, 0) + 2
+        return value
+    worth = rules.centre_values
+    for province, owner in centres.items():
+        value[owner] = value.get(owner, 0) + worth[province]
+    return value
+
+
+def _upkeep_halves(rules: Rules, units: Iterable[Force]) -> dict[str, int]:
+    cost: dict[str, int] = {}
     if rules.splits_upkeep:
         for force in units:
             for power, halves in rules.costs(force):
-                cost[power] += halves
+                cost[power] = cost.get(power, 0) + halves
         return cost
     if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
-        standard: dict[str, int] = {}
         for force in units:
-            standard[force.power] = standard.get(force.power, 0) + force.composition.halves
-        return Counter(standard)
+            cost[force.power] = cost.get(force.power, 0) + force.composition.halves
+        return cost
     each = rules.upkeep
     for force in units:
-        cost[force.power] += each(force.composition)
+        cost[force.power] = cost.get(force.power, 0) + each(force.composition)
     return cost
 
 
@@ -62,9 +72,9 @@ def balances(
 ) -> dict[str, int]:
     """Each power's centres less its upkeep, in halves: above zero it may build, below it must remove; plus the
     builds the variant grants beyond the centres (`Rules.extra_builds`: Hoplite Wars' sack of Delphi)."""
-    have = centre_values(rules, centres)
-    cost = upkeep(rules, units)
-    owed = {p: have[p] - cost[p] for p in set(have) | set(cost)}
+    have = _centre_halves(rules, centres)
+    cost = _upkeep_halves(rules, units)
+    owed = {p: have.get(p, 0) - cost.get(p, 0) for p in set(have) | set(cost)}
     for power, halves_more in rules.extra_builds(state or {}).items():
         owed[power] = owed.get(power, 0) + halves_more
     return owed
