@@ -21,8 +21,16 @@ if TYPE_CHECKING:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
+    import gc
+
+    # the engine's import makes only what lives as long as the process: the cycle collector, walking it again
+    # and again while it is made, would find nothing to free (a twentieth of the start), so it waits, and what
+    # was made is frozen out of its sight
+    gc.disable()
     from judge.contract.stream import adjudicate_lines, adjudicate_one
 
+    gc.freeze()
+    gc.enable()
     sys.stdout.flush()
     if args.jsonl:
         return adjudicate_lines(sys.stdin.buffer, sys.stdout.buffer, args.variant)

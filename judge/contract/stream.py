@@ -30,14 +30,19 @@ def loads(data: bytes | str) -> Any:
 def adjudicate_lines(given: BinaryIO, out: BinaryIO, variant: str | None = None) -> int:
     """`--jsonl`: one case a line, one outcome a line in the same order; a line that cannot be read as a case
     gets `{"error": ...}` and the batch goes on. Blank lines are skipped."""
-    gc.freeze()
+    gc.freeze()  # what start-up made stays: the collector need never walk it again
+    collecting = gc.isenabled()
     for line in given:
         if not line.strip():
             continue
+        gc.disable()  # a case's objects are freed as they are dropped (see `judge.engine.adjudicate`)
         try:
             result = run_case(orjson.loads(line), variant)
         except (orjson.JSONDecodeError, CaseError) as exc:
             result = {"error": str(exc)}
+        finally:
+            if collecting:
+                gc.enable()
         out.write(orjson.dumps(result, option=orjson.OPT_APPEND_NEWLINE))
     return 0
 

@@ -269,21 +269,9 @@ class Rules:
     def check_stacking(self, forces: Sequence[Force], side_of: Mapping[str, str] | None = None) -> str | None:
         """Why these forces cannot share the board like this, or None. `side_of` (power -> side) lets the powers
         of one side stand together where the variant allows it."""
-        sides = side_of if self.sides_stand_together and side_of else {}
-        seen: dict[str, Force] = {}
-        for force in forces:
-            key = force.at if self.stacking == "location" else force.province
-            other = seen.get(key)
-            if other is not None and (
-                self.stacking != "power" or sides.get(other.power, other.power) != sides.get(force.power, force.power)
-            ):
-                return f"{force.province} already holds {other.power} {other.describe()}"
-            seen.setdefault(key, force)
-            if self.stacking == "location":
-                rival = seen.setdefault(force.province, force)
-                if sides.get(rival.power, rival.power) != sides.get(force.power, force.power):
-                    return f"{force.province} already holds {rival.power} {rival.describe()}"
-        return None
+        from judge.engine.units import stacking_problem
+
+        return stacking_problem(forces, self.stacking, side_of if self.sides_stand_together and side_of else {})
 
     def may_order(self, power: str, force: Force) -> bool:
         """May `power` order `force`, which is another power's? Standard: never (Hoplite Wars: a player orders

@@ -9,6 +9,7 @@ one location.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,3 +193,25 @@ class Force:
 
 def facts_of(values: dict[str, Any]) -> Facts:
     return tuple(sorted(values.items()))
+
+
+def stacking_problem(forces: Sequence[Force], stacking: str, sides: Mapping[str, str]) -> str | None:
+    """Why these forces cannot share the board like this, or None (`Rules.check_stacking`, here to run compiled:
+    every case and every stored position is checked). `stacking`: one force a "province", one force a
+    "location", or any number of one "power" (or side: `sides`, power -> side) together."""
+    seen: dict[str, Force] = {}
+    by_location = stacking == "location"
+    for force in forces:
+        key = force.at if by_location else force.province
+        other = seen.get(key)
+        if other is not None and (
+            stacking != "power" or sides.get(other.power, other.power) != sides.get(force.power, force.power)
+        ):
+            return f"{force.province} already holds {other.power} {other.describe()}"
+        if other is None:
+            seen[key] = force
+        if by_location:
+            rival = seen.setdefault(force.province, force)
+            if sides.get(rival.power, rival.power) != sides.get(force.power, force.power):
+                return f"{force.province} already holds {rival.power} {rival.describe()}"
+    return None

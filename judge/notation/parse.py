@@ -154,10 +154,11 @@ def _tokenise(line: str) -> list[str]:
         text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"
     tokens: list[str] = []
     for raw in _TOKEN.findall(text.lower()):
-        raw = raw.rstrip(".")
-        if not raw:
-            continue
-        if raw == "-":
+        if "." in raw:
+            raw = raw.rstrip(".")
+            if not raw:
+                continue
+        if raw == "-" or "-" not in raw:  # the common word: taken as it is
             tokens.append(raw)
             continue
         # split "nth-nwy" into nth - nwy, but keep names with hyphens ("mid-atlantic") for the matcher
