@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gc
 import os
-import random
 from collections.abc import Sequence
 from functools import partial
 
@@ -52,6 +51,8 @@ def _adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted]
     else:
         outcome = rules.adjudicate_adjustment(position, submitted)
     if rules.has_after_phase:
+        import random  # only for the variants that change something by rule after a phase
+
         rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))
     if position.sides:
         outcome.sides = dict(position.sides)

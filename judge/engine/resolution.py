@@ -16,7 +16,6 @@ what an attack cuts); this module holds the one set of equations.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -643,6 +642,8 @@ class MovementResolver(Resolver):
     def shuffled(self, items: list[int], key: str) -> list[int]:
         """A die roll the rules call for: a seeded, repeatable shuffle, recorded in the events."""
         order = list(items)
+        import random  # only here, for a die roll a variant's rules call for (few phases ever need one)
+
         random.Random(f"{self.seed}:{key}").shuffle(order)
         self.events.append({"kind": "die_roll", "purpose": key, "order": [self.dets[i].order for i in order]})
         return order
