@@ -2,9 +2,11 @@
 
 Why mypyc: it compiles the very modules the judge runs, from the type hints they already carry (`mypy --strict`
 clean), with no second implementation to keep in step, and where an extension is missing Python imports the `.py`
-beside it, so the pure-Python path is the fallback by construction. Measured on 1,224 phases of random standard
-games: 6,000 phases/s pure, 10,200 compiled; with the order reader and the contract compiled too, 850 phases
-through `judge adjudicate --jsonl` in 0.5 s instead of 0.72; outcomes byte-identical (tests/test_speedups.py).
+beside it, so the pure-Python path is the fallback by construction; outcomes are byte-identical both ways
+(tests/test_speedups.py). What compiling does not do by itself, and the compiled modules do by hand: a dataclass's
+generated `__init__` stays Python under mypyc, so the values made for every order and force write theirs out
+(tests/test_written_out_inits.py); calls into the interpreted rule module cost a Python call each, so the engine
+asks it only where a variant overrides the standard answer (docs/engine.md, "Speed").
 
 `make install` runs `python -m judge.speedups build` where a C compiler exists (`JUDGE_PURE=1 make install`
 skips it); `python -m judge.speedups clean` goes back to pure Python. The modules left out are those the

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
 import sys
 from typing import Any
@@ -165,3 +167,30 @@ def test_variant_override_on_the_command_line() -> None:
 def test_variants_and_their_options_are_listed() -> None:
     done = _judge("variants", "--options", "standard", stdin="")
     assert "edition" in done.stdout
+
+
+def test_jsonl_answers_each_case_before_the_next_is_sent() -> None:
+    """A program may send one case and wait for its outcome before it sends the next (docs/adjudicate.md): each
+    outcome is written as soon as no further input is waiting, never held back for a block of them."""
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "judge", "adjudicate", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=buffered,  # as most programs start it: its output to a pipe is buffered unless it flushes
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for year in (1901, 1902, 1903):
+            case = _case(phase={"season": "Spring", "year": year, "type": "Movement"})
+            process.stdin.write((json.dumps(case) + "\n").encode())
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 60)
+            assert ready, f"no outcome for the {year} case while the judge waited for the next one"
+            outcome = json.loads(process.stdout.readline())
+            assert outcome["phase"]["year"] == year
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert process.returncode == 0

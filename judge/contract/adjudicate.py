@@ -68,7 +68,17 @@ def _power(board: Board, text: Any, where: str) -> str:
     return power
 
 
-def _force(rules: Rules, entry: Any, listed: str, n: int) -> Force:
+def _memo(rules: Rules, name: str) -> dict[Any, Any]:
+    """One of the contract's memos kept with the rules (`Rules.known`), made on first use: what is read from a case
+    and depends on the rules alone, remembered for the next case."""
+    key = (name,)
+    memo = rules.known.get(key)
+    if memo is None:
+        memo = rules.known[key] = {}
+    return memo
+
+
+def _force(rules: Rules, entry: Any, listed: str, n: int, memo: dict[tuple[str, str, str], Force]) -> Force:
     """The force a case lists as `listed[n]` (the name says where a problem is, and is written only then)."""
     if not isinstance(entry, dict):
         raise CaseError(f"{listed}[{n}]: expected an object with power, unit and at")
@@ -78,12 +88,12 @@ def _force(rules: Rules, entry: Any, listed: str, n: int) -> Force:
     if not (isinstance(power, str) and isinstance(unit, str) and isinstance(at, str)):
         return _read_force(rules, entry, f"{listed}[{n}]")
     # a batch of cases lists the same units in the same places phase after phase: each is read and checked once
-    key = ("force", power, unit, at)
-    known = rules.known.get(key)
+    key = (power, unit, at)
+    known = memo.get(key)
     if known is None:
         known = _read_force(rules, entry, f"{listed}[{n}]")
-        if len(rules.known) < _KNOWN_MOST:
-            rules.known[key] = known
+        if len(memo) < _KNOWN_MOST:
+            memo[key] = known
     return known
 
 
@@ -110,25 +120,18 @@ def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:
     return force
 
 
-def _may_be_centre(rules: Rules, province: str) -> bool:
-    """`Rules.may_be_centre`, asked once a province for a set of rules (every case lists every owned centre)."""
-    key = ("centre", province)
-    known = rules.known.get(key)
-    if known is None:
-        known = rules.known[key] = rules.may_be_centre(province)
-    return bool(known)
-
-
 def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     board = rules.board
-    units = rules.gather([_force(rules, entry, "units", n) for n, entry in enumerate(case.get("units") or [])])
+    forces = _memo(rules, "forces")
+    listed = case.get("units") or []
+    units = rules.gather([_force(rules, entry, "units", n, forces) for n, entry in enumerate(listed)])
     sides = _sides(board, case.get("sides"))
     problem = rules.check_stacking(units, rules.side_of(sides))
     if problem:
         raise CaseError(f"units: {problem}")
     dislodged: list[Dislodged] = []
     for n, entry in enumerate(case.get("dislodged") or []):
-        force = _force(rules, entry, "dislodged", n)
+        force = _force(rules, entry, "dislodged", n, forces)
         attacker = entry.get("attacker_from")
         origins = [attacker] if isinstance(attacker, str) else list(attacker or [])
         froms = [province_of(read_location(board, o)) for o in origins]
@@ -145,6 +148,7 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
         )
     standoffs = frozenset(province_of(read_location(board, s)) for s in case.get("standoffs") or [])
     raw_centres = case.get("supply_centers")
+    may_be_centre: dict[str, bool] = _memo(rules, "centres")
     centres: dict[str, str] = {}
     if raw_centres is None:
         for starting in board.powers.values():
@@ -155,7 +159,10 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
             power = _power(board, key, "supply_centers")
             for text in provinces or []:
                 province = province_of(read_location(board, text))
-                if not _may_be_centre(rules, province):
+                may_be = may_be_centre.get(province)
+                if may_be is None:  # asked once a province for a set of rules: every case lists every owned centre
+                    may_be = may_be_centre[province] = rules.may_be_centre(province)
+                if not may_be:
                     raise CaseError(f"supply_centers: {province} is not a supply centre")
                 centres[province] = power
     else:
@@ -295,7 +302,7 @@ def _order_json(r: OrderResult) -> dict[str, Any]:
         "order": r.order,
         "result": str(r.result),
         "reason": text_of(reasons) if reasons else "",
-        "reasons": [reason.json() for reason in reasons],
+        "reasons": [reason.json() for reason in reasons] if reasons else [],
         "at": canonical.unit.location if canonical is not None and canonical.unit is not None else None,
     }
     if canonical is not None:

@@ -13,10 +13,10 @@ from functools import partial
 from judge.engine.movement import adjudicate_movement
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.position import Adjustment, Dislodged, OrderResult, Outcome, Position, Result
+from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result
 from judge.engine.retreat import adjudicate_retreat
 from judge.engine.rules import EDITIONS, Edition, RuleOptionError, Rules
-from judge.engine.supply import centre_values, powers_present, upkeep
+from judge.engine.supply import adjustment_counts, powers_present
 from judge.engine.units import ARMY, FLEET, Composition, Force
 
 
@@ -73,12 +73,7 @@ def _account(rules: Rules, position: Position, outcome: Outcome) -> None:
         )
         outcome.events.extend({"kind": "eliminated", "power": power} for power in sorted(gone))
     if outcome.next_phase.type is PhaseType.ADJUSTMENT:
-        outcome.count_adjustments = partial(_adjustments, rules, after, outcome.units)
-
-
-def _adjustments(rules: Rules, centres: dict[str, str], units: tuple[Force, ...]) -> dict[str, Adjustment]:
-    have, cost = centre_values(rules, centres), upkeep(rules, units)
-    return {p: Adjustment(have[p], cost[p]) for p in sorted(set(have) | set(cost))}
+        outcome.count_adjustments = partial(adjustment_counts, rules, after, outcome.units)
 
 
 def check_legality(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> list[OrderResult]:

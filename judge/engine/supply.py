@@ -8,7 +8,7 @@ from typing import Any
 
 from judge.board.model import Board
 from judge.engine.phase import PhaseType
-from judge.engine.position import Dislodged, Position
+from judge.engine.position import Adjustment, Dislodged, Position
 from judge.engine.rules import Rules
 from judge.engine.units import Force
 
@@ -65,6 +65,13 @@ def _upkeep_halves(rules: Rules, units: Iterable[Force]) -> dict[str, int]:
     for force in units:
         cost[force.power] = cost.get(force.power, 0) + each(force.composition)
     return cost
+
+
+def adjustment_counts(rules: Rules, centres: dict[str, str], units: Iterable[Force]) -> dict[str, Adjustment]:
+    """What each power owns and fields, in half centres, for the adjustments that follow (`Outcome.adjustments`)."""
+    have = _centre_halves(rules, centres)
+    cost = _upkeep_halves(rules, units)
+    return {p: Adjustment(have.get(p, 0), cost.get(p, 0)) for p in sorted(set(have) | set(cost))}
 
 
 def balances(
