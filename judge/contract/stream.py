@@ -11,21 +11,11 @@ from __future__ import annotations
 
 import gc
 import select
-from typing import Any, BinaryIO, TextIO
+from typing import BinaryIO, TextIO
 
 import orjson
 
 from judge.contract.adjudicate import CaseError, run_case
-
-
-def dumps(value: Any, *, indent: bool = False) -> bytes:
-    """An outcome (or any JSON-ready value) as JSON bytes: one line, or indented by two spaces."""
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0)
-
-
-def loads(data: bytes | str) -> Any:
-    """JSON bytes or text as values; raises `json.JSONDecodeError` (orjson's error is one)."""
-    return orjson.loads(data)
 
 
 def adjudicate_lines(given: BinaryIO, out: BinaryIO, variant: str | None = None) -> int:

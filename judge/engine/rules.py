@@ -133,7 +133,7 @@ class Rules:
         rules = cls._build(board, given, calendar)
         if key is not None:
             if len(_BUILT) >= _BUILT_MOST:
-                _BUILT.pop(next(iter(_BUILT)))
+                _BUILT.clear()  # a test making boards by the hundred; a judge has a few variants
             _BUILT[key] = rules
         return rules
 
