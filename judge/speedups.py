@@ -101,12 +101,15 @@ def _purelib() -> str:
 
 
 def clean() -> None:
-    """Remove every compiled extension, the shared library and its path file: the pure-Python path."""
+    """Remove every compiled extension, the shared library and its path file: the pure-Python path. Every
+    extension in the package goes, not only HOT's: one left by a module taken out of HOT since would shadow its
+    source, and could not even load without the shared library."""
     import shutil
 
-    for name in HOT:
-        for built in _extensions(os.path.join(PACKAGE, name)):
-            os.unlink(built)
+    for folder, _, files in os.walk(PACKAGE):
+        for file in files:
+            if ".cpython-" in file and file.endswith(".so"):
+                os.unlink(os.path.join(folder, file))
     shutil.rmtree(NATIVE, ignore_errors=True)
     pth = os.path.join(_purelib(), PTH)
     if os.path.exists(pth):
