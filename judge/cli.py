@@ -33,9 +33,12 @@ def _adjudicate(args: argparse.Namespace) -> int:
     gc.freeze()
     gc.enable()
     sys.stdout.flush()
-    if args.jsonl:
-        return adjudicate_lines(sys.stdin.buffer, sys.stdout.buffer, args.variant)
-    return adjudicate_one(sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.variant)
+    if not args.jsonl:
+        return adjudicate_one(sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.variant)
+    # outcomes go out in blocks of 64 KiB whatever PYTHONUNBUFFERED says (unbuffered, each outcome was a write of
+    # its own); adjudicate_lines flushes whenever the program feeding the cases may be waiting for one
+    with open(sys.stdout.fileno(), "wb", buffering=1 << 16, closefd=False) as out:
+        return adjudicate_lines(sys.stdin.buffer, out, args.variant)
 
 
 def _map_check(args: argparse.Namespace) -> int:
