@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from judge.board.model import Board, province_of
 from judge.engine.orders import Order, OrderKind
 from judge.engine.resolver import Resolver, file_under
-from judge.engine.rules import CUT_ALL, Rules
+from judge.engine.rules import CUT_ALL, Rules, answers_otherwise
 from judge.engine.units import Composition, Force
 
 HOLD, MOVE, SUPPORT, CONVOY = OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY
@@ -213,7 +213,7 @@ class MovementResolver(Resolver):
         # the rule module's questions are asked only where it changes the standard answer (asking costs a call
         # into Python for every move and every support of every phase)
         variant = type(rules)
-        group_key = rules.attack_group_key if variant.attack_group_key is not Rules.attack_group_key else None
+        group_key = rules.attack_group_key if answers_otherwise(variant, "attack_group_key") else None
         for i in moves:
             if group_key is not None:
                 key = group_key(dets[i], i)
@@ -295,8 +295,8 @@ class MovementResolver(Resolver):
                 self.share_owner.append(s)
                 extra += 1
             file_under(by_province, origin[s], s)
-        standard_order = variant.cut_order is Rules.cut_order
-        self.standard_cuts = variant.cut_amount is Rules.cut_amount
+        standard_order = not answers_otherwise(variant, "cut_order")
+        self.standard_cuts = not answers_otherwise(variant, "cut_amount")
         """the standard cut: any attack that cuts, cuts the whole support"""
         self.ranked_shares: dict[str, list[tuple[int, int]]] = {}
         """province -> its supports' (share, support) in the order an attack cuts them"""

@@ -520,3 +520,19 @@ class Rules:
         counts its fleets); their rule modules override this.
         """
         return composition.size
+
+
+def answers_otherwise(variant: type[Rules], question: str) -> bool:
+    """Does this rule module answer `question` (a method of `Rules`) otherwise than standard Diplomacy does? The
+    engine asks the module only then: it is interpreted, so every question asked is a call into Python, and some
+    are asked for every move of every phase. Worked out once a module and question."""
+    key = (variant, question)
+    known = _ANSWERS.get(key)
+    if known is None:
+        mine, standard = getattr(variant, question), getattr(Rules, question)
+        # a classmethod comes bound, afresh each time: compare the functions beneath
+        known = _ANSWERS[key] = getattr(mine, "__func__", mine) is not getattr(standard, "__func__", standard)
+    return known
+
+
+_ANSWERS: dict[tuple[type[Rules], str], bool] = {}

@@ -57,6 +57,7 @@ def _upkeep_halves(rules: Rules, units: Iterable[Force]) -> dict[str, int]:
             for power, halves in rules.costs(force):
                 cost[power] = cost.get(power, 0) + halves
         return cost
+    # `answers_otherwise(type(rules), "upkeep")` asked inline, as in legality: several times a phase
     if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
         for force in units:
             cost[force.power] = cost.get(force.power, 0) + force.composition.halves

@@ -144,19 +144,4 @@ def _body(order: Order, form: Form) -> str:
 
 def render_order(order: Order, form: Form = CANONICAL) -> str:
     """An order in a form: the canonical one by default (what replies, the contract and the store keep)."""
-    if form is not CANONICAL:
-        return _body(order, form) + form.end
-    # the order reader keeps the orders it read (notation/lines.py), so a batch or a deadline brings the same order
-    # values again and again: each is written once, remembered by identity (and kept, so the identity stays its own)
-    known = _WRITTEN.get(id(order))
-    if known is not None and known[0] is order:
-        return known[1]
-    text = _body(order, form) + form.end
-    if len(_WRITTEN) >= _WRITTEN_MOST:
-        _WRITTEN.clear()
-    _WRITTEN[id(order)] = (order, text)
-    return text
-
-
-_WRITTEN: dict[int, tuple[Order, str]] = {}
-_WRITTEN_MOST = 1 << 14
+    return _body(order, form) + form.end
