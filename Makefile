@@ -10,9 +10,11 @@ HOT := $(wildcard judge/engine/*.py judge/notation/*.py judge/contract/*.py) jud
 .PHONY: install test test-fast lint bench run clean
 
 # the bytecode of every module, written ahead: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python
-# never writes it itself and would compile the judge's modules again at every start (17 ms of judge adjudicate's)
+# never writes it itself and would compile the judge's modules again at every start (17 ms of judge adjudicate's);
+# then the code of every dataclass method, which dataclasses would compile at every start (judge/dataclass_code.py)
 install: $(STAMP) $(COMPILED)
 	@$(BIN)/python -m compileall -q judge
+	@$(BIN)/python -c "from judge.dataclass_code import build; build()"
 
 # where a C compiler exists, the compiled hot path (mypyc); otherwise, or with JUDGE_PURE=1, pure Python
 $(COMPILED): $(STAMP) $(HOT) judge/speedups.py
