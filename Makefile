@@ -11,10 +11,11 @@ HOT := $(wildcard judge/engine/*.py judge/notation/*.py judge/contract/*.py) jud
 
 # the bytecode of every module, written ahead: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python
 # never writes it itself and would compile the judge's modules again at every start (17 ms of judge adjudicate's);
-# then the code of every dataclass method, which dataclasses would compile at every start (judge/dataclass_code.py)
+# then what every start would do again from texts that seldom change: compile each dataclass method, parse the
+# map (judge/kept.py)
 install: $(STAMP) $(COMPILED)
 	@$(BIN)/python -m compileall -q judge
-	@$(BIN)/python -c "from judge.dataclass_code import build; build()"
+	@$(BIN)/python -c "from judge.kept import build; build()"
 
 # where a C compiler exists, the compiled hot path (mypyc); otherwise, or with JUDGE_PURE=1, pure Python
 $(COMPILED): $(STAMP) $(HOT) judge/speedups.py

@@ -7,10 +7,9 @@ modules', which mypyc has made by the same code at import): compiling their 300 
 50, a third of what the judge adds to the interpreter's own start (docs/engine.md, "Start-up").
 
 The same text always compiles to the same code, so `make install` keeps the code of every method the judge's
-modules define, keyed by its very text, in a file beside the bytecode (`judge/__pycache__/`). A method whose text
-is in the file runs the kept code; any other text (a class changed since, another library's class) is compiled as
-before. No key can give another method than its text would, and a file written by another Python, or with
-another optimisation level, is not read at all.
+modules define, keyed by its very text (judge/kept.py: beside the bytecode, never read by another Python). A
+method whose text is kept runs the kept code; any other text (a class changed since, another library's class)
+is compiled as before, and no key can give another method than its own text would.
 
 `dataclasses` compiles through the name `exec` in its own module (`_create_fn` up to 3.12, `_FuncBuilder` after);
 `install` gives that module an `exec` of its own, which does what the builtin does with a string (compiles it as
@@ -23,46 +22,17 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import marshal
-import os
-import sys
 from typing import TYPE_CHECKING
+
+from judge import kept
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from types import CodeType
     from typing import Any
 
-_FILE_NAME = "dataclasses.{tag}.bin"
 _HOOK = "exec"
-
-
-def _header() -> str:
-    """What a kept file must have been written by: this Python, at this optimisation level."""
-    return f"{sys.version} {sys.implementation.cache_tag} -O{sys.flags.optimize}"
-
-
-def cache_path() -> str | None:
-    """Where the kept code lives (None where this Python writes no bytecode caches, so keeps no file here)."""
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return None
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", _FILE_NAME.format(tag=tag))
-
-
-def load(path: str | None) -> dict[str, bytes]:
-    """The kept code in `path`, each method's marshalled on its own (unmarshalled when its class is defined: a
-    command defines half the judge's classes), or nothing when the file is missing, unreadable or another
-    Python's."""
-    if path is None:
-        return {}
-    try:
-        with open(path, "rb") as kept:
-            header, code = marshal.loads(kept.read())  # one read: marshal.load reads a file piece by piece
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if header != _header() or not isinstance(code, dict):
-        return {}
-    return code
+_KIND = "dataclasses"
 
 
 def _compile(source: str) -> CodeType:
@@ -74,15 +44,15 @@ class _KeptExec:
     """`dataclasses`' `exec`: the kept code of a text it has, else the text compiled, run as the builtin would.
     `compiled` collects the texts it had to compile (what `write` keeps)."""
 
-    def __init__(self, kept: Mapping[str, bytes]) -> None:
-        self.kept = kept
+    def __init__(self, methods: Mapping[str, bytes]) -> None:
+        self.methods = methods
         self.compiled: dict[str, CodeType] = {}
 
     def __call__(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:
         if not isinstance(source, str):
             builtins.exec(source, globals, locals)
             return
-        blob = self.kept.get(source)
+        blob = self.methods.get(source)
         if blob is None:
             code = self.compiled[source] = _compile(source)
         else:
@@ -90,9 +60,10 @@ class _KeptExec:
         builtins.exec(code, globals, locals)
 
 
-def install(kept: Mapping[str, bytes]) -> _KeptExec:
-    """Make `dataclasses` run the kept code of the texts in `kept` (replacing any earlier install)."""
-    hook = _KeptExec(kept)
+def install(methods: Mapping[str, bytes]) -> _KeptExec:
+    """Make `dataclasses` run the kept code of the texts in `methods` (text -> marshalled code), replacing any
+    earlier install."""
+    hook = _KeptExec(methods)
     setattr(dataclasses, _HOOK, hook)
     return hook
 
@@ -104,23 +75,15 @@ def uninstall() -> None:
 
 
 def install_kept() -> None:
-    """At the judge's import: use the file `make install` wrote, where there is one."""
-    kept = load(cache_path())
-    if kept:
-        install(kept)
-
-
-def write(path: str, code: Mapping[str, CodeType]) -> None:
-    """Keep `code` in `path`, whole or not at all (another process may be reading it)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    partial = f"{path}.{os.getpid()}.tmp"
-    with open(partial, "wb") as out:
-        out.write(marshal.dumps((_header(), {text: marshal.dumps(each) for text, each in code.items()})))
-    os.replace(partial, path)
+    """At the judge's import: use the methods `make install` kept, where it kept any."""
+    methods = kept.load(kept.kept_path(_KIND))
+    if methods:
+        install(methods)
 
 
 def judge_modules() -> list[str]:
-    """Every module of the judge that defines its classes at import (all but `__main__`, which runs the CLI)."""
+    """Every module of the judge that defines its classes at import (all but `__main__`, which runs the CLI,
+    and the data folders, which define none)."""
     import pkgutil
 
     import judge
@@ -132,12 +95,13 @@ def judge_modules() -> list[str]:
     ]
 
 
-def build(path: str | None = None) -> int:
-    """Import every judge module with nothing kept, and keep the code of every method its dataclasses compiled.
-    Returns how many methods were kept. Run by `make install`, after the compiled modules are built."""
+def keep_judge_methods(path: str | None = None) -> int:
+    """Import every judge module with nothing kept, and keep the code of every method its dataclasses compiled
+    (in `path`, by default where `install_kept` looks). Returns how many methods were kept."""
+    import sys
     from importlib import import_module
 
-    target = path or cache_path()
+    target = path or kept.kept_path(_KIND)
     if target is None:
         return 0
     hook = install({})
@@ -146,5 +110,5 @@ def build(path: str | None = None) -> int:
             import_module(name)
         except ImportError as missing:  # a module whose optional library is absent here defines nothing here
             print(f"dataclass methods: {name} not imported ({missing})", file=sys.stderr)
-    write(target, hook.compiled)
+    kept.write(target, hook.compiled)
     return len(hook.compiled)

@@ -5,6 +5,7 @@ All problems are collected rather than stopping at the first, so a GM fixing a m
 
 from __future__ import annotations
 
+import marshal
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +15,9 @@ from judge.data import data_path
 if TYPE_CHECKING:
     from pathlib import Path
 
-# tomllib is imported where a map is read, not here: `judge adjudicate` imports this module (through the
-# variants) before it knows whether any case comes, and a process that reads no map should not pay for it.
+# tomllib is imported where a map is parsed, not here: `judge adjudicate` imports this module (through the
+# variants) before it knows whether any case comes, and a process that reads no map should not pay for it; and a
+# shipped map is usually not parsed at all, but taken as `make install` parsed it (`parse_map_text`).
 
 
 class MapError(Exception):
@@ -56,11 +58,58 @@ def _deep_merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
-    """The map file's data with its `base` map (if any) applied underneath."""
+_KEPT = "maps"
+
+
+@cache
+def _kept_maps() -> dict[str, bytes]:
+    """The shipped maps as `make install` parsed them (judge/kept.py), read at the first map a process loads."""
+    from judge import kept
+
+    return kept.load(kept.kept_path(_KEPT))
+
+
+def parse_map_text(text: str) -> dict[str, Any]:
+    """A map file's TOML as data: as `make install` parsed this very text, where it did (a fresh copy each
+    time), or parsed now. Importing tomllib and parsing the standard map was a tenth of `judge adjudicate`'s
+    start with one case."""
+    parsed = _kept_maps().get(text)
+    if parsed is not None:
+        data: dict[str, Any] = marshal.loads(parsed)
+        return data
     import tomllib
 
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return tomllib.loads(text)
+
+
+def keep_shipped_maps(path: str | None = None) -> int:
+    """Parse every map file the judge ships and keep the data by its text (in `path`, by default where
+    `parse_map_text` looks). A map whose data marshal cannot write (a TOML date) is left to be parsed. Returns
+    how many were kept."""
+    import tomllib
+
+    from judge import kept
+
+    target = path or kept.kept_path(_KEPT)
+    if target is None:
+        return 0
+    parsed: dict[str, object] = {}
+    for file in sorted(maps_dir().glob("*.toml")):
+        text = file.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        try:
+            marshal.dumps(data)
+        except ValueError:
+            continue
+        parsed[text] = data
+    kept.write(target, parsed)
+    _kept_maps.cache_clear()
+    return len(parsed)
+
+
+def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The map file's data with its `base` map (if any) applied underneath."""
+    data = parse_map_text(path.read_text(encoding="utf-8"))
     meta = data.get("map", {})
     base_name = meta.get("base") if isinstance(meta, dict) else None
     if not base_name:
@@ -79,11 +128,9 @@ def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
 
 
 def load_map_file(path: Path) -> Board:
-    import tomllib
-
     try:
         data = read_map_data(path)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # a file that cannot be read, or is not TOML (TOMLDecodeError)
         raise MapError(str(path), [str(exc)]) from exc
     board, problems = build_board(data)
     if problems or board is None:
@@ -93,11 +140,9 @@ def load_map_file(path: Path) -> Board:
 
 def check_map_file(path: Path) -> list[str]:
     """Every problem in the map file (empty when it is sound)."""
-    import tomllib
-
     try:
         data = read_map_data(path)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # a file that cannot be read, or is not TOML (TOMLDecodeError)
         return [str(exc)]
     except MapError as exc:
         return exc.problems
