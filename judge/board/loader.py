@@ -6,14 +6,20 @@ All problems are collected rather than stopping at the first, so a GM fixing a m
 from __future__ import annotations
 
 import marshal
+import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from judge.board.model import Board, Power, Province, StartingUnit, Terrain, normalise_name, province_of
-from judge.data import data_path
+from judge.data import data_folder, data_path
 
 if TYPE_CHECKING:
+    from os import PathLike
     from pathlib import Path
+
+    MapPath = str | PathLike[str]
+    """a map file's path: a string where the judge loads a shipped map (pathlib is not imported for it), a Path
+    where a GM names a file"""
 
 # tomllib is imported where a map is parsed, not here: `judge adjudicate` imports this module (through the
 # variants) before it knows whether any case comes, and a process that reads no map should not pay for it; and a
@@ -41,8 +47,8 @@ def map_names() -> list[str]:
 @cache
 def load_map(name: str) -> Board:
     """The map called `name` from `maps/`, loaded once per process."""
-    path = maps_dir() / f"{name}.toml"
-    if not path.is_file():
+    path = os.path.join(data_folder("maps"), f"{name}.toml")
+    if not os.path.isfile(path):
         raise MapError(name, [f"no map called {name!r} (known: {', '.join(map_names())})"])
     return load_map_file(path)
 
@@ -107,14 +113,16 @@ def keep_shipped_maps(path: str | None = None) -> int:
     return len(parsed)
 
 
-def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+def read_map_data(path: MapPath, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """The map file's data with its `base` map (if any) applied underneath."""
-    data = parse_map_text(path.read_text(encoding="utf-8"))
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as file:
+        data = parse_map_text(file.read())
     meta = data.get("map", {})
     base_name = meta.get("base") if isinstance(meta, dict) else None
     if not base_name:
         return data
-    base_path = path.parent / f"{base_name}.toml"
+    base_path = os.path.join(os.path.dirname(path), f"{base_name}.toml")
     if base_path in seen or base_path == path:
         raise MapError(str(path), [f"map {base_name!r} is its own base"])
     base = read_map_data(base_path, (*seen, path))
@@ -127,7 +135,7 @@ def read_map_data(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     return merged
 
 
-def load_map_file(path: Path) -> Board:
+def load_map_file(path: MapPath) -> Board:
     try:
         data = read_map_data(path)
     except (OSError, ValueError) as exc:  # a file that cannot be read, or is not TOML (TOMLDecodeError)
