@@ -9,8 +9,9 @@ generated `__init__` stays Python under mypyc, so the values made for every orde
 asks it only where a variant overrides the standard answer (docs/engine.md, "Speed").
 
 `make install` runs `python -m judge.speedups build` where a C compiler exists (`JUDGE_PURE=1 make install`
-skips it); `python -m judge.speedups clean` goes back to pure Python. The modules left out are those the
-variants subclass or whose class-level tables mypyc does not compile (`rules.py`, `reasons.py`). A compiled
+skips it); `python -m judge.speedups clean` goes back to pure Python. The module left out is the one the
+variants subclass (`rules.py`); `reasons.py` is in, its kinds' class variables set after each class (mypyc
+would take one written in a dataclass's body for a field). A compiled
 module whose source changed afterwards would shadow the change: `import judge` refuses to run with one
 (`check`), and says how to rebuild.
 """
@@ -41,6 +42,7 @@ HOT = (
     "engine/retreat.py",
     "engine/adjustment.py",
     "engine/supply.py",
+    "engine/reasons.py",
     "board/model.py",
     "notation/parse.py",
     "notation/lines.py",

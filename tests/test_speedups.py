@@ -41,11 +41,11 @@ def _corpus() -> str:
 
 
 def _pure_copy(where: Path) -> Path:
-    """The package as pure Python, laid out as a wheel installs it (the data folders inside it)."""
+    """The package as pure Python, laid out as a wheel installs it (the data folders inside it: copying follows
+    the package's links to them, judge/data/__init__.py)."""
     package = where / "judge"
     shutil.copytree(ROOT / "judge", package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    for name in ("maps", "templates", "migrations"):
-        shutil.copytree(ROOT / name, package / "data" / name, ignore=shutil.ignore_patterns("__pycache__"))
+    assert (package / "data" / "maps" / "standard.toml").is_file()
     return where
 
 

@@ -14,13 +14,15 @@ import pytest
 
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, OwnershipChange, Result
+from judge.engine.reasons import Bounced, HeadToHead, HeldBy, OwnUnit, UnitName
 from judge.engine.resolution import Detachment
 from judge.engine.units import ARMY, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
 WRITTEN_OUT = [
-    Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor
+    Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor,
+    UnitName, OwnUnit, HeadToHead, HeldBy, Bounced,
 ]  # fmt: skip
 SOURCE = Path(__file__).resolve().parent.parent
 _EMPTY = object()
@@ -81,6 +83,11 @@ def test_written_out_inits_set_every_field() -> None:
         Detachment(force, order, "m", 2, [1], True, (("par", "bur"),)),
         ReadOrder("A par - bur", order, "e"),
         _Cursor(["a", "par"], 1),
+        UnitName("France", "A", "par"),
+        OwnUnit("bur"),
+        HeadToHead(UnitName("France", "A", "par"), 2, 1),
+        HeldBy(UnitName("France", "A", "par"), 1, 1, True),
+        Bounced((UnitName("France", "A", "par"),)),
     ]
     for value in made:
         for f in dataclasses.fields(value):

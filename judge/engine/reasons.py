@@ -38,6 +38,13 @@ class UnitName:
     unit: str
     at: str
 
+    def __init__(self, power: str, unit: str, at: str) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
+        # makes most (own unit, bounced, held by, head to head) and the names in them
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "at", at)
+
     def __str__(self) -> str:
         return f"{self.power} {self.unit} {self.at}"
 
@@ -45,8 +52,13 @@ class UnitName:
         return {"power": self.power, "unit": self.unit, "at": self.at}
 
 
-@dataclass(frozen=True, slots=True)
 class Reason:
+    """What every reason is: a kind (its name in the JSON), the zine marks it calls for, a sentence and a JSON
+    object. The kinds are dataclasses; this base is a plain class, and each kind's `kind` and `marks` are set
+    after its class: the module is compiled (judge/speedups.py), and mypyc would take a class variable written
+    in a dataclass's body for one of its fields."""
+
+    __slots__ = ()
     kind: ClassVar[str] = "reason"
     marks: ClassVar[tuple[Mark, ...]] = ()
 
@@ -63,9 +75,9 @@ class Reason:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _field_names(cls: type[Reason]) -> tuple[str, ...]:
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
     """A reason kind's field names, in order, looked up once a kind (`dataclasses.fields` builds a tuple of field
-    objects on every call, and every outcome writes its reasons)."""
+    objects on every call, and every outcome writes its reasons). Every kind is a dataclass; the base is not."""
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
@@ -106,18 +118,19 @@ def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
 class Note(Reason):
     """A reason given in words only (why an order is illegal, why a rule called a move off)."""
 
-    kind: ClassVar[str] = "note"
     words: str
 
     def text(self) -> str:
         return self.words
 
 
+Note.kind = "note"
+
+
 @dataclass(frozen=True, slots=True)
 class NotYours(Reason):
     """An order for a unit of another power: illegal, and never printed in the public results."""
 
-    kind: ClassVar[str] = "not_yours"
     at: str
     owner: str
     many: bool = False
@@ -130,6 +143,9 @@ class NotYours(Reason):
         )
 
 
+NotYours.kind = "not_yours"
+
+
 # --- moves ------------------------------------------------------------------------------------------------
 
 
@@ -137,38 +153,56 @@ class NotYours(Reason):
 class NoConvoy(Reason):
     """A move by convoy found no convoy order to carry it (or, `disrupted`, every route was broken)."""
 
-    kind: ClassVar[str] = "no_convoy"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.NO_CONVOY,)
     disrupted: bool = False
 
     def text(self) -> str:
         return "convoy disrupted" if self.disrupted else "no convoy"
 
 
+NoConvoy.kind = "no_convoy"
+NoConvoy.marks = (Mark.NO_CONVOY,)
+
+
 @dataclass(frozen=True, slots=True)
 class OwnUnit(Reason):
     """A move that would dislodge a unit of its own side (only its own side's supports would carry it)."""
 
-    kind: ClassVar[str] = "own_unit"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
     into: str
+
+    def __init__(self, into: str) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
+        # makes most (own unit, bounced, held by, head to head) and the names in them
+        object.__setattr__(self, "into", into)
 
     def text(self) -> str:
         return f"cannot dislodge its own unit in {self.into}"
+
+
+OwnUnit.kind = "own_unit"
+OwnUnit.marks = (Mark.BOUNCE,)
 
 
 @dataclass(frozen=True, slots=True)
 class HeadToHead(Reason):
     """Beaten in a head-to-head battle: attack against the other unit's defence."""
 
-    kind: ClassVar[str] = "head_to_head"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
     by: UnitName
     attack: int
     defend: int
 
+    def __init__(self, by: UnitName, attack: int, defend: int) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
+        # makes most (own unit, bounced, held by, head to head) and the names in them
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "defend", defend)
+
     def text(self) -> str:
         return f"beaten head to head by {self.by} ({self.attack} against {self.defend})"
+
+
+HeadToHead.kind = "head_to_head"
+HeadToHead.marks = (Mark.BOUNCE,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +210,18 @@ class HeldBy(Reason):
     """The unit in the destination held: attack against hold strength. `stayed` when it was ordered to move
     away and did not."""
 
-    kind: ClassVar[str] = "held_by"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
     by: UnitName
     attack: int
     hold: int
     stayed: bool = False
+
+    def __init__(self, by: UnitName, attack: int, hold: int, stayed: bool = False) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
+        # makes most (own unit, bounced, held by, head to head) and the names in them
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "hold", hold)
+        object.__setattr__(self, "stayed", stayed)
 
     def text(self) -> str:
         if self.stayed:
@@ -189,26 +229,38 @@ class HeldBy(Reason):
         return f"held by {self.by} ({self.attack} against {self.hold})"
 
 
+HeldBy.kind = "held_by"
+HeldBy.marks = (Mark.BOUNCE,)
+
+
 @dataclass(frozen=True, slots=True)
 class Bounced(Reason):
     """Stood off by other attacks on the same province, each at least as strong as this one."""
 
-    kind: ClassVar[str] = "bounced"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.BOUNCE,)
     with_: tuple[UnitName, ...]
+
+    def __init__(self, with_: tuple[UnitName, ...]) -> None:
+        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
+        # makes most (own unit, bounced, held by, head to head) and the names in them
+        object.__setattr__(self, "with_", with_)
 
     def text(self) -> str:
         return f"bounced with {_names(self.with_)}"
+
+
+Bounced.kind = "bounced"
+Bounced.marks = (Mark.BOUNCE,)
 
 
 @dataclass(frozen=True, slots=True)
 class Failed(Reason):
     """A move that failed for none of the reasons above (a rule of the variant stopped it)."""
 
-    kind: ClassVar[str] = "failed"
-
     def text(self) -> str:
         return "failed"
+
+
+Failed.kind = "failed"
 
 
 # --- what happened to the unit ----------------------------------------------------------------------------
@@ -219,8 +271,6 @@ class WasDislodged(Reason):
     """The unit was dislodged by the attack from `from_` (several provinces for a merge or attacks in unison);
     `from_` is empty where the unit's order was illegal and only where it stood is told."""
 
-    kind: ClassVar[str] = "dislodged"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.DISLODGED,)
     at: str
     from_: tuple[str, ...] = ()
     convoyed: bool = False
@@ -232,6 +282,10 @@ class WasDislodged(Reason):
         return f"dislodged by the attack from {', '.join(self.from_)}{via}"
 
 
+WasDislodged.kind = "dislodged"
+WasDislodged.marks = (Mark.DISLODGED,)
+
+
 # --- supports and convoys ---------------------------------------------------------------------------------
 
 
@@ -239,8 +293,6 @@ class WasDislodged(Reason):
 class VoidSupport(Reason):
     """The support matched no order: no unit where it points, or the unit there did something else."""
 
-    kind: ClassVar[str] = "void_support"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.VOID,)
     target: str
     destination: str | None
     no_unit: bool
@@ -253,12 +305,14 @@ class VoidSupport(Reason):
         return f"void: {self.target} did not hold"
 
 
+VoidSupport.kind = "void_support"
+VoidSupport.marks = (Mark.VOID,)
+
+
 @dataclass(frozen=True, slots=True)
 class Cut(Reason):
     """The support was cut by these attacks (each unit with the province it attacked from)."""
 
-    kind: ClassVar[str] = "cut"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.CUT,)
     by: tuple[UnitName, ...]
     from_: tuple[str, ...]
 
@@ -268,11 +322,14 @@ class Cut(Reason):
         return "cut by " + ", ".join(f"{u} from {o}" for u, o in zip(self.by, self.from_, strict=True))
 
 
+Cut.kind = "cut"
+Cut.marks = (Mark.CUT,)
+
+
 @dataclass(frozen=True, slots=True)
 class PartlyCut(Reason):
     """Part of a multiple support stood and part was cut (Multiplomacy rule 5 ii prints the two apart)."""
 
-    kind: ClassVar[str] = "partly_cut"
     unit: str
     """the letter of the supporting units ("A", "F")"""
     at: str
@@ -295,24 +352,27 @@ class PartlyCut(Reason):
         return f"partly cut: {self.part(self.stood)} stands; {self.part(self.fell)} was cut by {self.cutters}"
 
 
+PartlyCut.kind = "partly_cut"
+
+
 @dataclass(frozen=True, slots=True)
 class Paradox(Reason):
     """A convoy paradox: the support fails, or (`convoy`) the convoying fleet holds, by the Szykman rule."""
 
-    kind: ClassVar[str] = "paradox"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.PARADOX,)
     convoy: bool = False
 
     def text(self) -> str:
         return "convoy paradox: the fleet holds (Szykman rule)" if self.convoy else "paradox: support fails"
 
 
+Paradox.kind = "paradox"
+Paradox.marks = (Mark.PARADOX,)
+
+
 @dataclass(frozen=True, slots=True)
 class VoidConvoy(Reason):
     """The convoy matched no move: no such army moved, or (`overland`) it went by land."""
 
-    kind: ClassVar[str] = "void_convoy"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.VOID,)
     target: str
     destination: str
     overland: bool
@@ -323,15 +383,20 @@ class VoidConvoy(Reason):
         return f"void: no army moved from {self.target} to {self.destination}"
 
 
+VoidConvoy.kind = "void_convoy"
+VoidConvoy.marks = (Mark.VOID,)
+
+
 @dataclass(frozen=True, slots=True)
 class RouteBroken(Reason):
     """The convoy stood, but every route of the army it carried was broken elsewhere."""
 
-    kind: ClassVar[str] = "route_broken"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.NO_CONVOY,)
-
     def text(self) -> str:
         return "the convoy route was broken elsewhere"
+
+
+RouteBroken.kind = "route_broken"
+RouteBroken.marks = (Mark.NO_CONVOY,)
 
 
 # --- several parts on one line ----------------------------------------------------------------------------
@@ -341,7 +406,6 @@ class RouteBroken(Reason):
 class Part(Reason):
     """What became of one part of an order for several detachments (a split, a merge)."""
 
-    kind: ClassVar[str] = "part"
     unit: str
     at: str
     reasons: tuple[Reason, ...]
@@ -356,6 +420,9 @@ class Part(Reason):
         return f"{self.unit} {self.at}: {text_of(self.reasons)}"
 
 
+Part.kind = "part"
+
+
 # --- retreats and adjustments -----------------------------------------------------------------------------
 
 
@@ -363,7 +430,6 @@ class Part(Reason):
 class RetreatClash(Reason):
     """Retreats met in one province; `lost` of this order's `units` were disbanded."""
 
-    kind: ClassVar[str] = "retreat_clash"
     with_: tuple[UnitName, ...]
     into: str
     lost: int
@@ -380,6 +446,9 @@ class RetreatClash(Reason):
         return f"met {names} in {self.into}; {self.lost} of {self.units} disbanded"
 
 
+RetreatClash.kind = "retreat_clash"
+
+
 class LostAs(StrEnum):
     UNIT = "the unit is disbanded"
     REST = "the rest are disbanded"
@@ -390,12 +459,14 @@ class LostAs(StrEnum):
 class Lost(Reason):
     """A dislodged unit whose retreat order could not be carried out is disbanded."""
 
-    kind: ClassVar[str] = "lost"
-    marks: ClassVar[tuple[Mark, ...]] = (Mark.DESTROYED,)
     words: LostAs = LostAs.UNIT
 
     def text(self) -> str:
         return self.words.value
+
+
+Lost.kind = "lost"
+Lost.marks = (Mark.DESTROYED,)
 
 
 class DisbandCause(StrEnum):
@@ -409,21 +480,24 @@ class DisbandCause(StrEnum):
 class Disbanded(Reason):
     """A dislodged unit left the board in the retreat phase."""
 
-    kind: ClassVar[str] = "disbanded"
     cause: DisbandCause
 
     def text(self) -> str:
         return self.cause.value
 
 
+Disbanded.kind = "disbanded"
+
+
 @dataclass(frozen=True, slots=True)
 class CivilDisorder(Reason):
     """A removal the judge made because the power ordered too few."""
 
-    kind: ClassVar[str] = "civil_disorder"
-
     def text(self) -> str:
         return "civil disorder: too few removals were ordered"
+
+
+CivilDisorder.kind = "civil_disorder"
 
 
 # --- win claims (CW Heptadiplomacy rule 7) ----------------------------------------------------------------
@@ -437,7 +511,6 @@ def _players(players: tuple[str, ...]) -> str:
 class WinDeclared(Reason):
     """A claim granted: the game is won (`win` is "solo", "two-way" or "three-way")."""
 
-    kind: ClassVar[str] = "win_declared"
     win: str
     players: tuple[str, ...]
 
@@ -445,11 +518,13 @@ class WinDeclared(Reason):
         return f"{self.win} win declared for {_players(self.players)}"
 
 
+WinDeclared.kind = "win_declared"
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimShort(Reason):
     """A joint win claimed by players who hold too few centres for it."""
 
-    kind: ClassVar[str] = "claim_short"
     win: str
     players: tuple[str, ...]
     held: tuple[int, ...]
@@ -461,11 +536,13 @@ class ClaimShort(Reason):
         return f"too few centres ({holdings}): a {self.win} win needs {self.together} together and {self.each} each"
 
 
+ClaimShort.kind = "claim_short"
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimNotJoined(Reason):
     """A joint win that not every partner claimed."""
 
-    kind: ClassVar[str] = "claim_not_joined"
     win: str
     missing: tuple[str, ...]
 
@@ -473,15 +550,20 @@ class ClaimNotJoined(Reason):
         return f"{_players(self.missing)} did not claim this {self.win} win"
 
 
+ClaimNotJoined.kind = "claim_not_joined"
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimCondition(Reason):
     """A condition a claim was made on that did not hold."""
 
-    kind: ClassVar[str] = "claim_condition"
     condition: str
 
     def text(self) -> str:
         return f"its condition did not hold: {self.condition}"
+
+
+ClaimCondition.kind = "claim_condition"
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,11 +571,13 @@ class ClaimPending(Reason):
     """A claim recorded with the Autumn orders and judged later: after the Autumn retreats, or after the Winter
     builds it is conditional on."""
 
-    kind: ClassVar[str] = "claim_pending"
     until: str
 
     def text(self) -> str:
         return f"recorded; judged {self.until}"
+
+
+ClaimPending.kind = "claim_pending"
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,12 +585,14 @@ class ClaimSuperseded(Reason):
     """A claim that could have been granted, set aside for a win its players preferred or a win that took one
     of them."""
 
-    kind: ClassVar[str] = "claim_superseded"
     win: str
     players: tuple[str, ...]
 
     def text(self) -> str:
         return f"set aside: the {self.win} win of {_players(self.players)} was declared"
+
+
+ClaimSuperseded.kind = "claim_superseded"
 
 
 # --- reading them back ------------------------------------------------------------------------------------
