@@ -14,9 +14,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from judge.board import load_map
+from judge.board.model import normalise_name
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import ARMY, FLEET, Composition
 from judge.notation import OrderSyntaxError, parse_order, render_order
+from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _tokenise
+from judge.variants import get_variant
 
 BOARD = load_map("standard")
 
@@ -911,3 +914,65 @@ def test_error_message_shape() -> None:
     error = refused("F nth - xyz")
     assert re.fullmatch(r'"F nth - xyz": .+', str(error))
     assert error.why in str(error)
+
+
+# --- the reader's shortcuts read what the plain ways read -------------------------------------------------
+
+
+def test_the_tokeniser_splits_at_the_whitespace_its_pattern_skips() -> None:
+    """A line without a comma, semicolon or colon is split with `str.split()`, which must find the words `_TOKEN`
+    finds: its `\\s` and `split`'s whitespace are the same characters, every one of them."""
+    every = "x".join(chr(code) for code in range(0x110000) if chr(code) not in ",;:")
+    assert _TOKEN.findall(every) == every.split()
+
+
+def _name_by_every_width(reader: OrderReader, tokens: list[str]) -> tuple[int, str] | None:
+    """The longest name at the start of `tokens` as the reader found it before it stopped widening early: every
+    width tried, widest first."""
+    for width in range(min(reader.max_words, len(tokens)), 0, -1):
+        words = tokens[:width]
+        if width > 1 and (words[0] == "-" or not _can_end_name(words[-1]) or not all(map(_name_word, words))):
+            continue
+        key = normalise_name(" ".join(words))
+        if width > 1 and "-" in words and key not in reader.hyphenated:
+            continue
+        found = reader.board.names.get(key)
+        if found is not None:
+            return (width, found)
+    return None
+
+
+_HEPTA = get_variant("hepta").rules().board
+_NAME_WORDS = sorted(
+    {word for board in (BOARD, _HEPTA) for name in board.names for word in (name, name[:2], name[:-1], name[1:])}
+    | {word for province in BOARD.provinces.values() for name in (province.name, *province.aliases)
+       for word in _tokenise(name)}
+    | {"-", "/nc", "5", "12", "5:tyr", "-5", "st.", "mid", "atlantic", "north", "sea", "of", "the", "s", "a", "'"}
+)  # fmt: skip
+
+
+_READERS = {board.name: OrderReader(board) for board in (BOARD, _HEPTA)}
+
+
+@settings(max_examples=1500)
+@given(st.sampled_from(sorted(_READERS)), st.lists(st.sampled_from(_NAME_WORDS), min_size=1, max_size=7))
+@example(_HEPTA.name, ["a", "3:par", "-", "5", "tyr"])  # "A 3:par-5:tyr": "5" starts the name "5tyr"
+@example(BOARD.name, ["f", "mid", "-", "atlantic", "ocean", "-", "por"])
+def test_the_place_reader_finds_the_name_trying_every_width_finds(board: str, tokens: list[str]) -> None:
+    reader = _READERS[board]
+    for pos in range(len(tokens)):
+        assert reader._name_at(tokens, pos) == _name_by_every_width(reader, tokens[pos:])
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("A 3:par-5:tyr", "A 3:par - 5:tyr"),
+        ("A 3:par -5:Tyr", "A 3:par - 5:tyr"),
+        ("A(5:Tri)SA(5:Ven)-5:Tyr", "A 5:tri S A 5:ven - 5:tyr"),
+        ("F 1:mid-atlantic - 1:por", "F 1:mao - 1:por"),
+        ("F 2: north sea-2:Norwegian sea", "F 2:nth - 2:nwg"),
+    ],
+)
+def test_board_qualified_places_are_read(line: str, expected: str) -> None:
+    assert render_order(parse_order(_HEPTA, line)) == expected

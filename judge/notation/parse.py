@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Final
 
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
@@ -30,40 +31,42 @@ class OrderSyntaxError(ValueError):
         super().__init__(f'"{line.strip()}": {why}')
 
 
-HOLD_WORDS = frozenset({"h", "hold", "holds", "hld", "stand", "stands", "st", "nothing"})
-SUPPORT_WORDS = frozenset({"s", "sup", "sups", "supp", "support", "supports", "sp", "sup.", "supported"})
-CONVOY_WORDS = frozenset(
+# The reader's words are `Final`: compiled, a final module constant is read from a C static, not looked up in
+# the module's dict at every use (the reader asks about these words a few dozen times a line).
+HOLD_WORDS: Final = frozenset({"h", "hold", "holds", "hld", "stand", "stands", "st", "nothing"})
+SUPPORT_WORDS: Final = frozenset({"s", "sup", "sups", "supp", "support", "supports", "sp", "sup.", "supported"})
+CONVOY_WORDS: Final = frozenset(
     {"c", "convoy", "convoys", "cvy", "conv", "convoying", "convoyed", "cto", "transport", "transports"}
 )
-RETREAT_WORDS = frozenset({"r", "retreat", "retreats"})
-MOVE_WORDS = frozenset({"-", "to", "m", "move", "moves", "attack", "attacks", "into"}) | RETREAT_WORDS
-DISBAND_WORDS = frozenset({"d", "disband", "disbands", "disbanded", "destroy"})
-REMOVE_WORDS = frozenset({"remove", "removes", "removal"})
-BUILD_WORDS = frozenset({"b", "build", "builds", "add"})
-WAIVE_WORDS = frozenset({"waive", "waives", "waived", "waiver", "w", "pass"})
-VIA_WORDS = frozenset({"via", "by"})
-MERGE_WORDS = frozenset({"merge", "merges", "merging", "m"})
-SPLIT_WORDS = frozenset({"split", "splits", "divide", "divides", "division"})
-JOIN_WORDS = frozenset({"+", "&", "and"})
-CENTRE_WORDS = frozenset({"centre", "center", "sc", "s.c", "supply", "centres", "centers"})
+RETREAT_WORDS: Final = frozenset({"r", "retreat", "retreats"})
+MOVE_WORDS: Final = frozenset({"-", "to", "m", "move", "moves", "attack", "attacks", "into"}) | RETREAT_WORDS
+DISBAND_WORDS: Final = frozenset({"d", "disband", "disbands", "disbanded", "destroy"})
+REMOVE_WORDS: Final = frozenset({"remove", "removes", "removal"})
+BUILD_WORDS: Final = frozenset({"b", "build", "builds", "add"})
+WAIVE_WORDS: Final = frozenset({"waive", "waives", "waived", "waiver", "w", "pass"})
+VIA_WORDS: Final = frozenset({"via", "by"})
+MERGE_WORDS: Final = frozenset({"merge", "merges", "merging", "m"})
+SPLIT_WORDS: Final = frozenset({"split", "splits", "divide", "divides", "division"})
+JOIN_WORDS: Final = frozenset({"+", "&", "and"})
+CENTRE_WORDS: Final = frozenset({"centre", "center", "sc", "s.c", "supply", "centres", "centers"})
 """what may stand between a placement's verb and its place ("Place a supply centre in Bur")"""
-FILLER_WORDS = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
-KEYWORDS: frozenset[str] = frozenset().union(
+FILLER_WORDS: Final = frozenset({"the", "of", "at", "in", "from", "unit", "army's", "fleet's", "'s"})
+KEYWORDS: Final[frozenset[str]] = frozenset().union(
     HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS, MOVE_WORDS, DISBAND_WORDS, REMOVE_WORDS, BUILD_WORDS, WAIVE_WORDS,
     VIA_WORDS, MERGE_WORDS, SPLIT_WORDS, JOIN_WORDS, {"="},
 )  # fmt: skip
-ARTICLES = frozenset({"the", "a", "an"})
+ARTICLES: Final = frozenset({"the", "a", "an"})
 # No many-word name ends with these, and joining them on would make another name: "Marseille S" is not
 # "Marseilles", "ruh R kie" is a retreat from Ruhr, "wme D" disbands the fleet in the Western Med.
-NOT_LAST = KEYWORDS | FILLER_WORDS | ARTICLES | {"-"}  # and unit words and single letters
-COAST_WORDS = {
+NOT_LAST: Final = KEYWORDS | FILLER_WORDS | ARTICLES | {"-"}  # and unit words and single letters
+COAST_WORDS: Final = {
     "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
     "north": "nc", "south": "sc", "east": "ec", "west": "wc",
     "n": "nc", "s": "sc", "e": "ec", "w": "wc",
     "northern": "nc", "southern": "sc", "eastern": "ec", "western": "wc",
 }  # fmt: skip
-FULL_UNIT_WORDS = frozenset({"army", "fleet", "garrison"})
-UNIT_WORDS = {
+FULL_UNIT_WORDS: Final = frozenset({"army", "fleet", "garrison"})
+UNIT_WORDS: Final = {
     "a": "A", "army": "A", "armies": "A", "aa": "A", "a's": "A",
     "f": "F", "fleet": "F", "fleets": "F", "ff": "F", "f's": "F",
     "g": "G", "garrison": "G", "garrisons": "G",
@@ -127,33 +130,37 @@ def _name_word(token: str) -> bool:
     return token == "-" or (not token.startswith("/") and bool(normalise_name(token)))
 
 
+def _is_count(token: str) -> bool:
+    """Whether a token is a number of units ("2 A bur"); the regex only for a token that starts with a digit."""
+    return token[:1].isdigit() and _COUNT.match(token) is not None
+
+
 def _can_end_name(token: str) -> bool:
     return len(token) > 1 and token not in NOT_LAST and token not in UNIT_WORDS
 
 
-def _any_of(characters: str, text: str) -> bool:
-    """Whether `text` holds any of `characters`: each rewrite below runs only where its pattern could match (most
-    lines have no arrow, coast mark, bracket or joiner, and a regex pass costs more than these few tests)."""
-    for character in characters:
-        if character in text:
-            return True
-    return False
-
-
 def _tokenise(line: str) -> list[str]:
     text = line.strip()
-    if _any_of(">→—–", text):
+    # Each rewrite runs only where its pattern could match: most lines have no arrow, coast mark, bracket or
+    # joiner, and a regex pass costs more than these few tests (written out: a loop over a string of characters
+    # makes a string of each, and the three non-ASCII arrows are asked for only in a line that is not ASCII).
+    if ">" in text or (not text.isascii() and ("→" in text or "—" in text or "–" in text)):
         text = _ARROWS.sub(" - ", text)
     if ":" in text:
         text = _BOARD_PREFIX.sub(r"\1:", text)  # "3: par" -> "3:par"
-    if _any_of("(/.", text):
+    if "(" in text or "/" in text or "." in text:
         text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
-    if _any_of("()[]", text):
+    if "(" in text or ")" in text or "[" in text or "]" in text:
         text = _PARENS.sub(" ", text)
-    if _any_of("+&=", text):
+    if "+" in text or "&" in text or "=" in text:
         text = _JOINERS.sub(r" \1 ", text)  # "F(Bre)+A(Par)M:" and "MERGE = 3A Bur"
+    text = text.lower()
+    # Without a comma, semicolon or colon `_TOKEN` finds the runs of what is not whitespace, which is what
+    # `str.split()` gives at a fraction of the cost (the regex's `\s` and `split`'s whitespace are the same
+    # characters, Py_UNICODE_ISSPACE; tests/test_notation.py holds them to it).
+    raws = _TOKEN.findall(text) if "," in text or ";" in text or ":" in text else text.split()
     tokens: list[str] = []
-    for raw in _TOKEN.findall(text.lower()):
+    for raw in raws:
         if "." in raw:
             raw = raw.rstrip(".")
             if not raw:
@@ -194,6 +201,14 @@ class OrderReader:
         # names written with a hyphen ("Mid-Atlantic"): the only names a "-" may join; "swe-den" is a move from
         # Sweden to Denmark, never the name "Sweden" read across the hyphen
         self.hyphenated = frozenset(normalise_name(n) for n in names if "-" in n)
+        # The name key of each word the reader asks about most: the map's name keys, the powers' names and the
+        # reader's own words. A key is `normalise_name`'s answer, worked out here once: asked from compiled
+        # code, the cached function still costs a Python-level call each time, a dict lookup a tenth of that.
+        known = {*board.names, *self.power_words, *UNIT_WORDS, *KEYWORDS, *FILLER_WORDS, *ARTICLES, *COAST_WORDS}
+        self.word_keys: dict[str, str] = {word: normalise_name(word) for word in known}
+        # Every start of a name key ("b", "bu", "bud", ..., "budapest"), for `_place` to stop widening a window
+        # once its key can no longer become a name.
+        self.name_prefixes = frozenset(key[:end] for key in board.names for end in range(len(key) + 1))
 
     def _all_names(self) -> list[str]:
         names = []
@@ -208,18 +223,7 @@ class OrderReader:
         """Read a place name (longest match) with an optional coast; return the location id."""
         if cur.done:
             raise OrderSyntaxError(line, f"expected {what} at the end of the line")
-        best: tuple[int, str] | None = None
-        for width in range(min(self.max_words, len(cur.tokens) - cur.pos), 0, -1):
-            words = cur.tokens[cur.pos : cur.pos + width]
-            if width > 1 and (words[0] == "-" or not _can_end_name(words[-1]) or not all(map(_name_word, words))):
-                continue
-            key = normalise_name(" ".join(words))
-            if width > 1 and "-" in words and key not in self.hyphenated:
-                continue
-            found = self.board.names.get(key)
-            if found is not None:
-                best = (width, found)
-                break
+        best = self._name_at(cur.tokens, cur.pos)
         if best is None:
             token = cur.peek() or ""
             if token == "-":
@@ -240,6 +244,33 @@ class OrderReader:
                 # an unknown or irrelevant coast is ignored (DATC 4.B.6)
                 location = prov
         return location
+
+    def _name_at(self, tokens: list[str], pos: int) -> tuple[int, str] | None:
+        """The longest place name starting at `tokens[pos]`: how many words it takes and the location it names."""
+        # How wide a window could be read as a name. A window's key is its words' keys one after the other
+        # (`normalise_name` drops the spaces and keeps every other character where it was), so once the words so
+        # far make no start of a name key, no wider window is a name: "ven" may start "venice", "ven - alb" is
+        # no name, and neither is anything wider. Only the widths left are tried, widest first, as they were
+        # (tests/test_notation.py holds this to trying every width).
+        widest = min(self.max_words, len(tokens) - pos)
+        reach = 1
+        joined = self._key(tokens[pos])
+        while reach < widest:
+            joined += self._key(tokens[pos + reach])
+            if joined not in self.name_prefixes:
+                break
+            reach += 1
+        for width in range(reach, 0, -1):
+            words = tokens[pos : pos + width]
+            if width > 1 and (words[0] == "-" or not _can_end_name(words[-1]) or not all(map(_name_word, words))):
+                continue
+            key = self._key(" ".join(words))
+            if width > 1 and "-" in words and key not in self.hyphenated:
+                continue
+            found = self.board.names.get(key)
+            if found is not None:
+                return (width, found)
+        return None
 
     def _coast(self, cur: _Cursor) -> str | None:
         """A coast after a place name: "/nc" from the tokeniser, or a word ("stp nc", "spa north coast")."""
@@ -276,7 +307,7 @@ class OrderReader:
     def _unit(self, cur: _Cursor, line: str, what: str) -> UnitRef:
         count: int | None = None
         token = cur.peek()
-        if token is not None and _COUNT.match(token):
+        if token is not None and _is_count(token):
             count = int(cur.take())
             if count < 1:
                 raise OrderSyntaxError(line, f"expected a number of units of at least 1 before {what}")
@@ -292,7 +323,7 @@ class OrderReader:
             count = None
             while cur.peek() in ("&", "and", "+") and cur.peek(1) is not None:
                 cur.pos += 1
-                number = int(cur.take()) if _COUNT.match(cur.peek() or "") else 1
+                number = int(cur.take()) if _is_count(cur.peek() or "") else 1
                 part = self._composition(cur, line)
                 if part is None:
                     raise OrderSyntaxError(line, f"expected a unit after '&' in {what}")
@@ -309,7 +340,7 @@ class OrderReader:
         """Skip a filler word before a place ("A in Paris"), unless the word is itself a place of the map (Hoplite
         Wars' Thebes is `the`)."""
         token = cur.peek()
-        if token in FILLER_WORDS and self.board.lookup(token or "") is None:
+        if token in FILLER_WORDS and self._lookup(token or "") is None:
             cur.pos += 1
 
     def _skip_article(self, cur: _Cursor) -> None:
@@ -319,18 +350,28 @@ class OrderReader:
         if token not in ARTICLES or nxt is None:
             return
         spelled_out = nxt in FULL_UNIT_WORDS or (self._power_word(nxt) is not None and cur.peek(2) in FULL_UNIT_WORDS)
-        if spelled_out or (token == "the" and self.board.lookup(token) is None):
+        if spelled_out or (token == "the" and self._lookup(token) is None):
             cur.pos += 1
+
+    def _key(self, word: str) -> str:
+        """`normalise_name(word)`, from the reader's own table for the words it knows (see __init__)."""
+        key = self.word_keys.get(word)
+        return normalise_name(word) if key is None else key
+
+    def _lookup(self, token: str) -> str | None:
+        """`self.board.lookup(token)`, by the reader's table of keys."""
+        return self.board.names.get(self._key(token))
 
     def _power_word(self, token: str) -> str | None:
         word = token[:-2] if token.endswith("'s") else token
-        return self.power_words.get(normalise_name(word))
+        return self.power_words.get(self._key(word))
 
     def _is_type(self, token: str | None) -> bool:
         if token is None:
             return False
         token = token.removesuffix("'s")
-        return token in UNIT_WORDS or _COMPOSITION.match(token) is not None
+        # the regex only for a token that could end one (`$` matches before a final newline too)
+        return token in UNIT_WORDS or (token[-1:] in "afg\n" and _COMPOSITION.match(token) is not None)
 
     def _power(self, cur: _Cursor, *, at_start: bool = False) -> str | None:
         """A power named before a unit (or, at the start of a line, before the whole order)."""
@@ -341,7 +382,7 @@ class OrderReader:
         power = self._power_word(token)
         if power is not None and nxt is not None:
             # "ENG" is England and the English Channel: a power only when a unit (or an order) follows
-            is_place = self.board.lookup(token) is not None
+            is_place = self._lookup(token) is not None
             heads = BUILD_WORDS | REMOVE_WORDS | DISBAND_WORDS
             if not is_place or self._is_type(nxt) or (at_start and nxt in heads and cur.peek(2) is not None):
                 cur.pos += 1
@@ -360,7 +401,7 @@ class OrderReader:
             len(token) == 2
             and token[1] in "af"
             and token[0] in self.initials
-            and self.board.lookup(token) is None
+            and self._lookup(token) is None
             and nxt is not None
         ):
             cur.tokens[cur.pos] = token[1]
@@ -517,7 +558,7 @@ class OrderReader:
             cur.pos += 1
         parts: list[Order] = []
         while not cur.done:
-            count = int(cur.take()) if _COUNT.match(cur.peek() or "") else 1
+            count = int(cur.take()) if _is_count(cur.peek() or "") else 1
             composition = self._composition(cur, line)
             if composition is None:
                 raise OrderSyntaxError(line, 'expected a part of the split, like "A par" or "2A bur"')
@@ -544,11 +585,11 @@ class OrderReader:
         word = cur.take()
         if word in SPLIT_WORDS or (word == "d" and not cur.done and self._is_type(cur.peek())):
             return self._split(cur, line, unit)
-        if len(word) == 2 and word[0] == "s" and word[1] in "afgm" and self.board.lookup(word) is None:
+        if len(word) == 2 and word[0] == "s" and word[1] in "afgm" and self._lookup(word) is None:
             # zine shorthand: "F(Pic)SA(Pic)-Bel", "A(Bur)SM(Pic)" (support the merge at Picardy)
             cur.tokens.insert(cur.pos, "merge" if word[1] == "m" else word[1])
             word = "s"
-        elif word == "ca" and self.board.lookup(word) is None:
+        elif word == "ca" and self._lookup(word) is None:
             cur.tokens.insert(cur.pos, "a")  # the same shorthand for a convoy: "F(1:Eng)CA(1:Lon)-2:Gas"
             word = "c"
         for words, kind in (
