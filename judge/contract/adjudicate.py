@@ -79,7 +79,7 @@ def _memo(rules: Rules, name: str) -> dict[Any, Any]:
     return memo
 
 
-def _force(rules: Rules, entry: Any, listed: str, n: int, memo: dict[tuple[str, str, str], Force]) -> Force:
+def _force(rules: Rules, entry: Any, listed: str, n: int, memo: dict[str, list[tuple[str, str, Force]]]) -> Force:
     """The force a case lists as `listed[n]` (the name says where a problem is, and is written only then)."""
     if not isinstance(entry, dict):
         raise CaseError(f"{listed}[{n}]: expected an object with power, unit and at")
@@ -88,18 +88,27 @@ def _force(rules: Rules, entry: Any, listed: str, n: int, memo: dict[tuple[str, 
     power, unit, at = entry.get("power"), entry.get("unit"), entry.get("at")
     if not (isinstance(power, str) and isinstance(unit, str) and isinstance(at, str)):
         return _read_force(rules, entry, f"{listed}[{n}]")
-    # a batch of cases lists the same units in the same places phase after phase: each is read and checked once
-    key = (power, unit, at)
-    known = memo.get(key)
-    if known is None:
-        known = _read_force(rules, entry, f"{listed}[{n}]")
-        if len(memo) < _KNOWN_MOST:
-            memo[key] = known
+    # a batch of cases lists the same units in the same places phase after phase: each is read and checked once.
+    # Remembered by place, then told apart by power and unit: every string of a case is new, and hashing one
+    # costs more than comparing it (a place sees a few powers' armies and fleets in a batch)
+    here = memo.get(at)
+    if here is not None:
+        for known_power, known_unit, known in here:
+            if known_power == power and known_unit == unit:
+                return known
+    known = _read_force(rules, entry, f"{listed}[{n}]")
+    if here is None:
+        if len(memo) < _PLACES_MOST:
+            memo[at] = [(power, unit, known)]
+    elif len(here) < _AT_ONE_PLACE_MOST:
+        here.append((power, unit, known))
     return known
 
 
-_KNOWN_MOST = 1 << 14
-"""forces remembered for one set of rules (a standard board holds 34 units at most; a batch, a few thousand)"""
+_PLACES_MOST = 1 << 12
+"""places remembered for one set of rules (a standard board has 81 locations; a bound against a batch of typos)"""
+_AT_ONE_PLACE_MOST = 32
+"""forces remembered at one place (standard: seven powers' armies and fleets; more would be read afresh)"""
 
 
 def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:

@@ -39,23 +39,31 @@ class ReadOrder:
         object.__setattr__(self, "error", error)
 
 
-_READ: dict[tuple[int, int, str], tuple[Board, Mapping[str, Verb] | None, tuple[ReadOrder, ...]]] = {}
-"""lines already read, by board and verbs: a deadline's orders and a batch of cases repeat the same lines, and a
-line is read the same way every time (the orders read are values, never changed)"""
+_READ: dict[str, list[tuple[Board, Mapping[str, Verb] | None, tuple[ReadOrder, ...]]]] = {}
+"""lines already read, then by board and verbs: a deadline's orders and a batch of cases repeat the same lines, and
+a line is read the same way every time (the orders read are values, never changed). Keyed by the line alone and
+told apart by identity: a key of the line with the board's and the verbs' ids cost a tuple and two numbers made
+and hashed on every line"""
 _READ_MOST = 1 << 16
+_READINGS_MOST = 8
+"""boards and verbs remembered for one line (a phase type's verbs, a game's map: a few at most)"""
 
 
 def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> list[ReadOrder]:
     """The orders a line holds: usually one; several where a zine wrote them on one line ("F Ank-Bla sup by F Con",
     "A Par-Bur; A Mar-Spa", a fleet convoying several armies)."""
-    key = (id(board), id(verbs), line)
-    known = _READ.get(key)
-    if known is not None and known[0] is board and known[1] is verbs:
-        return list(known[2])
+    readings = _READ.get(line)
+    if readings is not None:
+        for known_board, known_verbs, known in readings:
+            if known_board is board and known_verbs is verbs:
+                return list(known)
     read = _read_line(board, line, verbs)
-    if len(_READ) >= _READ_MOST:
-        _READ.clear()
-    _READ[key] = (board, verbs, tuple(read))
+    if readings is None:
+        if len(_READ) >= _READ_MOST:
+            _READ.clear()
+        _READ[line] = [(board, verbs, tuple(read))]
+    elif len(readings) < _READINGS_MOST:
+        readings.append((board, verbs, tuple(read)))
     return read
 
 
