@@ -125,7 +125,7 @@ class Processor:
         try:
             with self.db.transaction() as s:
                 rows = s.execute(
-                    select(InboundMail.id, InboundMail.raw, InboundMail.attempts)
+                    select(InboundMail.id, InboundMail.raw, InboundMail.attempts, InboundMail.received_at)
                     .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
                     .order_by(InboundMail.id)
                     .with_for_update()
@@ -137,7 +137,7 @@ class Processor:
                     if self._deferred(row.id, mail, answering):
                         results.append(_Result(row.id, MailStatus.RECEIVED, attempts=row.attempts - 1))  # no failure
                         continue
-                    result = self._handle(s, row.id, mail)
+                    result = self._handle(s, row.id, mail, row.received_at)
                     answering.update([result.answered] if result.answered else [])
                     results.append(result)
                 _record(s, results)
@@ -198,7 +198,7 @@ class Processor:
         try:
             with self.db.transaction() as s:
                 row = s.execute(
-                    select(InboundMail.raw, InboundMail.status, InboundMail.attempts)
+                    select(InboundMail.raw, InboundMail.status, InboundMail.attempts, InboundMail.received_at)
                     .where(InboundMail.id == message_id)
                     .with_for_update()
                 ).first()
@@ -208,7 +208,7 @@ class Processor:
                 if self._deferred(message_id, mail):
                     result = _Result(message_id, MailStatus.RECEIVED, attempts=row.attempts - 1)
                 else:
-                    result = self._handle(s, message_id, mail)
+                    result = self._handle(s, message_id, mail, row.received_at)
                 _record(s, [result])
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
             with self.db.transaction() as s:
@@ -262,7 +262,9 @@ class Processor:
             if result.answered is not None and result.processed_at is not None:
                 self._answered.setdefault(result.answered, deque()).append(result.processed_at)
 
-    def _handle(self, s: Session, message_id: int, mail: IncomingMail) -> _Result:
+    def _handle(self, s: Session, message_id: int, mail: IncomingMail, received: datetime | None) -> _Result:
+        """Answer one mail. `received`: when it was stored, read with the message itself (asked for again here,
+        it was a round trip to the database for every mail)."""
         now = self.clock.now()
         if mail.kind is not MailKind.ORDINARY or mail.sender is None:
             # bounces, auto-replies, our own mail, no sender: never answered
@@ -272,8 +274,6 @@ class Processor:
                 message_id, MailStatus.IGNORED, error=error, processed_at=now, header_id=mail.message_id, why=why
             )
         service = GameService(self.db, self.clock).bound(s)
-        stored = s.get(InboundMail, message_id)
-        received = stored.received_at if stored is not None else None
         ctx = MailContext(
             service, self.config, sender=mail.sender, now=now, message_id=mail.message_id, received_at=received
         )
