@@ -90,8 +90,7 @@ def parse_map_text(text: str) -> dict[str, Any]:
 
 def keep_shipped_maps(path: str | None = None) -> int:
     """Parse every map file the judge ships and keep the data by its text (in `path`, by default where
-    `parse_map_text` looks). A map whose data marshal cannot write (a TOML date) is left to be parsed. Returns
-    how many were kept."""
+    `parse_map_text` looks). Returns how many were kept."""
     import tomllib
 
     from judge import kept
@@ -101,9 +100,10 @@ def keep_shipped_maps(path: str | None = None) -> int:
         return 0
     parsed: dict[str, object] = {}
     for file in sorted(maps_dir().glob("*.toml")):
-        text = file.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-        try:
+        try:  # a map that is not TOML, or holds what marshal cannot write (a date), is left to be parsed (and
+            # reported) where it is loaded
+            text = file.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
             marshal.dumps(data)
         except ValueError:
             continue
