@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.orders import OrderKind, Verb
-from judge.engine.units import Composition, Force
+from judge.engine.units import Composition, Force, stacking_problem
 
 if TYPE_CHECKING:
     import random
@@ -269,8 +269,6 @@ class Rules:
     def check_stacking(self, forces: Sequence[Force], side_of: Mapping[str, str] | None = None) -> str | None:
         """Why these forces cannot share the board like this, or None. `side_of` (power -> side) lets the powers
         of one side stand together where the variant allows it."""
-        from judge.engine.units import stacking_problem
-
         return stacking_problem(forces, self.stacking, side_of if self.sides_stand_together and side_of else {})
 
     def may_order(self, power: str, force: Force) -> bool:
