@@ -29,8 +29,8 @@ from sqlalchemy import delete, func, insert, select, update
 
 from judge.clock import FakeClock
 from judge.config import Config
-from judge.game import GameService
-from judge.game.service import DEFAULT_SETTINGS
+from judge.game import Games
+from judge.game.seating import DEFAULT_SETTINGS
 from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, Game, GameStatus, OrderSet, OutboundMail, PhaseRecord, Player, open_database
@@ -70,14 +70,14 @@ def build_games(db: Database, games: int) -> None:
                 for g in range(games)
             ],
         )
-    service = GameService(db)
+    service = Games(db)
     for g in range(games):  # the players join through the service: it assigns the powers and starts the game
         with db.transaction() as s:
             bound = service.bound(s)
             for power in POWERS:
-                bound.join(f"g{g}", f"{power.lower()}{g}@example.org", PASSWORD, [power])
+                bound.seating.join(f"g{g}", f"{power.lower()}{g}@example.org", PASSWORD, [power])
     for power in POWERS:  # one game's orders as the service checks them...
-        service.submit_orders("g0", power, OPENING_ORDERS[power].split("\n"))
+        service.orders.submit("g0", power, OPENING_ORDERS[power].split("\n"))
     with db.transaction() as s:
         ids = {name: game_id for name, game_id in s.execute(select(Game.name, Game.id))}
         template = s.execute(

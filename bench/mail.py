@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
-from judge.game import GameService
+from judge.game import Games
 from judge.passwords import verify_password
 from judge.serve import Daemon
 from judge.store import OutboundMail, OutboundStatus, Player, open_database
@@ -53,7 +53,7 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
         return
     with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot, _database_url(database, folder) as url:
         db = open_database(url)
-        players = full_games(GameService(db), games)
+        players = full_games(Games(db), games)
         with db.transaction() as s:  # a judge that has been running has checked its players' passwords before
             for player in s.query(Player):
                 verify_password("pw", player.password_hash)

@@ -28,9 +28,9 @@ from judge.config import Config, OutboundConfig, SmtpIntakeConfig
 from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules, Submitted
 from judge.engine.supply import powers_to_order
-from judge.game import GameService
+from judge.game import Games
+from judge.game.timing import grace_end, timing_from_settings
 from judge.notation.render import render_order
-from judge.schedule.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
 from judge.testing.random_games import (
@@ -112,10 +112,10 @@ class Demo:
         return 0
 
     def _position(self, rules: Rules) -> Position | None:
-        view = GameService(self.daemon.db, self.clock).view(GAME)
-        if view["status"] != "active" or view["position"] is None:
+        view = Games(self.daemon.db, self.clock).reads.game(GAME)
+        if view.status != "active" or view.position is None:
             return None
-        return position_from_json(rules, view["position"])
+        return position_from_json(rules, view.position)
 
     def _pass_deadline(self, index: int) -> None:
         """Move the calendar past the deadline and its grace, unless every order came in and the phase went

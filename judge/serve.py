@@ -17,10 +17,11 @@ from types import FrameType
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from judge.clock import SYSTEM_CLOCK, Clock
+from judge.commands import answer_mail
 from judge.config import Config
-from judge.mail.compose import notice
+from judge.mail.admin_events import MailUndeliverable
 from judge.mail.imap_poller import ImapPoller
-from judge.mail.outbox import queue_mail
+from judge.mail.outbox import queue_rows
 from judge.mail.processor import Processor
 from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
@@ -46,7 +47,7 @@ class Daemon:
         self.clock = clock
         self.db = db or open_database(config.database_url)  # creates or upgrades the schema, under a lock
         self.stop = threading.Event()
-        self.processor = Processor(self.db, config, clock)
+        self.processor = Processor(self.db, config, clock, handler=answer_mail)
         self.sender = Sender(self.db, config.outbound, clock, self._undeliverable)
         self.keeper = DeadlineKeeper(self.db, config, clock)
         self.intake = (
@@ -62,13 +63,9 @@ class Daemon:
         """A message that failed for good: the admin is told by mail (not about such a notice itself)."""
         if row.kind == "undeliverable":
             return
-        text = (
-            f"The judge gave up outbound mail {row.id} ({row.kind}) to {', '.join(map(str, row.recipients))}: "
-            f"{error}\n\n`judge outbox show {row.id}` shows it; `judge outbox retry {row.id}` queues it again."
-        )
-        message = notice(self.config, self.config.admin, f"undeliverable mail {row.id}", text)
+        event = MailUndeliverable(row_id=row.id, kind=row.kind, recipients=tuple(map(str, row.recipients)), error=error)
         with self.db.transaction() as session:
-            queue_mail(session, message, kind="undeliverable", now=self.clock.now())
+            queue_rows(session, self.processor.notifier.rows([event], now=self.clock.now()))
 
     def _stored(self, _inbound_id: int) -> None:
         self.processor.wakeup.set()

@@ -5,75 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import timedelta
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from judge.clock import FakeClock
-from judge.config import Config
-from judge.mail.inbox import store_inbound
-from judge.mail.processor import Processor
-from judge.store import Database, InboundMail, MailStatus, OutboundMail, open_database
+from judge.store import InboundMail, MailStatus, open_database
+from judge.testing.mail_rig import Judge
 from judge.testing.tables import POWERS
-
-CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org", pictures=False)
-"""the map pictures are off here (tests/test_map_by_mail.py has them on): these tests read the results' text"""
-
-
-class Judge:
-    """A judge on a real SQLite file: mail goes in as raw bytes, replies come out of the outbound queue."""
-
-    def __init__(self, db: Database, config: Config = CONFIG) -> None:
-        self.db = db
-        self.clock = FakeClock()
-        self.processor = Processor(db, config, self.clock)
-        self.count = 0
-
-    def mail(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> str:
-        """Send one mail; return the reply's text."""
-        stored = self.store(sender, body, subject, extra)
-        self.processor.process_pending()
-        return self.reply_to(stored)
-
-    def store(self, sender: str, body: str, subject: str = "orders", extra: dict[str, str] | None = None) -> int:
-        """Store one mail without processing it; return its id."""
-        self.count += 1
-        message = EmailMessage()
-        message["From"] = sender
-        message["To"] = CONFIG.address
-        message["Subject"] = subject
-        message["Message-ID"] = f"<m{self.count}@example.org>"
-        for key, value in (extra or {}).items():
-            message[key] = value
-        message.set_content(body)
-        return store_inbound(self.db, bytes(message), source="smtp", envelope_from=sender, clock=self.clock)
-
-    def raw(self, raw: bytes, sender: str) -> str:
-        stored = store_inbound(self.db, raw, source="smtp", envelope_from=sender, clock=self.clock)
-        self.processor.process_pending()
-        return self.reply_to(stored)
-
-    def reply_to(self, inbound_id: int) -> str:
-        replies = self.outbound(kind="reply", inbound_id=inbound_id)
-        return replies[0].get_content() if replies else ""
-
-    def outbound(
-        self, kind: str | None = None, inbound_id: int | None = None, to: str | None = None
-    ) -> list[EmailMessage]:
-        with self.db.transaction() as s:
-            query = select(OutboundMail).order_by(OutboundMail.id)
-            if kind:
-                query = query.where(OutboundMail.kind == kind)
-            if inbound_id is not None:
-                query = query.where(OutboundMail.inbound_id == inbound_id)
-            rows = s.scalars(query).all()
-            found = [
-                message_from_bytes(r.message, policy=policy.default) for r in rows if to is None or to in r.recipients
-            ]
-        return [m for m in found if isinstance(m, EmailMessage)]
 
 
 @pytest.fixture
@@ -452,16 +392,38 @@ def test_shunted_mail_is_listed_shown_and_retried_from_the_command_line(
 def test_a_process_mail_that_meets_the_deadline_keeper_does_not_process_the_next_phase(judge: Judge) -> None:
     """Issue 19, item 2: the GM's PROCESS arrives; before it is handled the phase is processed at its deadline (by
     this judge's keeper or another process's): the PROCESS is answered, and the next phase is left alone."""
-    from judge.game import GameService
+    from judge.game import Games
 
     _started(judge)
     asked = judge.store("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     judge.clock.advance(timedelta(seconds=1))
-    GameService(judge.db, judge.clock).process("alpha", expected_index=0)  # the deadline keeper's turn
+    Games(judge.db, judge.clock).adjudication.process("alpha", expected_index=0)  # the deadline keeper's turn
     judge.processor.process_pending()
     reply = judge.reply_to(asked)
     assert "after your mail arrived" in reply and "send PROCESS again" in reply
-    assert GameService(judge.db, judge.clock).view("alpha")["phase_index"] == 1
+    assert Games(judge.db, judge.clock).reads.game("alpha").phase_index == 1
     again = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS\nPROCESS")
     assert again.count("Phase processed") == 2  # a second PROCESS in one mail goes on from the first
-    assert GameService(judge.db, judge.clock).view("alpha")["phase_index"] == 3
+    assert Games(judge.db, judge.clock).reads.game("alpha").phase_index == 3
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "OBSERVE alpha s3cret",
+        "JOIN alpha s3cret France",
+        "CREATE beta standard s3cret edition=1982",
+        "SIGNON alpha France s3cret",
+        "SIGNON Falpha s3cret",
+        "REGISTER Anna Smith s3cret",
+        "SET PASSWORD s3cret s3cret",
+        "SET ADDRESS s3cret new@example.org",
+    ],
+)
+def test_a_secret_argument_is_blanked_wherever_its_command_is_quoted(judge: Judge, line: str) -> None:
+    """Each command says which of its arguments are secrets (`Command.secrets`); the reply never shows them,
+    whether the command worked or not."""
+    _started(judge)
+    reply = judge.mail("france@example.org", line)
+    assert "s3cret" not in reply
+    assert "****" in reply

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from judge.game import GameService
+from judge.game import Games
 from judge.store import OrderSet, PhaseRecord, open_database
 from judge.testing.tables import POWERS
 
@@ -21,24 +21,24 @@ pytestmark = pytest.mark.slow  # end to end: real servers, whole games (make tes
 
 def _set_up(url: str) -> None:
     db = open_database(url)
-    service = GameService(db)
-    service.register("gm@example.org", "GM", "pw")
+    service = Games(db)
+    service.accounts.register("gm@example.org", "GM", "pw")
     for power in POWERS:
-        service.register(f"{power.lower()}@example.org", power, "pw")
-    service.create_game("race", "standard", "gm@example.org", "pw", seed=5)
+        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
+    service.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
     for power in POWERS:
-        service.join("race", f"{power.lower()}@example.org", "pw", [power])
+        service.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
     for power in POWERS:
-        service.submit_orders("race", power, [])
+        service.orders.submit("race", power, [])
     db.dispose()
 
 
 def _process_once(args: tuple[str, Any]) -> bool:
     url, barrier = args
     db = open_database(url, migrate=False)
-    service = GameService(db)
+    service = Games(db)
     barrier.wait()
-    done = service.process("race", expected_index=0)
+    done = service.adjudication.process("race", expected_index=0)
     db.dispose()
     return done is not None
 
@@ -46,12 +46,12 @@ def _process_once(args: tuple[str, Any]) -> bool:
 def _submit_many(args: tuple[str, Any, int]) -> list[tuple[str, list[str]]]:
     url, barrier, count = args
     db = open_database(url, migrate=False)
-    service = GameService(db)
+    service = Games(db)
     barrier.wait()
     filed = []
     for n in range(count):
         lines = ["A vie H", f"A bud - {'ser' if n % 2 else 'rum'}", "F tri H"]
-        submission = service.submit_orders("race", "Austria", lines)
+        submission = service.orders.submit("race", "Austria", lines)
         filed.append((submission.phase, lines))
     db.dispose()
     return filed

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from judge.clock import FakeClock, as_utc
 from judge.config import Config
-from judge.game import GameService
+from judge.game import Games
 from judge.game.attendance import absence_of, extended_deadline, held_away, stored
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, OutboundMail, open_database
@@ -37,14 +37,14 @@ class Table:
     def __init__(self, url: str, settings: dict[str, object]) -> None:
         self.clock = FakeClock()
         self.db = open_database(url)
-        self.service = GameService(self.db, self.clock)
+        self.service = Games(self.db, self.clock)
         self.keeper = DeadlineKeeper(self.db, CONFIG, self.clock)
-        self.service.register("gm@example.org", "GM", "pw")
+        self.service.accounts.register("gm@example.org", "GM", "pw")
         for power in POWERS:
-            self.service.register(f"{power.lower()}@example.org", power, "pw")
-        self.service.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=1)
+            self.service.accounts.register(f"{power.lower()}@example.org", power, "pw")
+        self.service.seating.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=1)
         for power in POWERS:
-            self.service.join("alpha", f"{power.lower()}@example.org", "pw", [power])
+            self.service.seating.join("alpha", f"{power.lower()}@example.org", "pw", [power])
 
     def game(self) -> Game:
         with self.db.transaction() as s:
@@ -76,8 +76,8 @@ def test_a_started_game_has_its_first_deadline(table: Table) -> None:
 
 
 def test_reminders_go_to_the_powers_without_orders_before_the_deadline(table: Table) -> None:
-    table.service.submit_orders("alpha", "France", HOLDS["France"])
-    table.service.submit_orders("alpha", "England", ["F lon - xyz"])
+    table.service.orders.submit("alpha", "France", HOLDS["France"])
+    table.service.orders.submit("alpha", "England", ["F lon - xyz"])
     assert table.keeper.tick() == []
     table.clock.advance(timedelta(hours=37))
     done = table.keeper.tick()
@@ -90,7 +90,7 @@ def test_reminders_go_to_the_powers_without_orders_before_the_deadline(table: Ta
 def test_the_reminder_and_the_late_notice_tell_the_power_what_to_do(
     table: Table, golden: Callable[[str, str], None]
 ) -> None:
-    table.service.submit_orders("alpha", "England", ["F lon - xyz"])
+    table.service.orders.submit("alpha", "England", ["F lon - xyz"])
     table.clock.advance(timedelta(hours=37))
     table.keeper.tick()
     golden("reminder_missing", table.bodies("notice", "russia@example.org")[0])
@@ -112,17 +112,17 @@ def test_at_the_deadline_late_notices_and_at_the_end_of_grace_the_phase_goes_wit
 
 def test_every_order_in_and_nobody_waiting_processes_early(table: Table) -> None:
     for power, lines in HOLDS.items():
-        table.service.submit_orders("alpha", power, lines)
-    table.service.set_wait("alpha", "Italy", True)
+        table.service.orders.submit("alpha", power, lines)
+    table.service.setup.set_wait("alpha", "Italy", True)
     assert table.keeper.tick() == []
-    table.service.set_wait("alpha", "Italy", False)
+    table.service.setup.set_wait("alpha", "Italy", False)
     assert any("processed early" in line for line in table.keeper.tick())
 
 
 def test_a_manual_game_waits_for_the_gm(tmp_path: Path) -> None:
     table = Table(f"sqlite:///{tmp_path / 'm.sqlite'}", {"timing": {"manual": True}})
     for power, lines in HOLDS.items():
-        table.service.submit_orders("alpha", power, lines)
+        table.service.orders.submit("alpha", power, lines)
     table.clock.advance(timedelta(days=3))
     done = table.keeper.tick()
     assert table.game().phase_index == 0
@@ -131,12 +131,12 @@ def test_a_manual_game_waits_for_the_gm(tmp_path: Path) -> None:
 
 def test_a_vacant_power_makes_a_waiting_game_wait_for_a_replacement(tmp_path: Path) -> None:
     table = Table(f"sqlite:///{tmp_path / 'w.sqlite'}", {"nmr": "wait"})
-    table.service.eject("alpha", "Turkey")
+    table.service.controls.eject("alpha", "Turkey")
     table.clock.advance(timedelta(days=3))
     assert any("waiting for replacements" in line for line in table.keeper.tick())
     assert table.game().phase_index == 0
-    table.service.register("new@example.org", "New", "pw")
-    table.service.replace("alpha", "Turkey", "new@example.org")
+    table.service.accounts.register("new@example.org", "New", "pw")
+    table.service.controls.replace("alpha", "Turkey", "new@example.org")
     assert any("processed" in line for line in table.keeper.tick())
 
 

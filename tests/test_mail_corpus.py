@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from judge.clock import FakeClock
+from judge.commands import answer_mail
 from judge.config import Config
 from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
@@ -58,7 +59,7 @@ def handled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, li
     db = open_database(f"sqlite:///{path}")
     clock = FakeClock()
     ids = {name: store_inbound(db, raw, source="smtp", clock=clock) for name, raw in CORPUS.items()}
-    Processor(db, CONFIG, clock).process_pending()
+    Processor(db, CONFIG, clock, handler=answer_mail).process_pending()
     outcome = {}
     with db.transaction() as s:
         for name, inbound in ids.items():

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import select
 
 from judge.clock import SYSTEM_CLOCK
-from judge.game import GameService
+from judge.game import Games
 from judge.mail.inbox import store_inbound
 from judge.serve import Daemon
 from judge.store import OrderSet, OutboundMail, open_database
@@ -162,7 +162,7 @@ def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_
     )
     db = open_database(f"sqlite:///{database}")
     games = 29  # 203 players, one order mail each
-    players = full_games(GameService(db), games)
+    players = full_games(Games(db), games)
     for seat in players:
         body = f"SIGNON {seat.game} {seat.power} pw\n{OPENING_ORDERS[seat.power]}"
         store_inbound(db, _mail(seat.address, body), source="smtp", clock=SYSTEM_CLOCK)

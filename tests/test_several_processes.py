@@ -26,8 +26,8 @@ import pytest
 from sqlalchemy import Engine, create_engine, func, insert, select, text, update
 
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig
-from judge.game import GameService
-from judge.game.service import DEFAULT_SETTINGS
+from judge.game import Games
+from judge.game.seating import DEFAULT_SETTINGS
 from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.serve import Daemon
@@ -317,12 +317,12 @@ def test_a_process_killed_while_it_holds_a_due_game_leaves_it_to_the_others_at_o
     holding it, the game is processed by the survivor within seconds, not at the survivor's next wake-up (a
     minute away when nothing else is due)."""
     db = open_database(postgres_url)
-    service = GameService(db)
-    service.register("gm@example.org", "GM", "pw")
-    service.create_game("race", "standard", "gm@example.org", "pw", seed=5)
+    service = Games(db)
+    service.accounts.register("gm@example.org", "GM", "pw")
+    service.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
     for power in POWERS:
-        service.register(f"{power.lower()}@example.org", power, "pw")
-        service.join("race", f"{power.lower()}@example.org", "pw", [power])
+        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
+        service.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
     with db.transaction() as s:  # due now, with an order missing (so it waits for its deadline, not for orders)
         s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC) - timedelta(seconds=1)
     context = multiprocessing.get_context("spawn")
@@ -384,10 +384,10 @@ def _due_games(url: str, games: int) -> None:
                 for g in range(games)
             ],
         )  # fmt: skip
-    service = GameService(db)
+    service = Games(db)
     for g in range(games):
         for power in POWERS:
-            service.join(f"g{g}", f"{power.lower()}{g}@example.org", "pw", [power])
+            service.seating.join(f"g{g}", f"{power.lower()}{g}@example.org", "pw", [power])
     with db.transaction() as s:
         s.execute(update(Game).values(deadline=now - timedelta(hours=1)))
     db.dispose()

@@ -7,8 +7,8 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 from judge.config import Config
-from judge.game import GameService
-from judge.game.service import Processed
+from judge.game import Games
+from judge.game.adjudication import Processed
 from judge.mail.announce import results_copies
 from judge.store import open_database
 from judge.testing.tables import OPENING_ORDERS, POWERS
@@ -19,21 +19,21 @@ CONFIG = Config(address="judge@example.org", name="testjudge")
 def _processed(tmp_path: Path) -> tuple[dict[str, str], Processed]:
     """Spring 1901 of a standard game with held press (one message to all, one grey to two powers), France not
     wanting pictures; the addresses of its players and GM."""
-    service = GameService(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    service.register("gm@example.org", "GM", "pw")
+    service = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
+    service.accounts.register("gm@example.org", "GM", "pw")
     settings = {"press_with_results": True, "press": {"type": "grey"}}
-    service.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=3)
+    service.seating.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=3)
     for power in POWERS:
-        service.register(f"{power.lower()}@example.org", power, "pw")
-        service.join("alpha", f"{power.lower()}@example.org", "pw", [power])
+        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
+        service.seating.join("alpha", f"{power.lower()}@example.org", "pw", [power])
     for power in POWERS:
-        service.submit_orders("alpha", power, OPENING_ORDERS[power].split("\n"))
-    service.add_press("alpha", "England", ["*"], "Peace in our time.")
-    service.add_press("alpha", "Germany", ["France", "Russia"], "Guess who.", grey=True)
-    service.set_pictures("alpha", ["France"], False)
-    processed = service.process("alpha")
+        service.orders.submit("alpha", power, OPENING_ORDERS[power].split("\n"))
+    service.talk.post_press("alpha", "England", ["*"], "Peace in our time.")
+    service.talk.post_press("alpha", "Germany", ["France", "Russia"], "Guess who.", grey=True)
+    service.setup.set_pictures("alpha", ["France"], False)
+    processed = service.adjudication.process("alpha")
     assert processed is not None
-    return service.addresses("alpha"), processed
+    return service.reads.audience("alpha"), processed
 
 
 def test_every_copy_of_a_results_mail_is_what_the_library_writes_for_it(tmp_path: Path) -> None:

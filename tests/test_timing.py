@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
-from judge.schedule.timing import PhaseTiming, Timing, deadline_after, grace_end, timing_from_settings
+from judge.game.timing import PhaseTiming, Timing, deadline_after, grace_end, timing_from_settings
 
 LONDON = ZoneInfo("Europe/London")
 

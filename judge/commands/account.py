@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
-from judge.game.service import Accounts
 
 
 @command
@@ -12,10 +11,11 @@ class Register(Command):
     usage = "REGISTER your name password"
     example = "REGISTER Anna Smith s3cret"
     summary = "register your address with the judge (needed before JOIN or CREATE)"
+    secrets = (-1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 2, f"usage: {self.usage}")
-        ctx.service.register(ctx.sender, " ".join(args[:-1]), args[-1])
+        ctx.games.accounts.register(ctx.sender, " ".join(args[:-1]), args[-1])
         return [f"{ctx.sender} is registered as {' '.join(args[:-1])}."]
 
 
@@ -25,10 +25,11 @@ class SetPassword(Command):
     usage = "SET PASSWORD old new"
     example = "SET PASSWORD s3cret n3wer"
     summary = "change your password"
+    secrets_from = 0
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 2, f"usage: {self.usage}")
-        Accounts(ctx.service).change_password(ctx.as_address or ctx.sender, args[0], args[1])
+        ctx.games.accounts.change_password(ctx.as_address or ctx.sender, args[0], args[1])
         return ["Password changed."]
 
 
@@ -38,10 +39,11 @@ class SetAddress(Command):
     usage = "SET ADDRESS password new-address"
     example = "SET ADDRESS s3cret anna@new.example.org"
     summary = "move your account to another mail address"
+    secrets = (0,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 2 and "@" in args[1], f"usage: {self.usage}")
-        Accounts(ctx.service).change_address(ctx.as_address or ctx.sender, args[0], args[1])
+        ctx.games.accounts.change_address(ctx.as_address or ctx.sender, args[0], args[1])
         if ctx.as_address:
             ctx.as_address = args[1].lower()
         return [f"Your mail now goes to {args[1].lower()}."]

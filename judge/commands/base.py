@@ -2,33 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import get_close_matches
-from email.message import EmailMessage
+from enum import Enum
 from typing import ClassVar
 
 from judge.config import Config
-from judge.game import GameService
+from judge.game import Games
+from judge.mail.answer import MAX_SECTIONS, Section
 
 
 class CommandError(Exception):
     """A command that cannot be done; the message is the reply's explanation."""
 
 
-@dataclass
-class Section:
-    """One command line of the mail and what the judge did with it."""
+class Role(Enum):
+    """Who may send a command."""
 
-    line: str
-    output: list[str]
-    failed: bool = False
+    ANYONE = "anyone"
+    PLAYER = "a signed-on player"
+    MASTER = "the game's GM"
+    SIGNED = "anyone signed on"
 
 
 @dataclass
 class MailContext:
-    service: GameService
+    games: Games
     config: Config
     sender: str
     now: datetime
@@ -46,8 +46,6 @@ class MailContext:
     """the address of the signed-on player (the sender may write from another address)"""
     orders: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
-    mails: list[tuple[EmailMessage, str]] = field(default_factory=list)
-    """further mail the commands send (results, press), with its kind"""
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     """files the reply carries (the MAP command's picture), by file name"""
     game_of_reply: str | None = None
@@ -73,19 +71,36 @@ class MailContext:
 
 
 class Command:
-    """A mail command. `name` may be several words ("SET PASSWORD"); `role` says who may use it."""
+    """A mail command. `name` may be several words ("SET PASSWORD"); `role` says who may use it; `secrets` which
+    of its arguments are secrets, blanked wherever the line is quoted (the reply, the log)."""
 
     name: ClassVar[str]
     usage: ClassVar[str]
     summary: ClassVar[str]
     example: ClassVar[str] = ""
     """a line as a player or GM would send it ("/" separates lines)"""
-    role: ClassVar[str] = "anyone"  # anyone, player (signed on to a power), master (signed on as GM), signed
+    role: ClassVar[Role] = Role.ANYONE
+    secrets: ClassVar[tuple[int, ...]] = ()
+    """the positions of its secret arguments (-1: the last); a position from `secrets_from` on is secret too"""
+    secrets_from: ClassVar[int | None] = None
     takes_body: ClassVar[bool] = False
     """the lines after it, up to ENDPRESS, belong to it"""
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         raise NotImplementedError
+
+    @classmethod
+    def masked(cls, line: str) -> str:
+        """The line as it may be quoted: every secret argument blanked."""
+        if not cls.secrets and cls.secrets_from is None:
+            return line
+        words = line.split()
+        width = len(cls.name.split())
+        args = words[width:]
+        hidden = {i % len(args) for i in cls.secrets if -len(args) <= i < len(args)} if args else set()
+        if cls.secrets_from is not None:
+            hidden |= set(range(cls.secrets_from, len(args)))
+        return " ".join([*words[:width], *("****" if i in hidden else a for i, a in enumerate(args))])
 
 
 REGISTRY: dict[str, type[Command]] = {}
@@ -96,8 +111,6 @@ def command(cls: type[Command]) -> type[Command]:
     return cls
 
 
-MAX_SECTIONS = 200
-"""answers in one reply; a mail of more lines is answered for the first ones and the rest are counted"""
 QUOTE_LIMIT = 200
 """characters of a line quoted back"""
 
@@ -109,19 +122,19 @@ def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
-SECRET_COMMANDS = ("SIGNON", "REGISTER", "JOIN", "CREATE", "OBSERVE")
-"""commands whose last words are passwords: a line that looks like one of them misspelt is never quoted whole"""
-
-
 def misspelt_secret(line: str) -> str | None:
-    """The password-bearing command a line's first word looks like a misspelling of ("SINGON" -> SIGNON)."""
+    """The password-bearing command a line's first word looks like a misspelling of ("SINGON" -> SIGNON): such a
+    line is never quoted whole."""
     words = line.split()
     if len(words) < 2:
         return None
     first = words[0].upper()
-    if first in REGISTRY or first in SECRET_COMMANDS:
+    bearing = sorted(
+        name for name, cls in REGISTRY.items() if " " not in name and (cls.secrets or cls.secrets_from is not None)
+    )
+    if first in REGISTRY or first in bearing:
         return None
-    close = get_close_matches(first, SECRET_COMMANDS, n=1, cutoff=0.6)
+    close = get_close_matches(first, bearing, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -144,6 +157,3 @@ def lookup(line: str) -> tuple[type[Command], list[str]] | None:
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise CommandError(message)
-
-
-Handler = Callable[[MailContext, list[str], list[str]], list[str]]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from judge.commands.base import REGISTRY, Command, CommandError, MailContext, command, require
+from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
 from judge.game.settings import help_lines
 from judge.mail.pictures import map_png
 from judge.render import render_results
@@ -31,25 +29,16 @@ class Help(Command):
             found = REGISTRY.get(wanted)
             require(found is not None, f"there is no command {wanted}; send HELP for the list")
             assert found is not None
-            lines = [found.usage, f"  {found.summary}", f"  (may be sent by: {_who(found.role)})"]
+            lines = [found.usage, f"  {found.summary}", f"  (may be sent by: {found.role.value})"]
             if found.example:
                 lines.append(f"  example: {found.example}")
             if found.name == "SET OPTION":
                 lines += help_lines()
             return lines
         lines = ["Commands (one a line; orders follow SIGNON until SIGNOFF or the end of the mail):"]
-        for cls in sorted(REGISTRY.values(), key=lambda c: (c.role != "anyone", c.name)):
+        for cls in sorted(REGISTRY.values(), key=lambda c: (c.role is not Role.ANYONE, c.name)):
             lines.append(f"  {cls.usage:45} {cls.summary}")
         return lines
-
-
-def _who(role: str) -> str:
-    return {
-        "anyone": "anyone",
-        "player": "a signed-on player",
-        "master": "the game's GM",
-        "signed": "anyone signed on",
-    }[role]
 
 
 @command
@@ -61,22 +50,19 @@ class List(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         if args:
-            view = ctx.service.view(args[0].lower())
-            lines = [f"{view['name']}: {view['variant']}, {view['status']}, GM {view['gm']}"]
-            for seat in view["seats"]:
-                lines.append(
-                    f"  {seat['power'] or '(not yet assigned)':12} {seat['player'] or '-':30} {seat['status']}"
-                )
-            if view["position"] and view["status"] != "finished":
-                deadline = datetime.fromisoformat(view["deadline"]) if view["deadline"] else None
-                lines += ["", *position_lines(view["variant"], view["position"], deadline)]
-            elif view["status"] == "finished":
-                lines.append(f"  the game is over: {view['result']} {', '.join(view['winners'] or [])}".rstrip())
+            view = ctx.games.reads.game(args[0].lower())
+            lines = [f"{view.name}: {view.variant}, {view.status}, GM {view.gm}"]
+            for seat in view.seats:
+                lines.append(f"  {seat.power or '(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
+            if view.position and view.status != "finished":
+                lines += ["", *position_lines(view.variant, view.position, view.deadline)]
+            elif view.status == "finished":
+                lines.append(f"  the game is over: {view.result} {', '.join(view.winners or [])}".rstrip())
             return lines
-        games = ctx.service.games()
+        games = ctx.games.reads.games()
         if not games:
             return ["No games yet."]
-        return [f"{g['name']:16} {g['variant']:14} {g['status']:9} {g['phase']}" for g in games]
+        return [f"{g.name:16} {g.variant:14} {g.status:9} {g.phase}" for g in games]
 
 
 @command
@@ -88,15 +74,15 @@ class Summary(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 1, f"usage: {self.usage}")
-        history = ctx.service.centre_history(args[0])
+        history = ctx.games.reads.centre_history(args[0])
         if not history:
             return [f"{args[0]} has no processed phase yet."]
-        powers = sorted({p for _, counts, _ in history for p in counts})
+        powers = sorted({p for year in history for p in year.counts})
         lines = [f"Supply centres held at the end of each year in {args[0]}:", ""]
         lines.append(f"{'':6}" + "".join(f"{p[:8]:>9}" for p in powers))
-        for year, counts, finished in history:
-            mark = "" if finished else "   (the year is not over: centres so far)"
-            lines.append(f"{year:<6}" + "".join(f"{counts.get(p, 0):>9}" for p in powers) + mark)
+        for year in history:
+            mark = "" if year.finished else "   (the year is not over: centres so far)"
+            lines.append(f"{year.year:<6}" + "".join(f"{year.counts.get(p, 0):>9}" for p in powers) + mark)
         return lines
 
 
@@ -105,7 +91,7 @@ def _processed_phase(ctx: MailContext, game: str, given: str | int) -> int:
     if isinstance(given, int):
         index = given
     else:
-        index = int(given) if given.isdigit() else ctx.service.phase_index_of(game, given)
+        index = int(given) if given.isdigit() else ctx.games.reads.phase_index_of(game, given)
     if index < 0:
         raise CommandError(f"{game} has no processed phase yet")
     return index
@@ -121,19 +107,20 @@ class Map(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         game = args[0]
-        view = ctx.service.view(game)
+        view = ctx.games.reads.game(game)
         if len(args) == 1:
-            data = view["position"]
+            data = view.position
             require(data is not None, f"{game} has no position yet")
+            assert data is not None
             code = phase_code(data["phase"])
             what = f"the position of {game} now ({code})"
         else:
-            data = ctx.service.history(game, _processed_phase(ctx, game, args[1]))
+            data = ctx.games.reads.phase(game, _processed_phase(ctx, game, args[1])).outcome
             code = phase_code(data["phase"])
             what = f"{game} after {code}, with its orders"
-        png = map_png(view["variant"], data)
+        png = map_png(view.variant, data)
         if png is None:
-            raise CommandError(f"the {view['variant']} map has no picture yet")
+            raise CommandError(f"the {view.variant} map has no picture yet")
         name = f"{game}-{code}.png"
         ctx.attachments.append((name, png))
         return [f"The map of {what} is attached ({name})."]
@@ -148,9 +135,9 @@ class History(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
-        view = ctx.service.view(args[0])
-        given: str | int = args[1] if len(args) == 2 else view["phase_index"] - 1
-        outcome = ctx.service.history(args[0], _processed_phase(ctx, args[0], given))
+        view = ctx.games.reads.game(args[0])
+        given: str | int = args[1] if len(args) == 2 else view.last_processed
+        outcome = ctx.games.reads.phase(args[0], _processed_phase(ctx, args[0], given)).outcome
         return render_results(
-            args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view["style"]
+            args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view.style
         ).splitlines()

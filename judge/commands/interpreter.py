@@ -3,16 +3,34 @@
 Each line is a command (`HELP`, `SIGNON game power password`, ...). After a player's SIGNON, lines that are not
 commands are that power's orders, until SIGNOFF, the next SIGNON or the end of the mail; they are filed as one set,
 which replaces the power's earlier set for the phase. Every command runs in a savepoint of the mail's
-transaction: one that fails leaves no trace, and the others still stand.
+transaction: one that fails leaves no trace (its events are dropped with it), and the others still stand.
+
+`answer_mail` is what the mail processor calls (`judge.mail.answer.Handler`): the daemon hands it over, so the
+mail package never imports the commands.
 """
 
 from __future__ import annotations
 
-from judge.commands.base import REGISTRY, CommandError, MailContext, lookup, misspelt_secret
-from judge.game import ServiceError
-from judge.mail.compose import notice
+from judge.commands.base import REGISTRY, CommandError, MailContext, Role, lookup, misspelt_secret
+from judge.config import Config
+from judge.game import GameError, Games
+from judge.mail.answer import Answer, Request
 
 END_BODY = "ENDPRESS"
+
+
+def answer_mail(games: Games, config: Config, request: Request) -> Answer:
+    """Run a mail's commands and orders; the reply's content, and the events on `games`."""
+    ctx = MailContext(
+        games,
+        config,
+        sender=request.sender,
+        now=request.now,
+        message_id=request.message_id,
+        received_at=request.received_at,
+    )
+    interpret(ctx, request.lines)
+    return Answer(ctx.sections, ctx.attachments, ctx.game_of_reply, ctx.phase_of_reply, ctx.unanswered)
 
 
 def interpret(ctx: MailContext, lines: list[str]) -> None:
@@ -47,16 +65,18 @@ def interpret(ctx: MailContext, lines: list[str]) -> None:
 
 def run_command(ctx: MailContext, line: str, name: str, args: list[str], body: list[str]) -> None:
     cls = REGISTRY[name]
-    shown = _masked(line, cls.name)
+    shown = cls.masked(line)
+    raised = len(ctx.games.events)
     try:
-        if cls.role == "player" and ctx.power is None:
+        if cls.role is Role.PLAYER and ctx.power is None:
             raise CommandError("sign on to your power first (SIGNON game power password)")
-        if cls.role == "master" and not ctx.is_master:
+        if cls.role is Role.MASTER and not ctx.is_master:
             raise CommandError("this is a GM command: sign on as MASTER first (SIGNON game MASTER password)")
-        if cls.role == "signed" and not ctx.signed_on:
+        if cls.role is Role.SIGNED and not ctx.signed_on:
             raise CommandError("sign on first (SIGNON game power password)")
         output = cls().run(ctx, args, body)
-    except (CommandError, ServiceError) as exc:
+    except (CommandError, GameError) as exc:
+        del ctx.games.events[raised:]  # undone with the command's savepoint
         ctx.say(shown, [str(exc)], failed=True)
         return
     ctx.say(shown, output)
@@ -68,49 +88,13 @@ def flush_orders(ctx: MailContext) -> None:
         ctx.orders = []
         return
     lines, ctx.orders = ctx.orders, []
+    # orders for a power sent from another address than its player's: the player hears of it (not for the GM)
+    sender = None if ctx.master else ctx.sender
     try:
-        done = ctx.service.submit_orders(ctx.game, ctx.power, lines, source_message_id=ctx.message_id)
-    except ServiceError as exc:
+        done = ctx.games.orders.submit(ctx.game, ctx.power, lines, source_message_id=ctx.message_id, sender=sender)
+    except GameError as exc:
         ctx.say("(orders)", [str(exc)], failed=True)
         return
-    output = [f"Orders for {done.power} in {done.game}, {done.phase}:"]
-    for check in done.checks:
-        if check.error:
-            output.append(f"  {check.input}   ** {check.error}")
-        else:
-            output.append(f"  {check.input}   -> {check.order}")
-    output.append("These orders replace the ones you sent before." if done.replaced else "Orders filed.")
-    if done.errors:
-        output.append(f"{len(done.errors)} order(s) could not be accepted; {done.fate_of_errors}.")
-    ctx.say("(orders)", output, failed=bool(done.errors))
+    ctx.say("(orders)", [f"Orders for {done.power} in {done.game}, {done.phase}:", *done.report()],
+            failed=bool(done.errors))  # fmt: skip
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase
-    owner = ctx.as_address
-    if owner and owner != ctx.sender.lower() and not ctx.master:
-        # orders for a power sent from another address replace the player's: the player hears of it at once
-        copy = [
-            f"Orders for {done.power} in {done.game}, {done.phase}, were sent from {ctx.sender}",
-            "with your password, and now replace any you sent before:",
-            "",
-            *output[1:],
-            "",
-            "If you did not send them, change your password (SET PASSWORD) and tell the GM.",
-        ]
-        subject = f"{done.game}: orders for {done.power} sent from another address"
-        ctx.mails.append((notice(ctx.config, owner, subject, "\n".join(copy)), "notice"))
-
-
-def _masked(line: str, name: str) -> str:
-    """The line as quoted in the reply, with any password in it blanked."""
-    secret_last = {"REGISTER", "JOIN", "SIGNON", "CREATE", "SET PASSWORD", "SET ADDRESS"}
-    words = line.split()
-    if name in {"SET PASSWORD"} and len(words) >= 3:
-        return " ".join(words[:2] + ["****"] * (len(words) - 2))
-    if name == "CREATE" and len(words) >= 4:
-        return " ".join([*words[:3], "****", *words[4:]])
-    if name == "JOIN" and len(words) >= 3:
-        return " ".join([*words[:2], "****", *words[3:]])
-    if name == "SET ADDRESS" and len(words) >= 4:
-        return " ".join([*words[:2], "****", *words[3:]])
-    if name in secret_last and len(words) >= 2:
-        return " ".join([*words[:-1], "****"])
-    return line

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from judge.commands.base import Command, CommandError, MailContext, command, require
+from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
-from judge.engine import PhaseType
-from judge.game.house_rules import press_heading
-from judge.mail.announce import game_over_mails
-from judge.mail.compose import notice
-from judge.render import render
-from judge.render.results import deadline_text
-from judge.schedule.when import DeadlineError, describe, read_days
-from judge.variants import get_variant
+from judge.game.when import DeadlineError, describe, read_days
 
 
 @command
@@ -23,6 +15,7 @@ class Create(Command):
     usage = "CREATE game variant password [option=value ...]"
     example = "CREATE alpha standard joinpw edition=1982"
     summary = "create a game; you become its GM"
+    secrets = (2,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 3, f"usage: {self.usage}")
@@ -34,8 +27,8 @@ class Create(Command):
         for pair in args[3:]:
             key, sep, value = pair.partition("=")
             require(bool(sep), f"options are written option=value, not {pair!r}")
-            options[key.lower()] = value  # read against the option's choices by the game service
-        ctx.service.create_game(name.lower(), variant, ctx.sender, password, options=options)
+            options[key.lower()] = value  # read against the option's choices by the use case
+        ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
         return [f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>."]
 
 
@@ -45,59 +38,15 @@ class Join(Command):
     usage = "JOIN game password [power ...]"
     example = "JOIN alpha joinpw France England"
     summary = "join a forming game, naming the powers you would like in order"
+    secrets = (1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 2, f"usage: {self.usage}")
-        started = ctx.service.join(args[0].lower(), ctx.sender, args[1], args[2:])
+        mine = ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:])
         lines = [f"You have joined {args[0].lower()}."]
-        if started:
-            game = args[0].lower()
-            view = ctx.service.view(game)
-            mine = [s["power"] for s in view["seats"] if s["player"] == ctx.sender]
-            lines.append(f"The game is full and has started; you play {', '.join(p for p in mine if p)}.")
-            announce_start(ctx, game)
+        if mine is not None:
+            lines.append(f"The game is full and has started; you play {', '.join(mine)}.")
         return lines
-
-
-def announce_start(ctx: MailContext, game: str) -> None:
-    """The game-start mail, to every player, the GM and the observers."""
-    text = start_text(ctx, ctx.service.view(game))
-    addresses = {*ctx.service.addresses(game).values(), *ctx.service.observers(game)}
-    for address in sorted(addresses):
-        ctx.mails.append((notice(ctx.config, address, f"{game} has started", text), "notice"))
-
-
-def start_text(ctx: MailContext, view: dict[str, Any]) -> str:
-    """The game-start mail: the players and their powers, the variant and its options, the first phase and its
-    deadline, and how to place units where the game opens with a placement."""
-    variant = get_variant(view["variant"])
-    phase = variant.first_phase()
-    options = ", ".join(f"{k}={v}" for k, v in sorted(view["options"].items()))
-    placing = variant.opening_help
-    if phase.type is not PhaseType.MOVEMENT and not placing:
-        placing = (
-            f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
-            "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."
-        )
-    deadline = datetime.fromisoformat(view["deadline"]) if view["deadline"] else None
-    return render(
-        "start.txt.j2",
-        view["variant"],
-        judge=ctx.config.judge_code,
-        game=view["name"],
-        title=variant.title,
-        options=options,
-        players=[
-            (s["power"], s["name"] or ("civil disorder" if s["status"] == "disorder" else "(no player)"))
-            for s in sorted(view["seats"], key=lambda s: s["power"] or "")
-        ],
-        first=variant.phase_name(phase),
-        deadline=deadline_text(deadline) if deadline else None,
-        placing=placing,
-        code=phase.code,
-        deadline_code=phase.code if deadline else None,
-        variant=view["variant"],
-    )
 
 
 @command
@@ -106,12 +55,13 @@ class Observe(Command):
     usage = "OBSERVE game password | OBSERVE game OFF"
     example = "OBSERVE alpha joinpw"
     summary = "receive a game's results and broadcasts without playing (OFF: stop)"
+    secrets = (1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 2, f"usage: {self.usage}")
         game = args[0].lower()
         stopping = args[1].upper() == "OFF"
-        if ctx.service.observe(game, ctx.sender, None if stopping else args[1]):
+        if ctx.games.seating.observe(game, ctx.sender, None if stopping else args[1]):
             return [f"You observe {game}: its results and broadcasts will reach you."]
         return [f"You no longer observe {game}."]
 
@@ -122,17 +72,18 @@ class Signon(Command):
     usage = "SIGNON game power password   (or njudge's SIGNON Fgame password)"
     example = "SIGNON alpha France s3cret"
     summary = "sign on to your power (or as MASTER); the lines after it are your orders"
+    secrets = (-1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)
         if len(args) == 2:  # njudge: the power's initial glued to the game name
-            power = ctx.service.power_by_initial(args[0][1:].lower(), args[0][0])
+            power = ctx.games.seating.power_by_initial(args[0][1:].lower(), args[0][0])
             game = args[0][1:].lower()
             require(power is not None, "signon failed: wrong game, power or password")
             assert power is not None
             args = [game, power, args[1]]
         require(len(args) == 3, f"usage: {self.usage}")
-        power, address = ctx.service.signon(args[0].lower(), args[1], args[2])
+        power, address = ctx.games.seating.signon(args[0].lower(), args[1], args[2])
         ctx.game = args[0].lower()
         ctx.master = power == "MASTER"
         ctx.power = None if ctx.master else power
@@ -147,7 +98,7 @@ class Signoff(Command):
     usage = "SIGNOFF"
     example = "SIGNOFF"
     summary = "end your orders (the rest of the mail is read as commands again)"
-    role = "signed"
+    role = Role.SIGNED
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)
@@ -157,12 +108,12 @@ class Signoff(Command):
 
 
 class _Wait(Command):
-    role = "player"
+    role = Role.PLAYER
     wait: bool
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        ctx.service.set_wait(ctx.game, ctx.power, self.wait)
+        ctx.games.setup.set_wait(ctx.game, ctx.power, self.wait)
         return ["The phase will wait for your deadline." if self.wait else "The phase may be processed early."]
 
 
@@ -172,21 +123,21 @@ class SetPictures(Command):
     usage = "SET PICTURES ON | SET PICTURES OFF"
     example = "SET PICTURES OFF"
     summary = "the map picture on your results mails (on by default)"
-    role = "player"
+    role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
         require(len(args) == 1 and args[0].upper() in ("ON", "OFF"), f"usage: {self.usage}")
         wanted = args[0].upper() == "ON"
-        powers = ctx.service.side_of(ctx.game, ctx.power)
-        ctx.service.set_pictures(ctx.game, powers, wanted)
+        powers = ctx.games.seating.side_of(ctx.game, ctx.power)
+        ctx.games.setup.set_pictures(ctx.game, powers, wanted)
         if wanted:
             return ["Your results mails carry the map after each phase again."]
         return ["Your results mails come without the map picture (MAP still sends one when asked)."]
 
 
 class _Absence(Command):
-    role = "signed"
+    role = Role.SIGNED
     away: bool
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -195,27 +146,24 @@ class _Absence(Command):
         power = ctx.power
         if ctx.master and ctx.power is None:  # the GM names the power
             require(bool(words), f"usage: {self.usage}")
-            power = ctx.service.power_named(ctx.game, words.pop(0))
+            power = ctx.games.seating.power_named(ctx.game, words.pop(0))
         assert power is not None
         if self.away and [w.upper() for w in words] != ["OFF"]:
             require(bool(words), f"usage: {self.usage}")
-            zone = ctx.service.zone(ctx.game)
+            zone = ctx.games.setup.zone(ctx.game)
             try:
                 first, last = read_days(" ".join(words), ctx.now, zone)
             except DeadlineError as exc:
                 raise CommandError(str(exc)) from None
-            moved = ctx.service.set_absence(ctx.game, power, first, last)
+            moved = ctx.games.setup.set_absence(ctx.game, power, first, last)
             lines = [f"{power} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
         else:
-            ctx.service.set_absence(ctx.game, power, None, None)
+            ctx.games.setup.set_absence(ctx.game, power, None, None)
             return [f"{power} has no absence now."]
         if moved is not None:
-            from judge.commands.master import announce
-
             when = describe(moved, zone)
-            announce(ctx, "deadline extended", f"The deadline is extended to {when} for a player's absence.")
             lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
-        elif ctx.service.absence_mode(ctx.game) == "hold":
+        elif ctx.games.setup.absence_mode(ctx.game) == "hold":
             lines.append(
                 "Deadlines stand; while you are away the game does not wait for your orders (absence.mode=hold)."
             )
@@ -261,31 +209,19 @@ class SetNoWait(_Wait):
 
 
 class _Draw(Command):
-    role = "player"
+    role = Role.PLAYER
     accept: bool
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
         among = [word for arg in args for word in arg.replace(",", " ").split()]
         require(self.accept or not among, f"usage: {self.usage}")
-        drawn = ctx.service.vote_draw(ctx.game, ctx.power, self.accept, among)
+        drawn = ctx.games.talk.vote_draw(ctx.game, ctx.power, self.accept, among)
         if drawn:
-            game_over(ctx, ctx.game, "draw", drawn)
             return [f"Every surviving power has voted for the same draw: the game is drawn ({', '.join(drawn)})."]
         if not self.accept:
             return ["Your draw vote is withdrawn."]
         return [f"Your vote for a draw{' among ' + ', '.join(among) if among else ''} is recorded."]
-
-
-def game_over(ctx: MailContext, game: str, how: str, powers: list[str]) -> None:
-    """A game ended by its players (a draw, a concession): held press delivered, everyone in it told."""
-    from judge.commands.master import deliver_held_press
-
-    deliver_held_press(ctx, game)
-    view = ctx.service.view(game)
-    addresses = [*ctx.service.addresses(game).values(), *ctx.service.observers(game)]
-    mails = game_over_mails(ctx.config, addresses, game, view["position"], how, powers)
-    ctx.mails.extend((mail, "result") for mail in mails)
 
 
 @command
@@ -312,23 +248,22 @@ class Concede(Command):
     usage = "CONCEDE power | CONCEDE OFF"
     example = "CONCEDE France"
     summary = "concede the game to a power; it wins when every other survivor has (OFF: withdraw)"
-    role = "player"
+    role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
         require(len(args) == 1, f"usage: {self.usage}")
         if args[0].upper() == "OFF":
-            ctx.service.concede(ctx.game, ctx.power, None)
+            ctx.games.talk.concede(ctx.game, ctx.power, None)
             return ["Your concession is withdrawn."]
-        to = ctx.service.power_named(ctx.game, args[0])
-        if ctx.service.concede(ctx.game, ctx.power, to):
-            game_over(ctx, ctx.game, "conceded", [to])
+        to = ctx.games.seating.power_named(ctx.game, args[0])
+        if ctx.games.talk.concede(ctx.game, ctx.power, to):
             return [f"Every other surviving power has conceded to {to}: {to} wins the game."]
         return [f"Your concession to {to} is recorded; {to} wins when every other surviving power concedes too."]
 
 
 class _Press(Command):
-    role = "signed"
+    role = Role.SIGNED
     takes_body = True
     broadcast = False
 
@@ -348,16 +283,10 @@ class _Press(Command):
         require(bool(text), "the press message is empty (write it on the lines before ENDPRESS)")
         gm_writes = ctx.master and ctx.power is None
         sender = None if gm_writes else ctx.power
-        sent = ctx.service.add_press(ctx.game, sender, to, text, grey)
+        sent = ctx.games.talk.post_press(ctx.game, sender, to, text, grey)
         readers = len(sent.to) + 1
         if sent.held:
             return [f"Press held: it goes to {readers} address(es) with the next results."]
-        subject = f"{ctx.game}: press" + (f" from {sender}" if sender and not sent.press["grey"] else "")
-        for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
-            if for_gm and gm_writes:
-                continue  # the GM wrote it
-            heading = press_heading(sent.press, for_gm)
-            ctx.mails.append((notice(ctx.config, address, subject, f"{heading}\n\n{text}"), "press"))
         grey_note = " as grey press (your power is not named)" if sent.press["grey"] else ""
         return [f"Press sent{grey_note} to {readers if not gm_writes else readers - 1} address(es)."]
 
@@ -385,14 +314,11 @@ class Resign(Command):
     usage = "RESIGN"
     example = "SIGNON alpha France s3cret / RESIGN"
     summary = "leave the game; your power waits for a replacement"
-    role = "player"
+    role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        ctx.service.eject(ctx.game, ctx.power)
-        gm = ctx.service.addresses(ctx.game)["MASTER"]
-        text = f"The player of {ctx.power} has resigned from {ctx.game}. REPLACE {ctx.power} address to fill the seat."
-        ctx.mails.append((notice(ctx.config, gm, f"{ctx.game}: {ctx.power} resigned", text), "notice"))
+        ctx.games.controls.resign(ctx.game, ctx.power)
         resigned = ctx.power
         ctx.power = None
         return [f"You have resigned {resigned}."]

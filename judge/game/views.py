@@ -1,15 +1,8 @@
-"""A game as the order path reads it: the game's row and its seats in two plain queries, kept for the rest of the
-transaction.
+"""Typed views of a game, for everything that shows one: LIST, the results, SUMMARY, HISTORY, MAP and the web.
 
-A deadline brings a rush of order mails, each a SIGNON and a few orders for one of a handful of games. Loading
-the game's ORM graph (game, seats, players) for the SIGNON and again for the orders cost more than everything
-else the judge does with such a mail. A view is read once per game per transaction -- the mail processor's
-batch -- with the row lock every writer takes, and forgotten the moment it could be wrong:
-
-- any flush that writes a game, a seat or a player (every change to a game goes through the ORM), and
-- any rollback, savepoints included (a view read after a change that is then undone would keep the change).
-
-So a view is never staler than what the transaction itself would read.
+A view is a plain value read in one transaction; nothing in it is an ORM object, so it can be kept, passed to a
+template or rendered after the transaction is over. A seat's player is named by the name they registered with;
+the address is kept apart (`SeatView.address`) for delivery and the GM, never for a page or another player.
 """
 
 from __future__ import annotations
@@ -18,125 +11,73 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, select
-from sqlalchemy.orm import Session, SessionTransaction
 
-from judge.contract import position_from_json
-from judge.engine import Position, Rules
-from judge.store import Game, Player, Seat
-from judge.variants import get_variant
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the judge's list of games."""
 
-_KEY = "judge.game_views"
-"""where a session keeps its views (`Session.info`, which lives as long as the session)"""
+    name: str
+    variant: str
+    status: str
+    phase: str
+    """the phase as players read it, or "forming" """
+    players: int
 
 
 @dataclass(frozen=True)
 class SeatView:
     power: str | None
+    """None until the game starts and powers are assigned"""
+    player: str | None
+    """the player's registered name; None for a seat without a player"""
+    address: str | None = field(repr=False)
+    """for delivery and the GM only"""
     status: str
-    address: str | None
-    """the player's address; None for a vacant seat"""
-    password_hash: str | None
+    missed: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameView:
-    id: int
     name: str
     variant: str
     options: dict[str, Any]
     status: str
     phase_index: int
+    """the number of the phase the game is in (the phases before it are processed)"""
     position: dict[str, Any] | None
+    """the position now, as the contract writes it; None before the start"""
+    result: str | None
+    winners: list[str] | None
     deadline: datetime | None
-    gm_address: str
-    gm_password_hash: str
+    style: dict[str, str]
+    """how the results print orders and places (`results_style`)"""
+    gm: str
+    """the GM's registered name"""
     seats: tuple[SeatView, ...]
-    _rules: Rules | None = field(default=None, repr=False)
-    _current: Position | None = field(default=None, repr=False)
 
     @property
-    def rules(self) -> Rules:
-        if self._rules is None:
-            self._rules = get_variant(self.variant).rules(self.options)
-        return self._rules
+    def started(self) -> bool:
+        return self.position is not None
 
     @property
-    def current(self) -> Position:
-        """The position parsed once for all the mails of the transaction that order in this game."""
-        if self._current is None:
-            self._current = position_from_json(self.rules, self.position or {})
-        return self._current
-
-    def seat(self, power: str) -> SeatView | None:
-        return next((seat for seat in self.seats if seat.power == power), None)
+    def last_processed(self) -> int:
+        """The number of the last processed phase, -1 when none is."""
+        return self.phase_index - 1
 
 
-_GAME = (
-    select(
-        Game.id,
-        Game.variant,
-        Game.options,
-        Game.status,
-        Game.phase_index,
-        Game.position,
-        Game.deadline,
-        Player.address,
-        Player.password_hash,
-    )
-    .join(Player, Player.id == Game.gm_id)
-    .where(Game.name == bindparam("name"))
-    .with_for_update(of=Game)
-)
-_SEATS = (
-    select(Seat.power, Seat.status, Player.address, Player.password_hash)
-    .outerjoin(Player, Player.id == Seat.player_id)
-    .where(Seat.game_id == bindparam("game"))
-    .order_by(Seat.id)
-)
+@dataclass(frozen=True)
+class YearCentres:
+    """The centre counts at the end of a year (or so far, while the year is under way)."""
+
+    year: int
+    counts: dict[str, int]
+    finished: bool
 
 
-def game_view(session: Session, name: str) -> GameView | None:
-    """The game called `name`, locked for this transaction (as `GameService._lock` locks it), or None."""
-    views: dict[str, GameView] = session.info.setdefault(_KEY, {})
-    found = views.get(name)
-    if found is not None:
-        return found
-    row = session.execute(_GAME, {"name": name}).first()
-    if row is None:
-        return None
-    seats = session.execute(_SEATS, {"game": row.id}).all()
-    view = GameView(
-        id=row.id,
-        name=name,
-        variant=row.variant,
-        options=dict(row.options or {}),
-        status=row.status,
-        phase_index=row.phase_index,
-        position=row.position,
-        deadline=row.deadline,
-        gm_address=row.address,
-        gm_password_hash=row.password_hash,
-        seats=tuple(SeatView(s.power, s.status, s.address, s.password_hash) for s in seats),
-    )
-    views[name] = view
-    return view
+@dataclass(frozen=True)
+class PhaseView:
+    """A processed phase: its number and outcome (the contract's), as HISTORY and MAP read it."""
 
-
-def _forget(session: Session) -> None:
-    session.info.pop(_KEY, None)
-
-
-@event.listens_for(Session, "after_flush")
-def _forget_after_writes(session: Session, _context: Any) -> None:
-    if _KEY not in session.info:
-        return
-    for obj in (*session.new, *session.dirty, *session.deleted):
-        if isinstance(obj, (Game, Seat, Player)):
-            _forget(session)
-            return
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_after_rollback(session: Session, _previous: SessionTransaction) -> None:
-    _forget(session)
+    index: int
+    code: str
+    outcome: dict[str, Any]

@@ -1,46 +1,19 @@
-"""The mail a game sends of its own accord: the results of each phase, and the end of the game, to everyone in it."""
+"""The results mails of a phase and the game-over mail, as the notifier (`judge.mail.notifier`) sends them."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Hashable
-from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
+from judge.game.adjudication import Processed
 from judge.game.house_rules import press_heading
-from judge.game.service import Processed
 from judge.mail.compose import notice
-from judge.mail.outbox import outbound_row
 from judge.mail.pictures import map_part, map_png
 from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
-
-
-def results_mails(
-    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None = None
-) -> list[EmailMessage]:
-    """One results mail per address (`seats`: power -> address, "MASTER" -> the GM; then the observers). Everyone
-    gets the same sheet, except for press held for the results: each player sees what was addressed to their power
-    or to everybody, the GM all of it, an observer what went to everybody."""
-    return [mail for mail, _ in _results(config, seats, processed, observers)]
-
-
-def results_rows(
-    config: Config,
-    seats: dict[str, str],
-    processed: Processed,
-    observers: list[str] | None,
-    *,
-    now: datetime,
-    game_id: int | None = None,
-) -> list[dict[str, Any]]:
-    """The results mails (`results_mails`) as rows of the outbound queue, for the deadline keeper."""
-    return [
-        outbound_row(mail, kind="result", now=now, game_id=game_id, raw=raw)
-        for mail, raw in results_copies(config, seats, processed, observers)
-    ]
 
 
 def results_copies(

@@ -24,7 +24,7 @@ def outbound_row(
     raw: bytes | None = None,
 ) -> dict[str, Any]:
     """The queue row for one mail, to be inserted with others (`queue_rows`) or alone (`queue_mail`). `raw`: the
-    message's bytes, when the caller has made them (`judge.mail.announce.results_rows`)."""
+    message's bytes, when the caller has made them (`judge.mail.announce.results_copies`)."""
     # the values as stored, not parsed again into header objects: the judge wrote them itself
     written = [str(value) for name, value in message.raw_items() if name.lower() in ("to", "cc")]
     recipients = [address for _, address in getaddresses(written)]

@@ -29,11 +29,12 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
-from judge.commands import MailContext, interpret
-from judge.commands.base import MAX_SECTIONS, Section
 from judge.config import Config
-from judge.game import GameService
-from judge.mail.compose import notice, reply
+from judge.game import Games
+from judge.mail.admin_events import MessageShunted
+from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request, Section
+from judge.mail.compose import reply
+from judge.mail.notifier import Notifier
 from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
@@ -53,10 +54,15 @@ class Processor:
         db: Database,
         config: Config,
         clock: Clock = SYSTEM_CLOCK,
+        *,
+        handler: Handler,
     ) -> None:
+        """`handler`: what reads a mail's commands (the daemon gives `judge.commands.answer_mail`)."""
         self.db = db
         self.config = config
         self.clock = clock
+        self.handler = handler
+        self.notifier = Notifier(config)
         self.rate_limit = config.rate_limit
         """replies to one address within `rate_window`, beyond which its further mail waits (it is not lost)"""
         self.rate_window = timedelta(minutes=config.rate_window_minutes)
@@ -224,13 +230,8 @@ class Processor:
         error = why[:4000]
         if attempts < MAX_ATTEMPTS:
             return _Result(message_id, MailStatus.RECEIVED, error=error)
-        text = (
-            f"Message {message_id} (Message-ID {header_id}) could not be processed after "
-            f"{attempts} attempts and was shunted:\n\n{error}\n\n"
-            f"judge shunt show {message_id}   /   judge shunt retry {message_id}"
-        )
-        admin = notice(self.config, self.config.admin, f"shunted message {message_id}", text)
-        outgoing = [outbound_row(admin, kind="notice", now=self.clock.now())]
+        shunted = MessageShunted(message_id=message_id, header_id=header_id, attempts=attempts, error=error)
+        outgoing = self.notifier.rows([shunted], now=self.clock.now())
         return _Result(message_id, MailStatus.SHUNTED, error=error, outgoing=outgoing, header_id=header_id)
 
     def _deferred(self, message_id: int, mail: IncomingMail, answering: Counter[str] | None = None) -> bool:
@@ -273,24 +274,22 @@ class Processor:
             return _Result(
                 message_id, MailStatus.IGNORED, error=error, processed_at=now, header_id=mail.message_id, why=why
             )
-        service = GameService(self.db, self.clock).bound(s)
-        ctx = MailContext(
-            service, self.config, sender=mail.sender, now=now, message_id=mail.message_id, received_at=received
-        )
-        interpret(ctx, mail.lines)
-        footer = self._footer(ctx, mail)
+        games = Games(self.db, self.clock).bound(s)
+        request = Request(mail.sender, mail.lines, now, mail.message_id, received)
+        said = self.handler(games, self.config, request)
+        footer = self._footer(games, said, mail)
         subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}".strip()
-        if ctx.game_of_reply and ctx.game_of_reply not in subject:
-            subject += f" [{ctx.game_of_reply}{' ' + ctx.phase_of_reply if ctx.phase_of_reply else ''}]"
-        if ctx.unanswered:
-            more = f"{ctx.unanswered} more line(s) were not answered: a reply answers the first {MAX_SECTIONS}"
-            ctx.sections.append(Section("(the rest of the mail)", [more], True))
-        body = render_reply(self.config.name, ctx.sections, footer)
+        if said.game and said.game not in subject:
+            subject += f" [{said.game}{' ' + said.phase if said.phase else ''}]"
+        if said.unanswered:
+            more = f"{said.unanswered} more line(s) were not answered: a reply answers the first {MAX_SECTIONS}"
+            said.sections.append(Section("(the rest of the mail)", [more], True))
+        body = render_reply(self.config.name, said.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
-        for filename, png in ctx.attachments:  # the MAP command's picture
+        for filename, png in said.attachments:  # the MAP command's picture
             attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
-        outgoing += [outbound_row(message, kind=kind, now=now) for message, kind in ctx.mails]
+        outgoing += self.notifier.rows(games.take_events(), now=now)
         return _Result(
             message_id,
             MailStatus.PROCESSED,
@@ -301,16 +300,16 @@ class Processor:
             why=f"answered {mail.sender}",
         )
 
-    def _footer(self, ctx: MailContext, mail: IncomingMail) -> list[str]:
+    def _footer(self, games: Games, said: Answer, mail: IncomingMail) -> list[str]:
         lines = []
-        if not ctx.sections:
+        if not said.sections:
             lines.append("Your mail held no commands. Send HELP for the list of commands.")
         if mail.truncated:
             lines.append("Your mail was too long: only its beginning was read.")
-        if ctx.game_of_reply:
-            phase, deadline = ctx.service.brief(ctx.game_of_reply)
+        if said.game:
+            phase, deadline = games.reads.brief(said.game)
             if phase:
-                lines.append(f"{ctx.game_of_reply} is in {phase}.")
+                lines.append(f"{said.game} is in {phase}.")
             if deadline:
                 left = deadline.replace(tzinfo=deadline.tzinfo or UTC) - self.clock.now()
                 hours = max(0, int(left.total_seconds() // 3600))

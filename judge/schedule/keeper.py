@@ -32,14 +32,14 @@ from judge.config import Config
 from judge.contract import position_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
-from judge.game import GameService
+from judge.game import Games
 from judge.game.attendance import held_away
-from judge.mail.announce import results_rows
-from judge.mail.compose import notice
-from judge.mail.outbox import outbound_row, queue_rows
-from judge.render import render
+from judge.game.events import OrdersLate, PhaseDue, Reminder, WaitingForReplacements
+from judge.game.timing import grace_end, reminder_time, timing_from_settings
+from judge.game.use_case import audience_of
+from judge.mail.notifier import Notifier
+from judge.mail.outbox import queue_rows
 from judge.render.results import deadline_text
-from judge.schedule.timing import grace_end, reminder_time, timing_from_settings
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.variants import get_variant
 
@@ -148,6 +148,7 @@ class DeadlineKeeper:
         self.db = db
         self.config = config
         self.clock = clock
+        self.notifier = Notifier(config)
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
@@ -320,20 +321,21 @@ class DeadlineKeeper:
             game_id, name = game.id, game.name
             try:
                 done: list[str] = []
-                mails: list[dict[str, Any]] = []
+                games = Games(self.db, self.clock).bound(s)
                 for _ in range(_CHAIN):
                     before = game.phase_index
-                    done.extend(self._game(s, game, mails))
+                    done.extend(self._game(s, game, games))
                     if game.phase_index == before or game.status != GameStatus.ACTIVE:
                         break
+                mails = self.notifier.rows(games.take_events(), now=self.clock.now(), game_id=game.id)
                 queue_rows(s, mails)  # every mail of the game in one insert
                 s.flush()
             except Exception as error:
                 raise _GameFailed(game_id, name) from error
         return game_id, done
 
-    def _game(self, s: Session, game: Game, mails: list[dict[str, Any]]) -> list[str]:
-        """Do what is due for a game held under its lock; the mails it sends are added to `mails`."""
+    def _game(self, s: Session, game: Game, games: Games) -> list[str]:
+        """Do what is due for a game held under its lock; what it did is said as events on `games`."""
         if game.status != GameStatus.ACTIVE or game.position is None:  # paused or ended since it was found due
             return []
         now = self.clock.now()
@@ -359,86 +361,67 @@ class DeadlineKeeper:
         plan = _plan(look, now)
         name, index = game.name, game.phase_index
         phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
-        addresses = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
+        audience = audience_of(game)
         done: list[str] = []
         if plan.early:
-            return self._process(s, game, f"{name}: {plan.early}, {phase} processed early", mails)
+            return self._process(game, f"{name}: {plan.early}, {phase} processed early", games)
         if plan.remind:
+            notice = self._notice(game, position.phase)
             for power in [*plan.missing, *plan.faulty]:
-                if power in addresses:
-                    text = self._notice("reminder.txt.j2", game, position.phase, power, missing=power in plan.missing)
-                    mails.append(self._mail(addresses[power], f"{name}: reminder, {phase}", text, game.id))
+                if power in audience.players:
+                    games.events.append(
+                        Reminder(game=name, phase=phase, power=power, missing=power in plan.missing, notice=notice,
+                                 address=audience.players[power])
+                    )  # fmt: skip
             self._mark(game, "_reminded", index)
             done.append(f"{name}: reminded {', '.join([*plan.missing, *plan.faulty]) or 'nobody'}")
         if plan.late:
-            for power in plan.missing:
-                if power in addresses:
-                    text = self._notice("late.txt.j2", game, position.phase, power)
-                    mails.append(self._mail(addresses[power], f"{name}: late, {phase}", text, game.id))
-            text = " ".join(
-                part
-                for part in (
-                    f"No orders yet from: {', '.join(plan.missing)}." if plan.missing else "",
-                    f"Orders with errors from: {', '.join(plan.faulty)}." if plan.faulty else "",
-                )
-                if part
-            )
-            mails.append(self._mail(game.gm.address, f"{name}: late powers, {phase}", text, game.id))
+            late = OrdersLate(
+                game=name, phase=phase, missing=tuple(plan.missing), faulty=tuple(plan.faulty),
+                notice=self._notice(game, position.phase), audience=audience,
+            )  # fmt: skip
+            games.events.append(late)
             self._mark(game, "_late", index)
             done.append(f"{name}: late notices to {', '.join(plan.missing) or 'nobody'}")
         if plan.at_grace == "tell GM":
-            text = "The deadline and grace are over: PROCESS when ready."
-            mails.append(self._mail(game.gm.address, f"{name}: {phase} is due", text, game.id))
+            games.events.append(PhaseDue(game=name, phase=phase, audience=audience))
             self._mark(game, "_gm_told", index)
             done.append(f"{name}: the GM was told the phase is due")
         elif plan.at_grace == "wait":
-            text = f"Waiting for a replacement for {', '.join(plan.unfilled)} before {phase} is processed."
-            mails.append(self._mail(game.gm.address, f"{name}: waiting for replacements", text, game.id))
+            waiting = WaitingForReplacements(game=name, phase=phase, powers=tuple(plan.unfilled), audience=audience)
+            games.events.append(waiting)
             self._mark(game, "_gm_told", index)
             done.append(f"{name}: waiting for replacements")
         elif plan.at_grace == "process":
-            done.extend(self._process(s, game, f"{name}: {phase} processed at the deadline", mails))
+            done.extend(self._process(game, f"{name}: {phase} processed at the deadline", games))
         return done
 
-    def _process(self, s: Session, game: Game, what: str, mails: list[dict[str, Any]]) -> list[str]:
-        """Process the phase of a game this transaction holds, and queue its results to everyone in it."""
+    def _process(self, game: Game, what: str, games: Games) -> list[str]:
+        """Process the phase of a game this transaction holds; its results go to everyone in it (the notifier)."""
         self._mark(game, "_processed", game.phase_index)
-        with s.no_autoflush:  # the marks go out with the phase's own update of the game, not in one of their own
-            processed = GameService(self.db, self.clock).bound(s).process_held(game)
-        seats = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
-        seats["MASTER"] = game.gm.address
-        observers = list(game.settings.get("observers", []))
-        now = self.clock.now()
-        mails.extend(results_rows(self.config, seats, processed, observers, now=now, game_id=game.id))
+        assert games.store.session is not None
+        with games.store.session.no_autoflush:  # the marks go out with the phase's own update of the game
+            processed = games.adjudication.process_held(game)
         return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
 
-    def _notice(self, template: str, game: Game, phase: Phase, power: str, **values: Any) -> str:
-        """A reminder or late notice: the njudge header, then what the power should do."""
+    @staticmethod
+    def _notice(game: Game, phase: Phase) -> dict[str, Any]:
+        """What a reminder or late notice prints: the njudge header, the deadline and its grace."""
         deadline = as_utc(game.deadline)
         assert deadline is not None
         timing = timing_from_settings(game.settings)
         grace = timing.for_phase(phase.type.value).grace_hours
         end = grace_end(deadline, timing, phase.type.value)
-        return render(
-            template,
-            game.variant,
-            judge=self.config.judge_code,
-            game=game.name,
-            variant=game.variant,
-            code=phase.code,
-            deadline_code=phase.code,
-            deadline=deadline_text(deadline),
-            phase=str(phase),
-            power=power,
-            grace_hours=f"{grace:g}" if grace else None,
-            grace_end=deadline_text(end) if end > deadline else None,
-            **values,
-        )
-
-    def _mail(self, to: str, subject: str, text: str, game_id: int) -> dict[str, Any]:
-        return outbound_row(
-            notice(self.config, to, subject, text), kind="notice", now=self.clock.now(), game_id=game_id
-        )
+        return {
+            "game": game.name,
+            "variant": game.variant,
+            "code": phase.code,
+            "deadline_code": phase.code,
+            "deadline": deadline_text(deadline),
+            "phase": str(phase),
+            "grace_hours": f"{grace:g}" if grace else None,
+            "grace_end": deadline_text(end) if end > deadline else None,
+        }
 
     @staticmethod
     def _mark(game: Game, key: str, index: int) -> None:

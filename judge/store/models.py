@@ -224,6 +224,21 @@ class DrawVote(Base):
     updated_at: Mapped[datetime]
 
 
+class GameEventRecord(Base):
+    """What happened to a game, in the order it happened (`judge.game.events`): the public part of each event,
+    for the game's history and its web pages. Rolled back with the phases it follows."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase_index: Mapped[int]
+    """the phase the game was in when it happened"""
+    kind: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]]
+    at: Mapped[datetime]
+
+
 class InboundMail(Base):
     """Every mail the judge received, stored raw before it is acknowledged: nothing is lost."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game import GameService
+from judge.game import Games
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
@@ -27,17 +27,17 @@ class Seat:
     address: str
 
 
-def full_games(service: GameService, games: int, password: str = "pw") -> list[Seat]:
+def full_games(layer: Games, games: int, password: str = "pw") -> list[Seat]:
     """`games` started standard games g0, g1, ... run by gm@example.org, each power's player registered as
     <power><n>@example.org; every password (the players', the GM's and the games') is `password`."""
-    service.register("gm@example.org", "GM", password)
+    layer.accounts.register("gm@example.org", "GM", password)
     seats = []
     for g in range(games):
         game = f"g{g}"
-        service.create_game(game, "standard", "gm@example.org", password, seed=g)
+        layer.seating.create_game(game, "standard", "gm@example.org", password, seed=g)
         for power in POWERS:
             address = f"{power.lower()}{g}@example.org"
-            service.register(address, address, password)
-            service.join(game, address, password, [power])
+            layer.accounts.register(address, address, password)
+            layer.seating.join(game, address, password, [power])
             seats.append(Seat(game, power, address))
     return seats

@@ -1,0 +1,221 @@
+"""Adjudicating a game's phase and storing what came of it: PROCESS, the deadline, PREDICT.
+
+The engine is asked with the orders on file; the phase's record keeps the position before, the orders, the outcome
+and the position after, so the phase can be read again (HISTORY, MAP) and rolled back to. Attendance is counted
+here (who was late), and the press held for the results is released with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.clock import as_utc
+from judge.contract import outcome_json, position_from_json, position_json
+from judge.engine import Outcome, Position, adjudicate
+from judge.engine.supply import powers_to_order, surviving_powers
+from judge.game.attendance import not_awaited
+from judge.game.checking import read_lines
+from judge.game.errors import GameError
+from judge.game.events import PhaseProcessed
+from judge.game.settings import PICTURES_OFF, results_style
+from judge.game.store import rules_of
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline
+from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
+
+
+@dataclass(frozen=True)
+class Processed:
+    game: str
+    index: int
+    outcome: dict[str, Any]
+    """the contract outcome of the phase"""
+    next_phase: dict[str, Any] | None
+    """None when the game ended"""
+    late: list[str] = field(default_factory=list)
+    finished: str | None = None
+    deadline: datetime | None = None
+    """the next phase's deadline, for the results mail"""
+    note: str | None = None
+    """the GM's note (`NOTE text`), printed with the results"""
+    press: list[dict[str, Any]] = field(default_factory=list)
+    """press held for the results (`press_with_results`), released by this phase: sender, recipients, body"""
+    options: dict[str, Any] = field(default_factory=dict)
+    """the game's rule options (for how the variant names things in the results)"""
+    style: dict[str, str] = field(default_factory=dict)
+    """how the results print orders and places (`results_style`)"""
+    pictures_off: list[str] = field(default_factory=list)
+    """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
+
+
+def phase_seed(game_seed: int, index: int) -> int:
+    """The seed for one phase's die rolls: fixed by the game's seed, so a replay rolls the same."""
+    return (game_seed * 1_000_003 + index) % 2**31
+
+
+class Adjudication(UseCase):
+    def process(
+        self, name: str, *, expected_index: int | None = None, asked_at: datetime | None = None
+    ) -> Processed | None:
+        """Adjudicate the current phase. With `expected_index`, do nothing if that phase is already done
+        (a deadline fired twice, or another judge process got there first). With `asked_at` (when the GM's
+        PROCESS mail arrived), refuse if a phase was processed since: the deadline keeper, perhaps of another
+        judge process, did what the GM asked, and the GM is not to process the next phase unawares."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if expected_index is not None and game.phase_index != expected_index:
+                return None
+            if game.status != GameStatus.ACTIVE:
+                raise GameError(f"{name} is {game.status}, not active")
+            if asked_at is not None and game.phase_index > 0:
+                last = s.scalar(
+                    select(PhaseRecord.processed_at).where(
+                        PhaseRecord.game_id == game.id, PhaseRecord.index == game.phase_index - 1
+                    )
+                )
+                if last is not None and as_utc(last) > as_utc(asked_at):
+                    current = game.position["phase"] if game.position else {}
+                    raise GameError(
+                        f"a phase of {name} was processed at {as_utc(last):%Y-%m-%d %H:%M:%S} UTC, after your mail "
+                        f"arrived; it is now in {current.get('season')} {current.get('year')} {current.get('type')}: "
+                        "send PROCESS again to process that"
+                    )
+            return self._process(s, game)
+
+    def process_held(self, game: Game) -> Processed:
+        """Adjudicate the current phase of an active game that the store's transaction already holds under its row
+        lock (the deadline keeper locks a game to decide what is due, then processes it): no second lock and no
+        savepoint, as the caller's transaction for the game is all or nothing."""
+        session = self.store.session
+        if session is None or game not in session:
+            raise ValueError("process_held needs the game locked in the store's own transaction (bound)")
+        return self._process(session, game)
+
+    def predict(self, name: str) -> dict[str, Any]:
+        """What the current orders would give, without committing anything (the GM's PREDICT)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            outcome, _ = self._adjudicate(s, game)  # reads only: nothing to undo
+            return outcome_json(game.variant, outcome)
+
+    @staticmethod
+    def _adjudicate(s: Session, game: Game, position: Position | None = None) -> tuple[Outcome, dict[str, list[str]]]:
+        """The outcome of the orders on file; `position`: the game's position, when the caller has parsed it."""
+        rules = rules_of(game)
+        if position is None:
+            position = position_from_json(rules, game.position or {})
+        sets = s.execute(
+            select(OrderSet.power, OrderSet.lines)
+            .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
+            .order_by(OrderSet.power)
+        ).all()
+        lines = {o.power: list(o.lines) for o in sets}
+        submitted = [sub for power, text in lines.items() for sub in read_lines(rules, power, text)]
+        return adjudicate(rules, position, submitted, phase_seed(game.seed, game.phase_index)), lines
+
+    def _process(self, s: Session, game: Game) -> Processed:
+        rules = rules_of(game)
+        before = game.position or {}
+        position = position_from_json(rules, before)
+        outcome, lines = self._adjudicate(s, game, position)
+        out = outcome_json(game.variant, outcome)
+        after = Position(
+            outcome.next_phase,
+            outcome.units,
+            outcome.centres,
+            outcome.dislodged,
+            outcome.standoffs,
+            outcome.variant_state,
+        )
+        after_json = position_json(game.variant, after)
+        now = self.clock.now()
+        s.add(
+            PhaseRecord(
+                game_id=game.id,
+                index=game.phase_index,
+                season=position.phase.season,
+                year=position.phase.year,
+                type=position.phase.type.value,
+                position_before=before,
+                orders=lines,
+                outcome=out,
+                position_after=after_json,
+                seed=phase_seed(game.seed, game.phase_index),
+                processed_at=now,
+            )
+        )
+        excused = not_awaited(game.seats, game.settings, now)
+        late = _mark_attendance(game, powers_to_order(rules, position) - excused, set(lines))
+        alive = surviving_powers(after)
+        for seat in game.seats:
+            if seat.power and seat.power not in alive:
+                seat.status = SeatStatus.ELIMINATED
+        index = game.phase_index
+        game.position = after_json
+        game.phase_index += 1
+        finished = None
+        if outcome.winner:
+            finish(game, "victory", outcome.winner, now)
+            finished = "victory"
+        game.deadline = None if finished else next_deadline(game, now)
+        s.flush()  # the unique (game, index) key stops a second process here
+        note = game.settings.get("note")
+        processed = Processed(
+            game.name,
+            index,
+            out,
+            None if finished else after_json["phase"],
+            late,
+            finished,
+            game.deadline,
+            str(note) if note else None,
+            release_press(s, game),
+            dict(game.options),
+            results_style(game.settings),
+            list(game.settings.get(PICTURES_OFF) or ()),
+        )
+        event = PhaseProcessed(
+            game=game.name,
+            index=index,
+            phase=position.phase.code,
+            late=tuple(late),
+            finished=finished,
+            processed=processed,
+            audience=audience_of(game),
+        )
+        self.raise_event(s, game, event, phase=index)
+        return processed
+
+
+def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
+    """The press held for the results (`press_with_results`), marked released: sender, recipients, body, grey."""
+    held = s.scalars(
+        select(Press)
+        .where(Press.game_id == game.id, Press.with_results.is_(True), Press.released.is_(False))
+        .order_by(Press.id)
+    ).all()
+    for press in held:
+        press.released = True
+    return [{"sender": p.sender, "recipients": list(p.recipients), "body": p.body, "grey": p.grey} for p in held]
+
+
+def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
+    late = []
+    limit = int(game.settings.get("abandon_after", 3))
+    for seat in game.seats:
+        if seat.power is None or seat.power not in due:
+            continue
+        if seat.power in ordered:
+            seat.missed = 0
+            if seat.status in (SeatStatus.LATE, SeatStatus.ABANDONED):
+                seat.status = SeatStatus.PLAYING
+            continue
+        seat.missed += 1
+        late.append(seat.power)
+        if seat.status != SeatStatus.VACANT:
+            seat.status = SeatStatus.ABANDONED if seat.missed >= limit else SeatStatus.LATE
+    return sorted(late)

@@ -1,0 +1,164 @@
+"""The GM's controls over a running game: the clock (PAUSE, RESUME, SET DEADLINE), ROLLBACK, the seats (EJECT,
+REPLACE, a player's RESIGN) and TERMINATE. Each says what it did as an event, and the notifier tells the game."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import delete, select
+
+from judge.contract import position_from_json
+from judge.engine.supply import surviving_powers
+from judge.game.errors import GameError
+from judge.game.events import (
+    DeadlineMoved,
+    GameEnded,
+    GamePaused,
+    GameResumed,
+    GameRolledBack,
+    PlayerEjected,
+    PlayerReplaced,
+    PlayerResigned,
+)
+from judge.game.store import rules_of
+from judge.game.table_talk import release_held_press
+from judge.game.timing import timing_from_settings
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, seat_of
+from judge.store import DrawVote, GameEventRecord, GameStatus, OrderSet, PhaseRecord, SeatStatus
+
+
+class Controls(UseCase):
+    def pause(self, name: str) -> None:
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.ACTIVE:
+                raise GameError(f"{name} is {game.status}; only an active game can be paused")
+            game.status = GameStatus.PAUSED
+            self.raise_event(s, game, GamePaused(game=name, audience=audience_of(game)))
+
+    def resume(self, name: str) -> datetime | None:
+        """Start the clock again; returns the deadline the game runs to."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.PAUSED:
+                raise GameError(f"{name} is not paused")
+            game.status = GameStatus.ACTIVE
+            self.raise_event(s, game, GameResumed(game=name, deadline=game.deadline, audience=audience_of(game)))
+            return game.deadline
+
+    def set_deadline(self, name: str, when: datetime | None) -> ZoneInfo:
+        """The current phase's deadline (None: none, the phase waits for PROCESS). Returns the game's zone."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            game.deadline = when
+            zone = timing_from_settings(game.settings).tz
+            event = DeadlineMoved(game=name, deadline=when, zone=zone.key, audience=audience_of(game))
+            self.raise_event(s, game, event)
+            return zone
+
+    def rollback(self, name: str, to_index: int, *, keep_orders: bool = True) -> GameRolledBack:
+        """Return to the start of phase `to_index`; the phases after it are forgotten, and its orders restored
+        (`keep_orders`) or cleared. Either way the phase then waits for its new deadline or the GM's PROCESS:
+        the restored sets look complete, and processing them at once would only repeat what was rolled back."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == to_index))
+            if record is None:
+                raise GameError(f"{name} has no processed phase {to_index}")
+            s.execute(delete(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index >= to_index))
+            s.execute(delete(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index >= to_index))
+            s.execute(delete(DrawVote).where(DrawVote.game_id == game.id))
+            s.execute(
+                delete(GameEventRecord).where(
+                    GameEventRecord.game_id == game.id, GameEventRecord.phase_index >= to_index
+                )
+            )
+            now = self.clock.now()
+            for power, text in sorted(record.orders.items() if keep_orders else ()):
+                s.add(
+                    OrderSet(
+                        game_id=game.id,
+                        phase_index=to_index,
+                        power=power,
+                        lines=list(text),
+                        checked=[],
+                        has_errors=False,
+                        submitted_at=now,
+                    )
+                )
+            game.position = record.position_before
+            game.phase_index = to_index
+            game.deadline = next_deadline(game, now)
+            game.settings = {**game.settings, "_no_early": to_index}
+            if game.status == GameStatus.FINISHED:
+                game.status = GameStatus.ACTIVE
+                game.result = None
+                game.winners = None
+                game.finished_at = None
+            alive = surviving_powers(position_from_json(rules_of(game), record.position_before))
+            for seat in game.seats:
+                if seat.status == SeatStatus.ELIMINATED and seat.power in alive:
+                    seat.status = SeatStatus.PLAYING
+            phase = record.position_before["phase"]
+            event = GameRolledBack(
+                game=name,
+                index=to_index,
+                phase=f"{phase['season']} {phase['year']} {phase['type']}",
+                orders_kept=keep_orders,
+                deadline=game.deadline,
+                audience=audience_of(game),
+            )
+            self.raise_event(s, game, event)
+            return event
+
+    def eject(self, name: str, power: str) -> None:
+        """Remove the player of `power`; the power waits for a replacement (its units hold meanwhile)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            seat = seat_of(game, power)
+            seat.player = None
+            seat.status = SeatStatus.VACANT
+            self.raise_event(s, game, PlayerEjected(game=name, power=power, audience=audience_of(game)))
+
+    def resign(self, name: str, power: str) -> None:
+        """The player of `power` leaves; the power waits for a replacement, and the GM is told."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            seat = seat_of(game, power)
+            seat.player = None
+            seat.status = SeatStatus.VACANT
+            self.raise_event(s, game, PlayerResigned(game=name, power=power, audience=audience_of(game)))
+
+    def replace(self, name: str, power: str, address: str) -> None:
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            seat = seat_of(game, power)
+            seat.player = self.store.player(s, address)
+            seat.status = SeatStatus.PLAYING
+            seat.missed = 0
+            s.flush()
+            event = PlayerReplaced(game=name, power=power, address=seat.player.address, audience=audience_of(game))
+            self.raise_event(s, game, event)
+
+    def terminate(self, name: str) -> None:
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status == GameStatus.FINISHED:
+                raise GameError(f"{name} is already over ({game.result})")
+            finish(game, "terminated", [], self.clock.now())
+            release_held_press(self, s, game)
+            joined = {
+                seat.power or f"(seat {n})": seat.player.address for n, seat in enumerate(game.seats) if seat.player
+            }
+            audience = audience_of(game)
+            if game.position is None:  # the players who joined a game that never started are told too
+                audience = type(audience)(joined, audience.gm, audience.observers)
+            event = GameEnded(
+                game=name,
+                how="terminated",
+                started=game.position is not None,
+                position=game.position,
+                audience=audience,
+            )
+            self.raise_event(s, game, event)

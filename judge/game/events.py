@@ -1,0 +1,271 @@
+"""What happened to a game, as typed values: each use case says what it caused, and one notifier
+(`judge.mail.notifier`) turns them into mail.
+
+An event names its game and carries what its readers need. Some of that is for delivery only -- who gets the
+mail, the press as written, the addresses -- and is marked private: it is never stored, never shown on a page,
+and never leaves the transaction that raised it. The rest (`data`) is what the game's history keeps
+(`GameEventRecord`), for the history and the web pages to read: public by construction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from judge.game.adjudication import Processed
+    from judge.game.table_talk import PressSent
+
+PRIVATE: dict[str, bool] = {"private": True}
+"""field metadata: for delivery only, never stored or shown"""
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who gets a game's mail: each power's player, the GM, the observers."""
+
+    players: dict[str, str]
+    """power -> the address of its player (a player of several powers is named once for each)"""
+    gm: str
+    observers: tuple[str, ...] = ()
+
+    def everyone(self) -> list[str]:
+        """Every address of the game once: players, GM, observers."""
+        return sorted({*self.players.values(), self.gm, *self.observers})
+
+    def with_gm(self) -> dict[str, str]:
+        """power -> address, with the GM as "MASTER" (as the results mails address them)."""
+        return {**self.players, "MASTER": self.gm}
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEvent:
+    game: str
+    kind: ClassVar[str] = "event"
+    stored: ClassVar[bool] = True
+    """kept with the game (its history and the web read it), or only delivered"""
+
+    def data(self) -> dict[str, Any]:
+        """The public fields as JSON values (what the game's history keeps)."""
+        out: dict[str, Any] = {}
+        for each in dataclasses.fields(self):
+            if each.metadata.get("private") or each.name == "game":
+                continue
+            out[each.name] = _json(getattr(self, each.name))
+        return out
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, (tuple, list)):
+        return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {each.name: _json(getattr(value, each.name)) for each in dataclasses.fields(value)}
+    return value
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A power and who plays it, as the game-start mail and LIST name them (never an address)."""
+
+    power: str
+    player: str
+    """the player's name, "civil disorder" or "(no player)" """
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(GameEvent):
+    kind: ClassVar[str] = "game started"
+    variant: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[SeatLine, ...] = ()
+    deadline: datetime | None = None
+    unplayed: tuple[str, ...] = ()
+    """powers left in civil disorder (START CD)"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseProcessed(GameEvent):
+    kind: ClassVar[str] = "phase processed"
+    index: int = 0
+    phase: str = ""
+    """the phase's code (S1901M)"""
+    late: tuple[str, ...] = ()
+    finished: str | None = None
+    processed: Processed = field(metadata=PRIVATE, repr=False)
+    """the whole result: the outcome, and the press released with it (private to its recipients)"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeadlineMoved(GameEvent):
+    kind: ClassVar[str] = "deadline moved"
+    deadline: datetime | None = None
+    """None: no deadline, the phase waits for the GM's PROCESS"""
+    zone: str = "UTC"
+    why: Literal["set by the GM", "absence"] = "set by the GM"
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GamePaused(GameEvent):
+    kind: ClassVar[str] = "game paused"
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameResumed(GameEvent):
+    kind: ClassVar[str] = "game resumed"
+    deadline: datetime | None = None
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRolledBack(GameEvent):
+    kind: ClassVar[str] = "game rolled back"
+    index: int = 0
+    phase: str = ""
+    """the phase returned to, as players read it (Spring 1901 movement)"""
+    orders_kept: bool = True
+    deadline: datetime | None = None
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerEjected(GameEvent):
+    kind: ClassVar[str] = "player ejected"
+    power: str = ""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerResigned(GameEvent):
+    kind: ClassVar[str] = "player resigned"
+    power: str = ""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerReplaced(GameEvent):
+    kind: ClassVar[str] = "player replaced"
+    power: str = ""
+    address: str = field(metadata=PRIVATE, repr=False)
+    """the new player's address"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PressPosted(GameEvent):
+    kind: ClassVar[str] = "press posted"
+    stored: ClassVar[bool] = False  # the press table keeps press, with who may read it
+    sent: PressSent = field(metadata=PRIVATE, repr=False)
+    by_gm: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeldPressReleased(GameEvent):
+    """Press held for the results, released because the game ended without them."""
+
+    kind: ClassVar[str] = "held press released"
+    stored: ClassVar[bool] = False
+    messages: tuple[PressSent, ...] = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawVoted(GameEvent):
+    kind: ClassVar[str] = "draw voted"
+    stored: ClassVar[bool] = False  # votes are secret until the game is drawn
+    power: str = ""
+    accept: bool = True
+    among: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConcessionMade(GameEvent):
+    kind: ClassVar[str] = "concession made"
+    stored: ClassVar[bool] = False
+    power: str = ""
+    to: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(GameEvent):
+    """The end of a game that no phase's results announce (a draw, a concession, TERMINATE); a victory ends with
+    its phase's results (`PhaseProcessed.finished`)."""
+
+    kind: ClassVar[str] = "game ended"
+    how: str = ""
+    """draw, conceded, terminated"""
+    winners: tuple[str, ...] = ()
+    started: bool = True
+    position: dict[str, Any] | None = field(metadata=PRIVATE, repr=False)
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrdersFromAnotherAddress(GameEvent):
+    """Orders for a power sent with its password from an address not its player's: the player hears of it."""
+
+    kind: ClassVar[str] = "orders from another address"
+    stored: ClassVar[bool] = False
+    power: str = ""
+    phase: str = ""
+    owner: str = field(metadata=PRIVATE, repr=False)
+    sender: str = field(metadata=PRIVATE, repr=False)
+    report: tuple[str, ...] = field(metadata=PRIVATE, repr=False)
+    """the reply's lines on the orders, as the sender got them"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reminder(GameEvent):
+    """A power's orders are missing or faulty as the deadline nears."""
+
+    kind: ClassVar[str] = "reminder"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    power: str = ""
+    missing: bool = True
+    notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
+    """what the reminder and late templates print (deadline, grace)"""
+    address: str = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrdersLate(GameEvent):
+    """The deadline passed with orders missing or faulty: each late power is told, and the GM."""
+
+    kind: ClassVar[str] = "orders late"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    missing: tuple[str, ...] = ()
+    faulty: tuple[str, ...] = ()
+    notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseDue(GameEvent):
+    """A game processed by hand (timing.manual) is past its deadline and grace: the GM is told to PROCESS."""
+
+    kind: ClassVar[str] = "phase due"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WaitingForReplacements(GameEvent):
+    kind: ClassVar[str] = "waiting for replacements"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    powers: tuple[str, ...] = ()
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+Event = GameEvent

@@ -1,0 +1,155 @@
+"""Filing a player's orders for the current phase, and reading back what is on file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import BindParameter, CursorResult, Table, bindparam, select
+
+from judge.engine import PhaseType
+from judge.game.checking import LineCheck, check_orders, route_lines
+from judge.game.errors import GameError
+from judge.game.events import OrdersFromAnotherAddress
+from judge.game.use_case import UseCase, phase_name
+from judge.notation import read_line
+from judge.store import GameStatus, OrderSet
+
+# Order sets are written with plain table statements, built once (a deadline's rush files thousands): they are
+# only ever read as columns, never as ORM objects that a statement here could leave stale.
+_ORDER_SETS = cast(Table, OrderSet.__table__)
+_SET_VALUES: dict[str, BindParameter[Any]] = {
+    name: bindparam(name) for name in ("lines", "checked", "has_errors", "submitted_at", "source_message_id")
+}
+_REPLACE_ORDER_SET = (
+    _ORDER_SETS.update()
+    .where(
+        _ORDER_SETS.c.game_id == bindparam("set_game"),
+        _ORDER_SETS.c.phase_index == bindparam("set_phase"),
+        _ORDER_SETS.c.power == bindparam("set_power"),
+    )
+    .values(_SET_VALUES)
+)
+_ADD_ORDER_SET = _ORDER_SETS.insert().values(
+    game_id=bindparam("set_game"), phase_index=bindparam("set_phase"), power=bindparam("set_power"), **_SET_VALUES
+)
+
+
+@dataclass(frozen=True)
+class Submission:
+    game: str
+    power: str
+    phase: str
+    checks: list[LineCheck]
+    replaced: bool
+    phase_type: PhaseType = PhaseType.MOVEMENT
+
+    @property
+    def fate_of_errors(self) -> str:
+        """What becomes of the units an unusable order names, in this kind of phase."""
+        if self.phase_type is PhaseType.RETREAT:
+            return "a dislodged unit without a usable retreat order is disbanded"
+        if self.phase_type is PhaseType.ADJUSTMENT:
+            return "builds not ordered are waived, and removals not ordered are made by the civil-disorder rules"
+        return "the units they name will hold"
+
+    @property
+    def errors(self) -> list[LineCheck]:
+        return [c for c in self.checks if c.error]
+
+    def report(self) -> list[str]:
+        """Each line as it was read (or why it was not), and what became of the set: the reply's lines."""
+        output = []
+        for check in self.checks:
+            if check.error:
+                output.append(f"  {check.input}   ** {check.error}")
+            else:
+                output.append(f"  {check.input}   -> {check.order}")
+        output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
+        if self.errors:
+            output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
+        return output
+
+
+class Orders(UseCase):
+    def submit(
+        self,
+        name: str,
+        power: str,
+        lines: Sequence[str],
+        *,
+        source_message_id: str | None = None,
+        sender: str | None = None,
+    ) -> Submission:
+        """File a power's orders for the current phase, replacing any earlier set, and say what is wrong.
+        `sender`: the address the orders came from; when it is not the player's, the player is told."""
+        with self.store.plain() as s:  # its one write is its last statement
+            game = self.store.snapshot(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise GameError(f"{name} is not running")
+            seat = game.seat(power)
+            if seat is None:
+                raise GameError(f"{power} is not a power in {name}")
+            side = [o.power for o in game.seats if o.power and seat.address and o.address == seat.address]
+            # a player with several powers: each line goes to the power whose unit it names
+            owners = (
+                route_lines(game.rules, game.current, side, power, lines) if len(side) > 1 else [power] * len(lines)
+            )
+            by_power: dict[str, list[str]] = {power: []}
+            for line, owner in zip(lines, owners, strict=True):
+                by_power.setdefault(owner, []).append(line)
+            replaced = False
+            checked: dict[str, Iterator[LineCheck]] = {}
+            for each, own in by_power.items():
+                checks = check_orders(game.rules, game.current, each, own)
+                checked[each] = iter(checks)
+                values = {
+                    "set_game": game.id,
+                    "set_phase": game.phase_index,
+                    "set_power": each,
+                    "lines": own,
+                    "checked": [c.as_json() for c in checks],
+                    "has_errors": any(c.error for c in checks),
+                    "submitted_at": self.clock.now(),
+                    "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
+                }
+                if cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0:
+                    replaced = True
+                else:
+                    s.execute(_ADD_ORDER_SET, values)
+            # back in the order the player wrote them (a line may hold several orders, each with its check)
+            pieces = (
+                [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []
+            )
+            in_order = (
+                [next(checked[owner]) for owner, n in zip(owners, pieces, strict=True) for _ in range(n)]
+                if pieces
+                else list(checked[power])
+            )
+            done = Submission(
+                name,
+                " and ".join(by_power),
+                phase_name(game.position or {}),
+                in_order,
+                replaced,
+                game.current.phase.type,
+            )
+            if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
+                event = OrdersFromAnotherAddress(
+                    game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender,
+                    report=tuple(done.report()),
+                )  # fmt: skip
+                self.raise_event(s, game, event)
+            return done
+
+    def on_file(self, name: str, power: str) -> list[str]:
+        """The lines on file for a power in the current phase."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            found = s.scalar(
+                select(OrderSet.lines).where(
+                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index, OrderSet.power == power
+                )
+            )
+            return list(found) if found else []

@@ -1,0 +1,119 @@
+"""Reading games without changing them: the list, one game, who gets its mail, its history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from judge.engine import Phase
+from judge.game.errors import GameError
+from judge.game.events import Audience
+from judge.game.settings import results_style
+from judge.game.use_case import UseCase, audience_of, phase_name
+from judge.game.views import GameListing, GameView, PhaseView, SeatView, YearCentres
+from judge.store import Game, GameStatus, PhaseRecord
+
+
+class Reads(UseCase):
+    def games(self) -> list[GameListing]:
+        with self.store.plain() as s:
+            rows = s.scalars(select(Game).order_by(Game.name)).all()
+            return [
+                GameListing(
+                    g.name,
+                    g.variant,
+                    g.status,
+                    phase_name(g.position) if g.position else "forming",
+                    sum(1 for seat in g.seats if seat.player_id),
+                )
+                for g in rows
+            ]
+
+    def game(self, name: str) -> GameView:
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            return GameView(
+                name=game.name,
+                variant=game.variant,
+                options=dict(game.options),
+                status=game.status,
+                phase_index=game.phase_index,
+                position=game.position,
+                result=game.result,
+                winners=list(game.winners) if game.winners else None,
+                deadline=game.deadline,
+                style=results_style(game.settings),
+                gm=game.gm.name,
+                seats=tuple(
+                    SeatView(
+                        power=seat.power,
+                        player=seat.player.name if seat.player else None,
+                        address=seat.player.address if seat.player else None,
+                        status=seat.status,
+                        missed=seat.missed,
+                    )
+                    for seat in game.seats
+                ),
+            )
+
+    def audience(self, name: str) -> Audience:
+        """Who gets the game's mail: each power's player, the GM, the observers."""
+        with self.store.plain() as s:
+            return audience_of(self.store.peek(s, name))
+
+    def brief(self, name: str) -> tuple[str | None, datetime | None]:
+        """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
+        with self.store.plain() as s:
+            game = self.store.find_snapshot(s, name)
+            if game is None or game.position is None:
+                return None, None
+            if game.status == GameStatus.FINISHED:
+                return "no phase: the game is over", None
+            return phase_name(game.position), game.deadline
+
+    def centre_history(self, name: str) -> list[YearCentres]:
+        """The centre counts at the end of each year played (ownership changes only after Fall), with the
+        starting counts as the year before the first; the current year's counts when it is under way, marked
+        unfinished while the game is still in that year."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            records = s.scalars(
+                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
+            ).all()
+            by_year: dict[int, dict[str, int]] = {}
+            for record in records:
+                if not by_year:
+                    start = record.position_before.get("supply_centers", {})
+                    by_year[record.year - 1] = {p: len(c) for p, c in start.items()}
+                by_year[record.year] = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
+            current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
+            return [YearCentres(year, counts, year != current) for year, counts in sorted(by_year.items())]
+
+    def phase_index_of(self, name: str, code: str) -> int:
+        """The number of the processed phase with the njudge code `code` (S1901M); the latest if a rollback
+        played it twice."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            records = s.scalars(
+                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index.desc())
+            )
+            for record in records:
+                if _code(record.outcome) == code.upper():
+                    return record.index
+            raise GameError(f"{name} has no processed phase {code}")
+
+    def phase(self, name: str, index: int) -> PhaseView:
+        """A processed phase, by number."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            record = s.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index == index))
+            if record is None:
+                raise GameError(f"{name} has no processed phase {index}")
+            return PhaseView(index, _code(record.outcome), dict(record.outcome))
+
+
+def _code(outcome: dict[str, object]) -> str:
+    phase = outcome["phase"]
+    assert isinstance(phase, dict)
+    return Phase.parse(phase["season"], phase["year"], phase["type"]).code

@@ -1,0 +1,248 @@
+"""Forming a game and taking a seat in it: CREATE, JOIN, START, OBSERVE, and SIGNON with the names a player goes by."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.contract import position_json
+from judge.game.errors import GameError
+from judge.game.events import GameStarted, SeatLine
+from judge.game.settings import apply_setting, read_option
+from judge.game.use_case import UseCase, audience_of, next_deadline, powers_named
+from judge.passwords import hash_password, verify_password
+from judge.store import Game, GameStatus, Seat, SeatStatus
+from judge.variants import UnknownVariant, get_variant
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
+    "auto_start": True,  # start (and assign powers) when the last player joins
+}
+
+
+class Seating(UseCase):
+    def create_game(
+        self,
+        name: str,
+        variant: str,
+        gm_address: str,
+        password: str,
+        *,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        settings = {**DEFAULT_SETTINGS, **(settings or {})}
+        try:
+            chosen = get_variant(variant)
+            rule_options: dict[str, Any] = {}
+            for key, value in (options or {}).items():
+                if key in chosen.options:
+                    written = isinstance(value, str)
+                    rule_options[key] = read_option(key, chosen.options[key], value) if written else value
+                elif isinstance(value, str):  # a setting written at CREATE (`results.orders=njudge`)
+                    apply_setting(settings, key, value)
+                else:
+                    rule_options[key] = value
+            options = rule_options
+            chosen.rules(options)  # rejects unknown options now, not at the first deadline
+        except (UnknownVariant, ValueError) as exc:
+            raise GameError(str(exc).strip("'\"")) from None
+        with self.store.write() as s:
+            gm = self.store.player(s, gm_address)
+            if s.scalar(select(Game.id).where(Game.name == name)) is not None:
+                raise GameError(f"a game called {name} already exists")
+            s.add(
+                Game(
+                    name=name,
+                    variant=chosen.name,
+                    options=dict(options or {}),
+                    settings=settings,
+                    status=GameStatus.FORMING,
+                    gm=gm,
+                    password_hash=hash_password(password),
+                    seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+                    created_at=self.clock.now(),
+                )
+            )
+
+    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> list[str] | None:
+        """Join a forming game; when the join filled it and it started, the powers the joining player holds."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} is not taking new players")
+            if not verify_password(password, game.password_hash):
+                raise GameError(f"wrong password for {name}")
+            player = self.store.player(s, address)
+            if any(seat.player_id == player.id for seat in game.seats):
+                raise GameError(f"you have already joined {name}")
+            wanted = powers_named(game, tuple(preferences))
+            players = len(get_variant(game.variant).seat_groups(game.options))
+            if len(game.seats) >= players:
+                raise GameError(f"{name} is full")
+            game.seats.append(Seat(player=player, preferences=wanted, joined_at=self.clock.now()))
+            s.flush()
+            if len(game.seats) == players and game.settings.get("auto_start", True):
+                self._start(s, game)
+                return sorted(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
+            return None
+
+    def start(self, name: str, *, short: bool = False) -> list[str]:
+        """Start a forming game now; `short`: with fewer players than powers, the powers nobody plays in civil
+        disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
+        Returns the powers left in civil disorder."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has already started")
+            return self._start(s, game, short=short)
+
+    def _start(self, s: Session, game: Game, *, short: bool = False) -> list[str]:
+        variant = get_variant(game.variant)
+        groups = variant.seat_groups(game.options)
+        if len(game.seats) > len(groups) or (len(game.seats) < len(groups) and not short):
+            raise GameError(
+                f"{game.name} needs {len(groups)} players and has {len(game.seats)}"
+                + ("; START CD starts it now with the other powers in civil disorder" if not short else "")
+            )
+        unplayed = _assign_powers(game, groups)
+        for group in unplayed:
+            for power in group:
+                game.seats.append(Seat(power=power, status=SeatStatus.CIVIL_DISORDER, joined_at=self.clock.now()))
+        position = variant.starting_position()
+        game.position = position_json(variant.name, position)
+        game.phase_index = 0
+        game.status = GameStatus.ACTIVE
+        game.deadline = next_deadline(game, self.clock.now())
+        left = sorted(power for group in unplayed for power in group)
+        lines = tuple(
+            SeatLine(
+                seat.power or "",
+                seat.player.name
+                if seat.player
+                else ("civil disorder" if seat.status == SeatStatus.CIVIL_DISORDER else "(no player)"),
+            )
+            for seat in sorted(game.seats, key=lambda seat: seat.power or "")
+        )
+        event = GameStarted(
+            game=game.name,
+            variant=game.variant,
+            options=dict(game.options),
+            seats=lines,
+            deadline=game.deadline,
+            unplayed=tuple(left),
+            audience=audience_of(game),
+        )
+        self.raise_event(s, game, event)
+        return left
+
+    def observe(self, name: str, address: str, password: str | None) -> bool:
+        """Start observing a game (with its password: observers get every results mail and broadcast press), or,
+        with no password, stop. Returns whether the address now observes."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            player = self.store.player(s, address)
+            if password is not None and not verify_password(password, game.password_hash):
+                raise GameError(f"wrong password for {name}")
+            observers = [a for a in game.settings.get("observers", []) if a != player.address]
+            if password is not None:
+                observers.append(player.address)
+            game.settings = {**game.settings, "observers": sorted(observers)}
+            return password is not None
+
+    def signon(self, name: str, power: str, password: str) -> tuple[str, str]:
+        """Check a SIGNON: the password of the player holding `power` (or of the GM for MASTER). Returns the
+        power (canonical, or "MASTER") and that player's address. Every failure says the same, so that a wrong
+        guess learns nothing about the game."""
+        failed = GameError("signon failed: wrong game, power or password")
+        with self.store.plain() as s:
+            game = self.store.find_snapshot(s, name)
+            if game is None:
+                raise failed
+            if power.upper() in ("MASTER", "GM"):
+                if verify_password(password, game.gm_password_hash):
+                    return "MASTER", game.gm_address
+                raise failed
+            canonical = game.rules.board.lookup_power(power) if game.position else None
+            canonical = canonical or next(
+                (seat.power for seat in game.seats if seat.power and seat.power.lower() == power.lower()), None
+            )
+            for seat in game.seats:
+                if (
+                    canonical is not None
+                    and seat.power == canonical
+                    and seat.address is not None
+                    and seat.password_hash is not None
+                    and verify_password(password, seat.password_hash)
+                ):
+                    return canonical, seat.address
+            raise failed
+
+    def power_named(self, name: str, text: str) -> str:
+        """The power of the game `text` names (`France`, `F`, `french`), or a GameError saying it is none."""
+        with self.store.plain() as s:
+            game = self.store.snapshot(s, name)
+            power = game.rules.board.lookup_power(text)
+            if power is None:
+                raise GameError(f"{text!r} is not a power of {game.variant}")
+            return power
+
+    def power_by_initial(self, name: str, initial: str) -> str | None:
+        """njudge's SIGNON Fgame: the power whose initial is given."""
+        with self.store.plain() as s:
+            game = self.store.find_snapshot(s, name)
+            if game is None:
+                return None
+            for power in game.rules.board.powers.values():
+                if power.initial.lower() == initial.lower():
+                    return power.name
+            return None
+
+    def side_of(self, name: str, power: str) -> list[str]:
+        """The powers the player of `power` holds in the game (Hoplite Wars: a Major and its Minor)."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            seat = next((o for o in game.seats if o.power == power), None)
+            if seat is None or seat.player_id is None:
+                return [power]
+            return sorted(o.power for o in game.seats if o.power and o.player_id == seat.player_id)
+
+
+def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Each player takes a group of powers (one power, or a side the variant fixes): by preference in order of
+    joining, the rest at random from the game's seed. A player with several powers holds a seat for each.
+    Returns the groups nobody joined for (a game started short)."""
+    free = list(groups)
+    rng = random.Random(game.seed)
+    unplaced = []
+    chosen: dict[int, tuple[str, ...]] = {}
+    for n, seat in enumerate(game.seats):
+        choice = next((g for p in seat.preferences for g in free if p in g), None)
+        if choice is None:
+            unplaced.append(n)
+            continue
+        free.remove(choice)
+        chosen[n] = choice
+    rng.shuffle(free)
+    chosen.update(zip(unplaced, free, strict=False))
+    left = free[len(unplaced) :]
+    for n, seat in list(enumerate(game.seats)):
+        first, *more = chosen[n]
+        seat.power = first
+        seat.status = SeatStatus.PLAYING
+        for power in more:
+            game.seats.append(
+                Seat(
+                    player=seat.player,
+                    power=power,
+                    preferences=seat.preferences,
+                    status=SeatStatus.PLAYING,
+                    joined_at=seat.joined_at,
+                )
+            )
+    return left

@@ -1,0 +1,131 @@
+"""The SET commands: a game's settings and, before it starts, its rule options (the GM); a player's own choices
+(SET WAIT, SET PICTURES, SET ABSENCE)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.clock import as_utc
+from judge.engine.supply import powers_to_order
+from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, stored
+from judge.game.attendance import mode as absence_mode
+from judge.game.errors import GameError
+from judge.game.events import DeadlineMoved
+from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, read_option
+from judge.game.store import position_of, rules_of
+from judge.game.timing import timing_from_settings
+from judge.game.use_case import UseCase, audience_of, seat_of
+from judge.store import GameStatus
+from judge.variants import get_variant
+
+
+class Setup(UseCase):
+    def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """`SET name=value ...` as written: each name a setting (`judge.game.settings`) or a rule option (before
+        the start), each value read as its kind. All or nothing: a wrong name or value refuses the lot."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            options = dict(game.options)
+            settings = dict(game.settings)
+            variant = get_variant(game.variant)
+            told: list[str] = []
+            try:
+                for key, text in pairs:
+                    option = variant.options.get(key.strip().lower())
+                    if option is not None:
+                        if game.status != GameStatus.FORMING:
+                            raise GameError(f"the rule option {key} can only be changed before {name} starts")
+                        options[key.strip().lower()] = read_option(key, option, text)
+                        told.append(f"{key.strip().lower()} = {options[key.strip().lower()]} (rule option)")
+                        continue
+                    setting, value = apply_setting(settings, key, text)
+                    told.append(f"{setting} = {value}")
+                variant.rules(options)
+            except (SettingError, ValueError) as exc:
+                raise GameError(str(exc)) from None
+            game.options = options
+            game.settings = settings
+            return told
+
+    def change_settings(self, name: str, **changes: Any) -> None:
+        """Timing, press and house rules: any time. Rule options: only before the game starts."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            options = dict(game.options)
+            settings = dict(game.settings)
+            variant = get_variant(game.variant)
+            for key, value in changes.items():
+                if key in variant.options:
+                    if game.status != GameStatus.FORMING:
+                        raise GameError(f"the rule option {key} can only be changed before {name} starts")
+                    options[key] = value
+                else:
+                    settings[key] = value
+            try:
+                variant.rules(options)
+            except ValueError as exc:
+                raise GameError(str(exc)) from None
+            game.options = options
+            game.settings = settings
+
+    def set_wait(self, name: str, power: str, wait: bool) -> None:
+        with self.store.write() as s:
+            seat_of(self.store.lock(s, name), power).wait = wait
+
+    def set_pictures(self, name: str, powers: Sequence[str], wanted: bool) -> None:
+        """A player's choice of map pictures on the results mails of these powers (`SET PICTURES ON|OFF`)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            settings = dict(game.settings)
+            off = set(settings.get(PICTURES_OFF) or ()) - set(powers)
+            if not wanted:
+                off |= set(powers)
+            settings[PICTURES_OFF] = sorted(off)
+            game.settings = settings
+
+    def set_absence(self, name: str, power: str, first: date | None, last: date | None) -> datetime | None:
+        """Record that the player of `power` is away from `first` to `last` (whole days in the game's zone), or
+        (None) is not. Returns the current phase's deadline when the absence moved it."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status == GameStatus.FINISHED:
+                raise GameError(f"{name} is over")
+            seat_of(game, power)
+            now = self.clock.now()
+            kept = {a.power: stored(a) for a in absences(game.settings) if a.power != power and as_utc(a.end) > now}
+            zone = timing_from_settings(game.settings).tz
+            if first is not None and last is not None:
+                try:
+                    absence = absence_of(power, first, last, zone)
+                except AbsenceError as exc:
+                    raise GameError(str(exc)) from None
+                if absence.end <= now:
+                    raise GameError("that absence is over already")
+                kept[power] = stored(absence)
+            game.settings = {**game.settings, "absences": kept}
+            if game.status != GameStatus.ACTIVE or game.deadline is None or first is None:
+                return None
+            due = powers_to_order(rules_of(game), position_of(game))
+            moved = extended_deadline(game.settings, as_utc(game.deadline), due & {power})
+            if moved is not None:
+                game.deadline = moved
+                event = DeadlineMoved(
+                    game=name, deadline=moved, zone=zone.key, why="absence", audience=audience_of(game)
+                )
+                self.raise_event(s, game, event)
+            return moved
+
+    def zone(self, name: str) -> ZoneInfo:
+        """The game's time zone (its `timing.zone` setting), for deadlines written without one."""
+        return timing_from_settings(self._settings(name)).tz
+
+    def absence_mode(self, name: str) -> str:
+        """What an absence does in a game (`absence.mode`): extend deadlines or hold the power's units."""
+        return absence_mode(self._settings(name))
+
+    def _settings(self, name: str) -> dict[str, Any]:
+        with self.store.plain() as s:
+            return dict(self.store.peek(s, name).settings)

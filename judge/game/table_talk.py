@@ -1,0 +1,184 @@
+"""What the players say to each other and agree on: press, draw votes and concessions, as the game's house rules
+(`judge.game.house_rules`) allow them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.engine.supply import surviving_powers
+from judge.game.adjudication import release_press
+from judge.game.errors import GameError
+from judge.game.events import ConcessionMade, DrawVoted, GameEnded, HeldPressReleased, PressPosted
+from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
+from judge.game.store import position_of
+from judge.game.use_case import UseCase, audience_of, finish, powers_named, seat_of
+from judge.store import DrawVote, Game, GameStatus, Press, SeatStatus
+from judge.variants import get_variant
+
+
+@dataclass(frozen=True)
+class PressSent:
+    """A press message as stored, who reads it (`to`, then the GM, who reads every message), and whether it is
+    held for the next results."""
+
+    press: dict[str, Any]
+    to: list[str]
+    gm: str
+    held: bool
+
+
+class TableTalk(UseCase):
+    def post_press(
+        self, name: str, sender: str | None, recipients: list[str], body: str, grey: bool | None = None
+    ) -> PressSent:
+        """Store a press message, as the game's house rules allow it: to powers, to everybody (`["*"]`) or to the
+        GM alone (`["GM"]`); grey as the game's press type and the sender's `grey` (GREY or WHITE written, or
+        None) say. Held for the next results under `press_with_results`; otherwise delivered now."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            held = bool(game.settings.get("press_with_results", False))
+            everybody = recipients == ["*"]
+            only_gm = bool(recipients) and all(text.lower() in GM_NAMES for text in recipients)
+            rules = PressRules.of(game.settings)
+            try:
+                if sender is not None:
+                    rules.check(everybody, only_gm)
+                is_grey = sender is not None and not only_gm and rules.grey(grey)
+            except HouseRuleError as exc:
+                raise GameError(str(exc)) from None
+            wanted = set(powers_named(game, () if everybody or only_gm else tuple(recipients)))
+            if everybody:
+                wanted = {seat.power for seat in game.seats if seat.power}
+            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted(wanted)
+            s.add(
+                Press(
+                    game_id=game.id,
+                    phase_index=game.phase_index,
+                    sender=sender,
+                    recipients=stored,
+                    body=body,
+                    with_results=held,
+                    grey=is_grey,
+                    created_at=self.clock.now(),
+                )
+            )
+            addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
+            if everybody:
+                addresses.update(game.settings.get("observers", []))
+            addresses.discard(game.gm.address)
+            press = {"sender": sender, "recipients": stored, "body": body, "grey": is_grey}
+            sent = PressSent(press, sorted(addresses), game.gm.address, held)
+            if not held:
+                self.raise_event(s, game, PressPosted(game=name, sent=sent, by_gm=sender is None))
+            return sent
+
+    def vote_draw(self, name: str, power: str, accept: bool, among: Sequence[str] = ()) -> list[str] | None:
+        """Record a draw vote, for every power the game's draws include or (`among`, where `draw.dias` is off)
+        for a draw among named powers. Returns the powers of the draw when every surviving power has voted for
+        the same one and the game is drawn, else None."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise GameError(f"{name} is not running")
+            seat_of(game, power)
+            variant = get_variant(game.variant)
+            if accept and not variant.draws:
+                raise GameError(f"{variant.title} has no draws: {variant.draws_instead}")
+            alive = surviving_powers(position_of(game))
+            if power not in alive:
+                raise GameError(f"{power} is eliminated: only surviving powers vote on a draw")
+            named = powers_named(game, tuple(among))
+            everyone = {seat.power for seat in game.seats if seat.power}
+            try:
+                draw = DrawRules.of(game.settings).among(named, set(alive), everyone) if accept else None
+            except HouseRuleError as exc:
+                raise GameError(str(exc)) from None
+            vote = s.scalar(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.power == power))
+            if vote is None:
+                vote = DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now())
+                s.add(vote)
+            vote.accept = accept
+            vote.powers = sorted(draw) if draw is not None and named else None  # None: whoever the draw includes
+            vote.updated_at = self.clock.now()
+            s.flush()
+            self.raise_event(s, game, DrawVoted(game=name, power=power, accept=accept, among=tuple(named)))
+            rules = DrawRules.of(game.settings)
+            share = rules.among(None, set(alive), everyone)  # a vote without names is for this, counted now
+            votes = {
+                v.power: frozenset(v.powers) if v.powers else share
+                for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.accept.is_(True)))
+            }
+            agreed = DrawRules.agreed(votes, alive - _unplayed(game))
+            if agreed:
+                self._end(s, game, "draw", sorted(agreed))
+                return sorted(agreed)
+            return None
+
+    def concede(self, name: str, power: str, to_power: str | None) -> bool:
+        """`power` concedes the game to `to_power` (None withdraws its concession); when every other surviving
+        power has conceded to it, `to_power` wins."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                raise GameError(f"{name} is not running")
+            seat_of(game, power)
+            alive = surviving_powers(position_of(game))
+            if power not in alive:
+                raise GameError(f"{power} is eliminated: only surviving powers concede")
+            concessions = dict(game.settings.get("concessions", {}))
+            if to_power is None:
+                concessions.pop(power, None)
+            else:
+                if to_power not in alive:
+                    raise GameError(f"{to_power} is not a surviving power of {name}")
+                if to_power == power:
+                    raise GameError("a power concedes to another power, not to itself")
+                concessions[power] = to_power
+            game.settings = {**game.settings, "concessions": concessions}
+            self.raise_event(s, game, ConcessionMade(game=name, power=power, to=to_power))
+            if to_power is None:
+                return False
+            others = alive - {to_power} - _unplayed(game)
+            if all(concessions.get(p) == to_power for p in others):
+                self._end(s, game, "concession", [to_power], how="conceded")
+                return True
+            return False
+
+    def _end(self, s: Session, game: Game, result: str, winners: list[str], how: str | None = None) -> None:
+        """The players ended the game: held press delivered, everyone told."""
+        finish(game, result, winners, self.clock.now())
+        release_held_press(self, s, game)
+        event = GameEnded(
+            game=game.name,
+            how=how or result,
+            winners=tuple(winners),
+            position=game.position,
+            audience=audience_of(game),
+        )
+        self.raise_event(s, game, event)
+
+
+def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
+    """Press still held for results when the game ends without one (a draw, a concession, TERMINATE): each
+    message to the addresses it would have gone to with the next results."""
+    released = []
+    for press in release_press(s, game):
+        everyone = press["recipients"] == ["*"]
+        powers = set(press["recipients"])
+        addresses = {seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)}
+        if everyone:
+            addresses.update(game.settings.get("observers", []))
+        addresses.discard(game.gm.address)
+        released.append(PressSent(press, sorted(addresses), game.gm.address, True))
+    if released:
+        use_case.raise_event(s, game, HeldPressReleased(game=game.name, messages=tuple(released)))
+
+
+def _unplayed(game: Game) -> set[str]:
+    """Powers in civil disorder (START CD): nobody plays them, so they neither vote on draws nor concede."""
+    return {seat.power for seat in game.seats if seat.power and seat.status == SeatStatus.CIVIL_DISORDER}

@@ -1,0 +1,56 @@
+"""What the mail processor asks of whoever reads a mail's commands, and what it gets back.
+
+The processor stores, orders and answers mail; the commands (`judge.commands`) read it. The daemon hands the
+processor the commands' entry point (`Handler`), so the mail package knows the shape of a request and of an answer,
+and nothing of the commands themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from judge.config import Config
+from judge.game import Games
+
+MAX_SECTIONS = 200
+"""answers in one reply; a mail of more lines is answered for the first ones and the rest are counted"""
+
+
+@dataclass
+class Section:
+    """One command line of the mail and what the judge did with it."""
+
+    line: str
+    output: list[str]
+    failed: bool = False
+
+
+@dataclass(frozen=True)
+class Request:
+    """A stored mail, read: who sent it, when, and its lines."""
+
+    sender: str
+    lines: list[str]
+    now: datetime
+    message_id: str | None = None
+    received_at: datetime | None = None
+    """when the mail was stored (a GM's PROCESS acts on the phase current then)"""
+
+
+@dataclass
+class Answer:
+    """The reply's content: one section a command line, files to attach, and the game the reply is about. What the
+    commands changed is said by the events raised on the `Games` they were given."""
+
+    sections: list[Section] = field(default_factory=list)
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
+    game: str | None = None
+    phase: str | None = None
+    unanswered: int = 0
+    """lines past the reply's limit, answered only by their count"""
+
+
+class Handler(Protocol):
+    def __call__(self, games: Games, config: Config, request: Request) -> Answer: ...

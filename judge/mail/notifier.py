@@ -1,0 +1,299 @@
+"""The one place that turns what happened to a game (`judge.game.events`) into the mail the judge sends of its own
+accord: the game-start mail, results, announcements, press, reminders and late notices, the end of a game.
+
+Commands and the deadline keeper never compose mail: a use case raises events, and whoever ran it (the mail
+processor for a mail, the keeper for a deadline) hands them here and queues what comes back in the same
+transaction as the change. An event with no mail (a draw vote) gives none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.config import Config
+from judge.engine import PhaseType
+from judge.game.events import (
+    Audience,
+    DeadlineMoved,
+    GameEnded,
+    GameEvent,
+    GamePaused,
+    GameResumed,
+    GameRolledBack,
+    GameStarted,
+    HeldPressReleased,
+    OrdersFromAnotherAddress,
+    OrdersLate,
+    PhaseDue,
+    PhaseProcessed,
+    PlayerEjected,
+    PlayerReplaced,
+    PlayerResigned,
+    PressPosted,
+    Reminder,
+    WaitingForReplacements,
+)
+from judge.game.house_rules import press_heading
+from judge.game.when import describe
+from judge.mail.admin_events import AdminEvent, MailUndeliverable, MessageShunted
+from judge.mail.announce import game_over_mails, results_copies
+from judge.mail.compose import notice
+from judge.mail.outbox import outbound_row
+from judge.render import render
+from judge.render.results import deadline_text
+from judge.variants import get_variant
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One mail to send: the message, its kind in the outbound queue, and its bytes where already made."""
+
+    message: EmailMessage
+    kind: str
+    raw: bytes | None = None
+
+
+class Notifier:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._by_kind: dict[type[GameEvent | AdminEvent], Callable[[Any], list[Outgoing]]] = {
+            MessageShunted: self._shunted,
+            MailUndeliverable: self._undeliverable,
+            GameStarted: self._started,
+            PhaseProcessed: self._results,
+            DeadlineMoved: self._deadline,
+            GamePaused: self._paused,
+            GameResumed: self._resumed,
+            GameRolledBack: self._rolled_back,
+            PlayerEjected: self._ejected,
+            PlayerResigned: self._resigned,
+            PlayerReplaced: self._replaced,
+            PressPosted: self._press,
+            HeldPressReleased: self._held_press,
+            GameEnded: self._ended,
+            OrdersFromAnotherAddress: self._from_elsewhere,
+            Reminder: self._reminder,
+            OrdersLate: self._late,
+            PhaseDue: self._due,
+            WaitingForReplacements: self._waiting,
+        }
+
+    def mails(self, events: Iterable[GameEvent | AdminEvent]) -> list[Outgoing]:
+        """Every mail the events call for, in the order they happened."""
+        out: list[Outgoing] = []
+        for event in events:
+            make = self._by_kind.get(type(event))
+            if make is not None:
+                out.extend(make(event))
+        return out
+
+    def rows(
+        self, events: Iterable[GameEvent | AdminEvent], *, now: datetime, game_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The mails as rows of the outbound queue."""
+        return [
+            outbound_row(mail.message, kind=mail.kind, now=now, game_id=game_id, raw=mail.raw)
+            for mail in self.mails(events)
+        ]
+
+    # --- helpers -------------------------------------------------------------------------------------------
+
+    def _notice(self, to: str, subject: str, text: str, kind: str = "notice") -> Outgoing:
+        return Outgoing(notice(self.config, to, subject, text), kind)
+
+    def _announce(self, audience: Audience, game: str, subject: str, text: str) -> list[Outgoing]:
+        """Tell everyone in the game (its players, the GM, its observers)."""
+        return [self._notice(address, f"{game}: {subject}", text) for address in audience.everyone()]
+
+    # --- the game's life -------------------------------------------------------------------------------------
+
+    def _started(self, event: GameStarted) -> list[Outgoing]:
+        """The game-start mail: the players and their powers, the variant and its options, the first phase and
+        its deadline, and how to place units where the game opens with a placement."""
+        variant = get_variant(event.variant)
+        phase = variant.first_phase()
+        placing = variant.opening_help
+        if phase.type is not PhaseType.MOVEMENT and not placing:
+            placing = (
+                f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
+                "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."
+            )
+        text = render(
+            "start.txt.j2",
+            event.variant,
+            judge=self.config.judge_code,
+            game=event.game,
+            title=variant.title,
+            options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
+            players=[(seat.power, seat.player) for seat in event.seats],
+            first=variant.phase_name(phase),
+            deadline=deadline_text(event.deadline) if event.deadline else None,
+            placing=placing,
+            code=phase.code,
+            deadline_code=phase.code if event.deadline else None,
+            variant=event.variant,
+        )
+        return [self._notice(a, f"{event.game} has started", text) for a in event.audience.everyone()]
+
+    def _results(self, event: PhaseProcessed) -> list[Outgoing]:
+        copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))
+        return [Outgoing(mail, "result", raw) for mail, raw in copies]
+
+    def _ended(self, event: GameEnded) -> list[Outgoing]:
+        if not event.started or event.position is None:
+            text = f"{event.game} was terminated by its GM before it started."
+            return [self._notice(a, f"{event.game}: terminated", text) for a in event.audience.everyone()]
+        mails = game_over_mails(
+            self.config, event.audience.everyone(), event.game, event.position, event.how, list(event.winners)
+        )
+        return [Outgoing(mail, "result") for mail in mails]
+
+    # --- the GM's controls -------------------------------------------------------------------------------------
+
+    def _deadline(self, event: DeadlineMoved) -> list[Outgoing]:
+        zone = ZoneInfo(event.zone)
+        if event.why == "absence":
+            when = describe(event.deadline, zone) if event.deadline else "no deadline"
+            text = f"The deadline is extended to {when} for a player's absence."
+            return self._announce(event.audience, event.game, "deadline extended", text)
+        if event.deadline is None:
+            text = "The GM has removed the deadline: the phase waits for the GM's PROCESS."
+            return self._announce(event.audience, event.game, "no deadline", text)
+        text = f"The GM has set the deadline to {describe(event.deadline, zone)}."
+        return self._announce(event.audience, event.game, "new deadline", text)
+
+    def _paused(self, event: GamePaused) -> list[Outgoing]:
+        text = f"The GM has paused {event.game}: no phase is processed until it is resumed."
+        return self._announce(event.audience, event.game, "paused", text)
+
+    def _resumed(self, event: GameResumed) -> list[Outgoing]:
+        when = f" The deadline is {event.deadline:%Y-%m-%d %H:%M} UTC." if event.deadline else ""
+        return self._announce(event.audience, event.game, "resumed", f"The GM has resumed {event.game}.{when}")
+
+    def _rolled_back(self, event: GameRolledBack) -> list[Outgoing]:
+        when = f"{event.deadline:%Y-%m-%d %H:%M} UTC" if event.deadline else "the GM's PROCESS"
+        orders = (
+            "the orders sent for it are kept"
+            if event.orders_kept
+            else "the orders sent for it are cleared: send them again"
+        )
+        text = (
+            f"The GM has rolled {event.game} back to {event.phase}; {orders}. "
+            f"It will be processed at its deadline, {when}, or when the GM processes it."
+        )
+        return self._announce(event.audience, event.game, f"rolled back to {event.phase}", text)
+
+    def _ejected(self, event: PlayerEjected) -> list[Outgoing]:
+        text = f"The GM has removed the player of {event.power}; the power waits for a replacement."
+        return self._announce(event.audience, event.game, f"{event.power} ejected", text)
+
+    def _resigned(self, event: PlayerResigned) -> list[Outgoing]:
+        text = (
+            f"The player of {event.power} has resigned from {event.game}. "
+            f"REPLACE {event.power} address to fill the seat."
+        )
+        return [self._notice(event.audience.gm, f"{event.game}: {event.power} resigned", text)]
+
+    def _replaced(self, event: PlayerReplaced) -> list[Outgoing]:
+        text = f"You now play {event.power} in {event.game}. SIGNON {event.game} {event.power} <your password>."
+        told = self._notice(event.address, f"{event.game}: you play {event.power}", text)
+        return [
+            told,
+            *self._announce(event.audience, event.game, f"{event.power} replaced", f"{event.power} has a new player."),
+        ]
+
+    # --- press -------------------------------------------------------------------------------------------------
+
+    def _press(self, event: PressPosted) -> list[Outgoing]:
+        sent = event.sent
+        sender = sent.press["sender"]
+        subject = f"{event.game}: press" + (f" from {sender}" if sender and not sent.press["grey"] else "")
+        out = []
+        for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
+            if for_gm and event.by_gm:
+                continue  # the GM wrote it
+            heading = press_heading(sent.press, for_gm)
+            out.append(self._notice(address, subject, f"{heading}\n\n{sent.press['body']}", "press"))
+        return out
+
+    def _held_press(self, event: HeldPressReleased) -> list[Outgoing]:
+        out = []
+        for sent in event.messages:
+            for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
+                heading = press_heading(sent.press, for_gm)
+                text = f"{heading}\n(held for the results, released as {event.game} ends)\n\n{sent.press['body']}"
+                out.append(self._notice(address, f"{event.game}: press released", text, "press"))
+        return out
+
+    # --- orders ------------------------------------------------------------------------------------------------
+
+    def _from_elsewhere(self, event: OrdersFromAnotherAddress) -> list[Outgoing]:
+        text = "\n".join(
+            [
+                f"Orders for {event.power} in {event.game}, {event.phase}, were sent from {event.sender}",
+                "with your password, and now replace any you sent before:",
+                "",
+                *event.report,
+                "",
+                "If you did not send them, change your password (SET PASSWORD) and tell the GM.",
+            ]
+        )
+        subject = f"{event.game}: orders for {event.power} sent from another address"
+        return [self._notice(event.owner, subject, text)]
+
+    # --- deadlines -----------------------------------------------------------------------------------------------
+
+    def _reminder(self, event: Reminder) -> list[Outgoing]:
+        text = render("reminder.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
+                      power=event.power, missing=event.missing)  # fmt: skip
+        return [self._notice(event.address, f"{event.game}: reminder, {event.phase}", text)]
+
+    def _late(self, event: OrdersLate) -> list[Outgoing]:
+        out = []
+        for power in event.missing:
+            address = event.audience.players.get(power)
+            if address is not None:
+                text = render("late.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
+                              power=power)  # fmt: skip
+                out.append(self._notice(address, f"{event.game}: late, {event.phase}", text))
+        text = " ".join(
+            part
+            for part in (
+                f"No orders yet from: {', '.join(event.missing)}." if event.missing else "",
+                f"Orders with errors from: {', '.join(event.faulty)}." if event.faulty else "",
+            )
+            if part
+        )
+        out.append(self._notice(event.audience.gm, f"{event.game}: late powers, {event.phase}", text))
+        return out
+
+    def _due(self, event: PhaseDue) -> list[Outgoing]:
+        text = "The deadline and grace are over: PROCESS when ready."
+        return [self._notice(event.audience.gm, f"{event.game}: {event.phase} is due", text)]
+
+    def _waiting(self, event: WaitingForReplacements) -> list[Outgoing]:
+        text = f"Waiting for a replacement for {', '.join(event.powers)} before {event.phase} is processed."
+        return [self._notice(event.audience.gm, f"{event.game}: waiting for replacements", text)]
+
+    # --- the admin ----------------------------------------------------------------------------------------------
+
+    def _shunted(self, event: MessageShunted) -> list[Outgoing]:
+        text = (
+            f"Message {event.message_id} (Message-ID {event.header_id}) could not be processed after "
+            f"{event.attempts} attempts and was shunted:\n\n{event.error}\n\n"
+            f"judge shunt show {event.message_id}   /   judge shunt retry {event.message_id}"
+        )
+        return [self._notice(self.config.admin, f"shunted message {event.message_id}", text)]
+
+    def _undeliverable(self, event: MailUndeliverable) -> list[Outgoing]:
+        text = (
+            f"The judge gave up outbound mail {event.row_id} ({event.kind}) to {', '.join(event.recipients)}: "
+            f"{event.error}\n\n`judge outbox show {event.row_id}` shows it; `judge outbox retry {event.row_id}` "
+            "queues it again."
+        )
+        return [self._notice(self.config.admin, f"undeliverable mail {event.row_id}", text, "undeliverable")]
