@@ -10,10 +10,10 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_commands import CONFIG, Judge
 from test_commands import _started as started
 
 from judge.store import open_database
+from judge.testing.mail_rig import CONFIG, Judge
 
 
 @pytest.fixture

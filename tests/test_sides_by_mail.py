@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_commands import Judge
 from test_commands import _started as started
 
 from judge.engine import Rules
 from judge.store import OrderSet, Seat, open_database
+from judge.testing.mail_rig import Judge
 from judge.variants import VARIANTS, Variant
 
 
