@@ -33,7 +33,7 @@ def _processed(tmp_path: Path) -> tuple[dict[str, str], Processed]:
     service.setup.set_pictures("alpha", ["France"], False)
     processed = service.adjudication.process("alpha")
     assert processed is not None
-    return service.reads.audience("alpha"), processed
+    return service.reads.audience("alpha").with_gm(), processed
 
 
 def test_every_copy_of_a_results_mail_is_what_the_library_writes_for_it(tmp_path: Path) -> None:
