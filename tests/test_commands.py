@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from judge.store import InboundMail, MailStatus, open_database
-from judge.testing.mail_rig import Judge
+from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import POWERS
 
 
@@ -23,14 +23,8 @@ def judge(tmp_path: Path) -> Iterator[Judge]:
     db.dispose()
 
 
-def _started(judge: Judge, game: str = "alpha", variant: str = "standard", players: tuple[str, ...] = POWERS) -> None:
-    """A game created by the GM and joined by one player a power named (`france@example.org` asks for France)."""
-    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-    assert "created" in judge.mail("gm@example.org", f"CREATE {game} {variant} joinpw")
-    for power in players:
-        address = f"{power.lower()}@example.org"
-        judge.mail(address, f"REGISTER {power} Player {power.lower()}pw")
-        judge.mail(address, f"JOIN {game} joinpw {power}")
+_started = start_game
+"""A game created by the GM and joined by one player a power named (`france@example.org` asks for France)."""
 
 
 def test_register_create_and_join_start_a_game_when_full(judge: Judge) -> None:

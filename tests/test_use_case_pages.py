@@ -26,8 +26,7 @@ import pytest
 
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import open_database
-from judge.testing.mail_rig import CONFIG, Judge
-from judge.testing.tables import POWERS
+from judge.testing.mail_rig import CONFIG, Judge, start_game
 
 PAGES = Path(__file__).resolve().parent.parent / "docs" / "use-cases"
 _BLOCK = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
@@ -47,15 +46,8 @@ def _matches(expected: str, actual: str) -> bool:
 
 
 def _setup(judge: Judge, what: str) -> None:
-    words = what.split()
-    assert words[0] in ("standard", "hoplite", "hepta", "multiplomacy", "mad"), what
-    variant, game = words[0], words[2]
-    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-    assert "created" in judge.mail("gm@example.org", f"CREATE {game} {variant} joinpw")
-    for power in POWERS:
-        address = f"{power.lower()}@example.org"
-        judge.mail(address, f"REGISTER {power} Player {power.lower()}pw")
-        judge.mail(address, f"JOIN {game} joinpw {power}")
+    variant, _, game, *_ = what.split()
+    start_game(judge, game, variant)
 
 
 @pytest.fixture

@@ -114,21 +114,19 @@ class Controls(UseCase):
 
     def eject(self, name: str, power: str) -> None:
         """Remove the player of `power`; the power waits for a replacement (its units hold meanwhile)."""
-        with self.store.write() as s:
-            game = self.store.lock(s, name)
-            seat = seat_of(game, power)
-            seat.player = None
-            seat.status = SeatStatus.VACANT
-            self.raise_event(s, game, PlayerEjected(game=name, power=power, audience=audience_of(game)))
+        self._vacate(name, power, PlayerEjected)
 
     def resign(self, name: str, power: str) -> None:
         """The player of `power` leaves; the power waits for a replacement, and the GM is told."""
+        self._vacate(name, power, PlayerResigned)
+
+    def _vacate(self, name: str, power: str, why: type[PlayerEjected | PlayerResigned]) -> None:
         with self.store.write() as s:
             game = self.store.lock(s, name)
             seat = seat_of(game, power)
             seat.player = None
             seat.status = SeatStatus.VACANT
-            self.raise_event(s, game, PlayerResigned(game=name, power=power, audience=audience_of(game)))
+            self.raise_event(s, game, why(game=name, power=power, audience=audience_of(game)))
 
     def replace(self, name: str, power: str, address: str) -> None:
         with self.store.write() as s:

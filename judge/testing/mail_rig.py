@@ -14,6 +14,7 @@ from judge.config import Config
 from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
 from judge.store import Database, OutboundMail
+from judge.testing.tables import POWERS
 
 CONFIG = Config(address="judge@example.org", name="testjudge", admin="admin@example.org", pictures=False)
 """the map pictures are off here (tests/test_map_by_mail.py has them on): these tests read the results' text"""
@@ -70,3 +71,14 @@ class Judge:
                 message_from_bytes(r.message, policy=policy.default) for r in rows if to is None or to in r.recipients
             ]
         return [m for m in found if isinstance(m, EmailMessage)]
+
+
+def start_game(judge: Judge, game: str = "alpha", variant: str = "standard", players: tuple[str, ...] = POWERS) -> None:
+    """A game created by the GM (gm@example.org, password gmpass; the game's password joinpw) and joined by one
+    player a power named, each registered as <power>@example.org with the password <power>pw."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    assert "created" in judge.mail("gm@example.org", f"CREATE {game} {variant} joinpw")
+    for power in players:
+        address = f"{power.lower()}@example.org"
+        judge.mail(address, f"REGISTER {power} Player {power.lower()}pw")
+        judge.mail(address, f"JOIN {game} joinpw {power}")
