@@ -51,6 +51,24 @@ def test_cut_priority_skips_a_support_into_the_attackers_own_province_multiplici
         assert results[support_back] == "succeeds"
 
 
+def test_a_merge_passes_over_a_support_one_part_cannot_cut_and_cuts_the_next_multiplicity2_rule_4() -> None:
+    # rule 4: a 2A's supports are cut up to the strongest attack (the merge: 2), the last written first; "a merging
+    # unit does not cut support for an attack ... against the spaces initially occupied by one of the merging
+    # units": the army from Bur cannot cut the support into Bur, but the army from Mun can
+    units = [("Germany", "A", "mun"), ("Germany", "A", "bur"), ("France", "2A", "ruh")]
+    units += [("France", "A", "pic"), ("France", "A", "hol")]
+    into_bur, into_kie = "A Ruh S A Pic - Bur", "A Ruh S A Hol - Kie"
+    for written in ([into_bur, into_kie], [into_kie, into_bur]):
+        orders = {"Germany": ["A(Mun) & A(Bur) MERGE 2A(Ruh)"], "France": [*written, "A Pic - Bur", "A Hol - Kie"]}
+        outcome = run_case(_case("multiplicity2", units, orders))
+        # each army of the merge cuts one support: the one from Bur the support into Kie, the one from Mun the
+        # support into Bur, whichever was written last
+        assert _results(outcome)[into_kie] == "fails"
+        assert _results(outcome)[into_bur] == "fails"
+        cut = next(o for o in outcome["orders"] if o["input"] == into_bur)
+        assert cut["reasons"] == [{"kind": "cut", "by": [{"power": "Germany", "unit": "A", "at": "mun"}], "from": ["mun"]}]
+
+
 # --- Multiplicity I and the A/F rules -------------------------------------------------------------------
 
 

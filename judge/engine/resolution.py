@@ -589,13 +589,9 @@ class MovementResolver(Resolver):
         cut = (ALL if found else 0) if self.standard_cuts else self.rules.cut_amount(self, s, found, pessimistic)
         rank = self.share_rank.get(share, 0)
         if rank and found and cut < ALL:
-            # the priority ranks only the supports these attacks can cut: a support into the province an attack
-            # comes from cannot be cut by it, so it never takes that attack's cut (Multiplomacy 7, Multiplicity
-            # II 4)
-            attackers = [m for members in found.values() for m in members]
-            earlier = self.ranked_shares[self.origin[s]][:rank]
-            rank = sum(1 for _, t in earlier if not all(self.support_protected(t, m) for m in attackers))
-        if cut > rank:
+            if self._cut_in_turn(s, share, cut, pessimistic):
+                return False
+        elif cut > rank:
             return False
         # dislodgement fails the whole support. A move that cuts it whole, or that has no route, needs no
         # further look: asking whether such a move succeeds would add a dependency the rules do not have.
@@ -609,6 +605,43 @@ class MovementResolver(Resolver):
             if self.resolve(g, pessimistic):
                 return False
         return True
+
+    def _cut_in_turn(self, s: int, share: int, cut: int, high: bool) -> bool:
+        """Is this share of support s cut, the attacks cutting the province's shares in the rules' priority order?
+
+        Each unit of strength of the attacks cuts one share, and only a share it can cut: a support into the
+        province a unit attacks from is not cut by that unit (nor, Multiplicity II rule 4, by a support given from
+        that province to the attack), so it is passed over and the cut falls on the next support in the order
+        (Multiplomacy 7, Multiplicity II 4). A support's own cut amount (the rules' `cut_amount`, `cut` for s) is
+        how much of the attacks can cut it; the most any support could be cut by is how much they cut in all.
+        Taking the shares in order, a share is cut while the attacks have strength left that can cut it -- a
+        matching of units to shares, greedy in the priority order, which is exact because every unit is barred
+        from the supports into one province only (the one it attacks or supports from)."""
+        province = self.origin[s]
+        everyone: dict[int, list[int]] = {}
+        for g in self.moves_to.get(province, ()):
+            if self.cut_side[g] != self.cut_side[s]:
+                arriving = [m for m in self.members[g] if self.path(m, high)]
+                if arriving:
+                    everyone[g] = arriving
+        amounts: dict[int, int] = {s: cut}
+        total = cut
+        for _, t in self.ranked_shares[province]:
+            if t not in amounts:
+                found = self.cutters(t, high)
+                amounts[t] = self.rules.cut_amount(self, t, found, high) if found else 0
+            total = max(total, amounts[t], self.rules.cut_amount(self, t, everyone, high))
+        done = 0
+        towards: dict[str, int] = {}
+        for other, t in self.ranked_shares[province]:
+            into = self.dest[t] or self.target[t]
+            can = done < total and towards.get(into, 0) < amounts[t]
+            if other == share:
+                return can
+            if can:
+                done += 1
+                towards[into] = towards.get(into, 0) + 1
+        return False
 
     def _adjudicate_convoy(self, c: int, optimistic: bool) -> bool:
         """The fleet convoys unless it is dislodged. The attacks on it are adjudicated here rather than
