@@ -108,6 +108,60 @@ def test_supports_for_the_component_that_stays_are_void_when_the_other_fails_to_
     assert outcome["dislodged"][0]["at"] == "pic"  # 3 against the A/F's 2, the support gone
 
 
+_DIVIDING = [("France", "A/F", "pic"), ("France", "A", "par"), ("Germany", "F", "bel"), ("Germany", "F", "hol")]
+"""A/F rule 7's example turned round: the army divides off for Belgium, where a supported German fleet stands"""
+
+
+def test_af_rule_7_whole_af_dislodged_when_army_fails_to_leave() -> None:
+    units = [*_DIVIDING, ("England", "F", "eng"), ("England", "A", "bre"), ("England", "A", "bur")]
+    orders = {
+        "France": ["A/F(Pic)D: F(Pic), A(Bel)", "A Par S F Pic"],
+        "Germany": ["F(Bel)st.", "F Hol S F Bel"],
+        "England": ["F Eng - Pic", "A Bre S F Eng - Pic", "A Bur S F Eng - Pic"],
+    }
+    outcome = run_case(_case("multiplicity1", units, orders))
+    # the army failed to leave: the force never divided, the support for the fleet is void, and three beat the
+    # A/F's two: the whole A/F is dislodged, one unit with one retreat (not a fleet and an army apart)
+    assert _results(outcome)["A Par S F Pic"] == "fails"
+    assert [(d["power"], d["unit"], d["at"], d["attacker_from"]) for d in outcome["dislodged"]] == [
+        ("France", "A/F", "pic", "eng")
+    ]
+    assert outcome["dislodged"][0]["retreats"] == []  # Bel, Bre held; Eng the attacker's; no A/F goes inland
+
+
+def test_af_rule_7_the_whole_af_defends_when_the_army_fails_to_leave() -> None:
+    units = [*_DIVIDING, ("England", "F", "eng"), ("England", "A", "bre")]
+    orders = {
+        "France": ["A/F(Pic)D: F(Pic), A(Bel)"],
+        "Germany": ["F(Bel)st.", "F Hol S F Bel"],
+        "England": ["F Eng - Pic", "A Bre S F Eng - Pic"],
+    }
+    outcome = run_case(_case("multiplicity1", units, orders))
+    attack = next(o for o in outcome["orders"] if o["input"] == "F Eng - Pic")
+    assert attack["result"] == "fails"
+    assert attack["reasons"] == [
+        {"kind": "held_by", "by": {"power": "France", "unit": "A/F", "at": "pic"}, "attack": 2, "hold": 2, "stayed": False}
+    ]
+    assert ("France", "A/F", "pic") in _units(outcome) and not outcome["dislodged"]
+
+
+def test_af_rule_7_the_whole_af_defends_against_the_unit_its_army_meets_head_to_head() -> None:
+    # the army divides off for Belgium as a German 2A comes the other way: beaten head to head, the army stays,
+    # and the 2A must beat the whole A/F (2), not the army alone (1)
+    units = [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
+    orders = {"France": ["A/F(Pic)D: F(Pic), A(Bel)"], "Germany": ["2A Bel - Pic"]}
+    outcome = run_case(_case("multiplicity1", units, orders))
+    attack = next(o for o in outcome["orders"] if o["power"] == "Germany")
+    assert attack["result"] == "fails"
+    assert attack["reasons"] == [
+        {"kind": "held_by", "by": {"power": "France", "unit": "A/F", "at": "pic"}, "attack": 2, "hold": 2, "stayed": False}
+    ]
+    assert _units(outcome) == [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
+    stronger = run_case(_case("multiplicity1", [units[0], ("Germany", "3A", "bel")], {**orders, "Germany": ["3A Bel - Pic"]}))
+    # the whole A/F retreats, as an A/F moves (A/F rule 5: to seas and coasts, not inland to Par or Bur)
+    assert [(d["unit"], d["at"], d["retreats"]) for d in stronger["dislodged"]] == [("A/F", "pic", ["bre", "eng"])]
+
+
 def test_separate_supports_of_an_a_f_are_cut_second_written_first_af_rule_11() -> None:
     units = [
         ("France", "A/F", "pic"),

@@ -460,9 +460,10 @@ class MovementResolver(Resolver):
             return self.group_strength(g, high) if self.may_share else 0
         return self.group_strength(g, high, exclude_power=occupant)
 
-    def hold_strength(self, province: str, high: bool, joining: Sequence[int] = ()) -> int:
+    def hold_strength(self, province: str, high: bool, joining: Sequence[int] = (), beaten: int = -1) -> int:
         """What holds `province` against a move, not counting the units there `joining` the move (a merge's own
-        staying members)."""
+        staying members), and counting the attack group led by `beaten` as staying (it lost a head-to-head
+        battle)."""
         holders = self.holders.get(province)
         if not holders:
             return 0
@@ -472,7 +473,7 @@ class MovementResolver(Resolver):
             if h in joining:
                 continue
             if self.kind[h] is MOVE:
-                if not self.resolve(self.leader[h], not high):
+                if self.leader[h] == beaten or not self.resolve(self.leader[h], not high):
                     total += self.own_strength[h]
             else:
                 total += self.own_strength[h]
@@ -514,6 +515,8 @@ class MovementResolver(Resolver):
         if h is not None:
             if attack <= self.defend_strength(h, opposing):
                 return False
+            if self.whole_defends(destination) and attack <= self.hold_strength(destination, opposing, (), h):
+                return False  # beaten, the part that was to leave stays: the whole force defends
         elif not (self.may_share and self._held_by(destination) == self.power[g]) and attack <= self.hold_strength(
             destination, opposing, self.staying_members.get(g, ())
         ):
@@ -522,6 +525,14 @@ class MovementResolver(Resolver):
             if k != g and attack <= self.prevent_strength(k, opposing):
                 return False
         return True
+
+    def whole_defends(self, province: str) -> bool:
+        """Does a force defend its province whole against a move that beats the part of it leaving the other way?
+        Where one force holds a province (not Multiplomacy's stacks of individuals), its parts that fail to leave
+        never left: "the force never divided" (A/F rule 7), a component that fails to split "is considered never
+        to have split for the purpose of adjudicating any attacks on that multiple unit" (Multiplicity II rule 7).
+        Only a force with parts has several detachments in one province; a standard unit has one."""
+        return not self.may_share and len(self.holders[province]) > 1
 
     def _held_by(self, province: str) -> str | None:
         holders = self.holders.get(province)
