@@ -66,7 +66,9 @@ def test_a_merge_passes_over_a_support_one_part_cannot_cut_and_cuts_the_next_mul
         assert _results(outcome)[into_kie] == "fails"
         assert _results(outcome)[into_bur] == "fails"
         cut = next(o for o in outcome["orders"] if o["input"] == into_bur)
-        assert cut["reasons"] == [{"kind": "cut", "by": [{"power": "Germany", "unit": "A", "at": "mun"}], "from": ["mun"]}]
+        assert cut["reasons"] == [
+            {"kind": "cut", "by": [{"power": "Germany", "unit": "A", "at": "mun"}], "from": ["mun"]}
+        ]
 
 
 # --- Multiplicity I and the A/F rules -------------------------------------------------------------------
@@ -140,7 +142,13 @@ def test_af_rule_7_the_whole_af_defends_when_the_army_fails_to_leave() -> None:
     attack = next(o for o in outcome["orders"] if o["input"] == "F Eng - Pic")
     assert attack["result"] == "fails"
     assert attack["reasons"] == [
-        {"kind": "held_by", "by": {"power": "France", "unit": "A/F", "at": "pic"}, "attack": 2, "hold": 2, "stayed": False}
+        {
+            "kind": "held_by",
+            "by": {"power": "France", "unit": "A/F", "at": "pic"},
+            "attack": 2,
+            "hold": 2,
+            "stayed": False,
+        }
     ]
     assert ("France", "A/F", "pic") in _units(outcome) and not outcome["dislodged"]
 
@@ -154,10 +162,18 @@ def test_af_rule_7_the_whole_af_defends_against_the_unit_its_army_meets_head_to_
     attack = next(o for o in outcome["orders"] if o["power"] == "Germany")
     assert attack["result"] == "fails"
     assert attack["reasons"] == [
-        {"kind": "held_by", "by": {"power": "France", "unit": "A/F", "at": "pic"}, "attack": 2, "hold": 2, "stayed": False}
+        {
+            "kind": "held_by",
+            "by": {"power": "France", "unit": "A/F", "at": "pic"},
+            "attack": 2,
+            "hold": 2,
+            "stayed": False,
+        }
     ]
     assert _units(outcome) == [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
-    stronger = run_case(_case("multiplicity1", [units[0], ("Germany", "3A", "bel")], {**orders, "Germany": ["3A Bel - Pic"]}))
+    stronger = run_case(
+        _case("multiplicity1", [units[0], ("Germany", "3A", "bel")], {**orders, "Germany": ["3A Bel - Pic"]})
+    )
     # the whole A/F retreats, as an A/F moves (A/F rule 5: to seas and coasts, not inland to Par or Bur)
     assert [(d["unit"], d["at"], d["retreats"]) for d in stronger["dislodged"]] == [("A/F", "pic", ["bre", "eng"])]
 

@@ -163,7 +163,40 @@ class MadRules(MultiplicityRules):
         the sea its fleet sails to (it stays aboard the fleet if the landing fails, rule 4b)."""
         off = super().called_off(resolver)
         carried = {resolver.origin[i] for i in range(len(resolver.dets)) if resolver.dets[i].order.via}
-        return {i: why for i, why in off.items() if resolver.origin[i] not in carried}
+        off = {i: why for i, why in off.items() if resolver.origin[i] not in carried}
+        off.update(self._landings_of_dislodged_fleets(resolver))
+        return off
+
+    def _landings_of_dislodged_fleets(self, resolver: MovementView) -> dict[int, str]:
+        """Rule 4b with 4d: an army landing from a fleet at sea is carried by it ("a fleet disembarking an army",
+        the A/F convoy rule), so when that fleet is forced to retreat in the same move, the landing is a convoy
+        whose fleet was dislodged: the army does not land, and (after the phase) is annihilated with the fleet's
+        A/F. A landing carried by the fleet's sail (`via`) goes with the sail: a fleet that sailed was not
+        dislodged."""
+        off: dict[int, str] = {}
+        provinces = self.board.provinces
+        for i, d in enumerate(resolver.dets):
+            if resolver.kind[i] is not OrderKind.MOVE or d.order.via or d.composition.fleets:
+                continue
+            sea = resolver.origin[i]
+            if not provinces[sea].is_sea or not resolver.resolution[resolver.leader[i]]:
+                continue
+            fleets = [h for h in resolver.holders[sea] if resolver.dets[h].composition.fleets]
+            stayed = [
+                h
+                for h in fleets
+                if not (resolver.kind[h] is OrderKind.MOVE and resolver.resolution[resolver.leader[h]])
+            ]
+            entered = any(
+                resolver.power[g] != resolver.power[i] and resolver.resolution[g]
+                for g in resolver.moves_to.get(sea, ())
+            )
+            if stayed and entered:
+                off[i] = (
+                    f"the fleet in {sea} disembarking the army was forced to retreat: the army does not land and is "
+                    f"lost with it (rules 4b, 4d)"
+                )
+        return off
 
     # --- cuts (rule 10) -------------------------------------------------------------------------------
 
