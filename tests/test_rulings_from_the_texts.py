@@ -288,6 +288,52 @@ def test_a_merge_part_that_cannot_reach_leaves_the_others_to_move_multiplicity2_
     assert _units(strict) == [("France", "A", "par"), ("France", "A", "pic")]
 
 
+def test_a_merge_part_dislodged_head_to_head_leaves_the_other_to_move_multiplicity2_rule_3() -> None:
+    # rule 3's A(Mar) & A(Pic) MERGE 2A(Bur), as a German 3A leaves Bur for Pic: it beats A(Pic) head to head, so
+    # A(Pic) fails to reach the space; A(Mar) "will follow [its] movement order unaffected (even if this results
+    # in a normal move as opposed to a merge)": it moves into the Bur the 3A left
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "3A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["3A(Bur) - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert _units(outcome) == [("France", "A", "bur"), ("Germany", "3A", "pic")]
+    assert [(d["unit"], d["at"], d["attacker_from"]) for d in outcome["dislodged"]] == [("A", "pic", "bur")]
+    merge = outcome["orders"][0]
+    assert merge["result"] == "succeeds"  # a part moved
+    assert [r["kind"] for r in merge["reasons"]] == ["note"]
+    assert "rule 3" in merge["reason"]
+    # three merging, one stopped: the other two still merge
+    three = [("France", "A", "mar"), ("France", "A", "pic"), ("France", "A", "par"), ("Germany", "4A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) & A(Par) MERGE 3A(Bur)"], "Germany": ["4A(Bur) - Pic"]}
+    assert _units(run_case(_case("multiplicity2", three, orders))) == [
+        ("France", "2A", "bur"),
+        ("Germany", "4A", "pic"),
+    ]
+
+
+def test_a_merge_part_dislodged_where_it_stands_leaves_the_other_to_its_own_fate_multiplicity2_rule_3() -> None:
+    # the merge fails against the German 2A; A(Pic) is dislodged from Belgium; A(Mar) follows its order alone and
+    # fails too, and the merge's line tells both parts' fates
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "2A", "bur"), ("England", "2A", "bel")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["2A Bur H"], "England": ["2A Bel - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert ("France", "A", "mar") in _units(outcome)
+    merge = outcome["orders"][0]
+    assert merge["result"] == "fails"
+    assert [(r["unit"], r["at"], [k["kind"] for k in r["reasons"]]) for r in merge["reasons"]] == [
+        ("A", "bur", ["held_by"]),
+        ("A", "pic", ["note"]),
+    ]
+
+
+def test_a_merge_that_only_bounces_whole_releases_no_part_multiplicity2_rule_3() -> None:
+    # a German 2A leaving Bur for Pic and the merge (2) stand each other off head to head: the merge failed as
+    # one, no part was stopped on its own, and nobody moves
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "2A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["2A(Bur) - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert _units(outcome) == sorted(units) and not outcome["dislodged"]
+
+
 def test_a_convoy_without_room_for_the_army_is_refused_when_checked_multiplicity2_rule_6() -> None:
     units = [("England", "F", "nth"), ("England", "2A", "yor")]
     outcome = run_case(_case("multiplicity2", units, {"England": ["F Nth C 2A Yor - Nwy", "2A Yor - Nwy"]}))

@@ -143,18 +143,15 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
                 entry.explain = partial(_why_move_failed, mv, told[0][0])
             continue
         distinct = {text_of(reasons) for _, reasons, _ in told if reasons}
-        notes: list[Reason] = []
-        for i, reasons, ok in told:
-            if not ok and mv.kind[i] is MOVE:
-                reasons = _why_move_failed(mv, i)
-            if not reasons:
-                continue
-            if len(distinct) == 1 and text_of(reasons) in distinct:
-                notes = list(reasons)  # the same reason for every part: say it once
-                break
-            d = dets[i]
-            notes.append(Part(str(d.composition), mv.dest[i] or d.province, tuple(reasons)))
-        entry.reasons = notes
+        explained = [
+            (i, _why_move_failed(mv, i) if not ok and mv.kind[i] is MOVE else reasons) for i, reasons, ok in told
+        ]
+        explained = [(i, reasons) for i, reasons in explained if reasons]
+        if len(distinct) == 1 and len({text_of(reasons) for _, reasons in explained}) == 1:
+            entry.reasons = list(explained[0][1])  # the same reason for every part: say it once
+            continue
+        # each part its own reason (a merge whose part was dislodged, the others bounced: both are told)
+        entry.reasons = [Part(str(dets[i].composition), mv.dest[i] or dets[i].province, tuple(r)) for i, r in explained]
 
     if rules.disbands_on_dislodgement:
         dislodged = _retreating(rules, dislodged, mv.events)

@@ -266,6 +266,40 @@ class Multiplicity2Rules(MultiplicityRules):
     def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
         return {}  # A/F rule 7 is not a Multiplicity II rule
 
+    def called_off(self, resolver: MovementView) -> dict[int, str]:
+        return {**super().called_off(resolver), **self._stopped_merge_parts(resolver)}
+
+    def _stopped_merge_parts(self, resolver: MovementView) -> dict[int, str]:
+        """Rule 3: "if part of a merge fails due to one of the component units failing to reach the space in which
+        the merge is to take place, then any other units ordered to merge will follow their movement orders
+        unaffected (even if this results in a normal move as opposed to a merge)". A merge attacks as one (its
+        parts support each other), so a part fails on its own only when it is dislodged while the merge fails
+        (beaten head to head by a unit leaving the merge's space for the part's own, or taken where it stands) --
+        or when its convoy fails or it cannot reach the space at all, which the resolver and the binding already
+        leave to the others. The dislodged part stays, and the phase is resolved again with the others moving
+        without it: a merge of the rest or a plain move. A support to hold the part's province is void as it was
+        (a unit ordered to move is not supported to hold) and stays void."""
+        off: dict[int, str] = {}
+        for g, members in resolver.members.items():
+            if resolver.resolution[g] or len(members) < 2 or not (resolver.dets[g].merge or "").startswith("merge"):
+                continue
+            for m in members:
+                here = resolver.origin[m]
+                if any(
+                    resolver.power[k] != resolver.power[m] and resolver.resolution[k]
+                    for k in resolver.moves_to.get(here, ())
+                ):
+                    off[m] = (
+                        f"dislodged, so it does not join the merge into {resolver.dest[m]}; the others follow their "
+                        f"orders without it (rule 3)"
+                    )
+        stopped = {resolver.origin[m] for m in off}
+        for s, kind in enumerate(resolver.kind):
+            if kind is OrderKind.SUPPORT and not resolver.dest[s] and resolver.target[s] in stopped:
+                if all(h in off for h in resolver.holders[resolver.target[s]]):
+                    off[s] = f"void: the unit in {resolver.target[s]} was ordered to merge, not to hold"
+        return off
+
     # --- rule 1: the initial placement ----------------------------------------------------------------
 
     has_after_phase = True
