@@ -295,9 +295,14 @@ class Multiplicity2Rules(MultiplicityRules):
                     )
         stopped = {resolver.origin[m] for m in off}
         for s, kind in enumerate(resolver.kind):
-            if kind is OrderKind.SUPPORT and not resolver.dest[s] and resolver.target[s] in stopped:
-                if all(h in off for h in resolver.holders[resolver.target[s]]):
-                    off[s] = f"void: the unit in {resolver.target[s]} was ordered to merge, not to hold"
+            into = resolver.target[s]
+            if (
+                kind is OrderKind.SUPPORT
+                and not resolver.dest[s]
+                and into in stopped
+                and all(h in off for h in resolver.holders[into])
+            ):
+                off[s] = f"void: the unit in {into} was ordered to merge, not to hold"
         return off
 
     # --- rule 1: the initial placement ----------------------------------------------------------------
