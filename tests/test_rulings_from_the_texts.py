@@ -334,6 +334,23 @@ def test_a_merge_that_only_bounces_whole_releases_no_part_multiplicity2_rule_3()
     assert _units(outcome) == sorted(units) and not outcome["dislodged"]
 
 
+def test_a_part_that_fails_to_split_defends_and_is_dislodged_with_the_multiple_multiplicity2_rule_7() -> None:
+    # "if a component of a multiple unit fails to split it will remain part of the multiple unit and is considered
+    # never to have split for the purpose of adjudicating any attacks on that multiple unit"
+    split = {"France": ["2A(Bur) SPLIT A(Pic), A(Bur)"]}
+    units = [("France", "2A", "bur"), ("Germany", "A", "pic"), ("Germany", "A", "bel"), ("Germany", "3A", "mun")]
+    orders = {**split, "Germany": ["A Pic H", "A Bel S A Pic", "3A Mun - Bur"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert [(d["unit"], d["at"]) for d in outcome["dislodged"]] == [("2A", "bur")]  # one 2A, not two armies
+    # beaten head to head by a 2A leaving Pic, the army stays: the 2A defends whole, 2 against 2
+    head_on = run_case(
+        _case(
+            "multiplicity2", [("France", "2A", "bur"), ("Germany", "2A", "pic")], {**split, "Germany": ["2A Pic - Bur"]}
+        )
+    )
+    assert _units(head_on) == [("France", "2A", "bur"), ("Germany", "2A", "pic")]
+
+
 def test_a_convoy_without_room_for_the_army_is_refused_when_checked_multiplicity2_rule_6() -> None:
     units = [("England", "F", "nth"), ("England", "2A", "yor")]
     outcome = run_case(_case("multiplicity2", units, {"England": ["F Nth C 2A Yor - Nwy", "2A Yor - Nwy"]}))

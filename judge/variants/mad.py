@@ -8,7 +8,8 @@ What departs from standard, by rule of the text (rulings and their options: docs
 - rule 4: any strength of fleet convoys any strength of army, several armies at once; the Abstraction A/F rule:
   an army boards a fleet at sea (`A Rom boards F Tys`), the A/F sails as its fleet's strength and the army lands
   (`A Wms disembarks Spa`); an A/F exists only at sea; the army is lost if still aboard at the end of its fourth
-  move; a convoyed army whose convoying fleet is dislodged is annihilated (4d);
+  move; a convoyed army whose convoying fleet is dislodged is annihilated (4d), and so is an army landing from a
+  fleet dislodged in the same move (4d with 4b);
 - rule 5: builds of any strength on the power's placed home centres, onto its own unit there too; removals from a
   unit's strength;
 - rules 6-8: merges (self-supporting, all units ordered, supported from outside and inside the target, in transit

@@ -14,7 +14,9 @@ Multiplicity I
   second written (A/F rule 11);
 - 2F convoy a 2A; a force with a fleet in it is never convoyed (GM);
 - builds may be added onto own units on home centres (rule 5, A/F rule 12); Winter 1900 placement (rule 9);
-- an army and a fleet of one power retreating to one space: the army has priority (A/F rule 8).
+- an army and a fleet of one power retreating to one space: the army has priority (A/F rule 8);
+- an A/F whose component fails to leave never divided: supports for the component that stays are void, and it
+  defends and is dislodged whole (A/F rule 7).
 
 Multiplicity II
 - a force with armies is seaworthy when its fleets are at least as many; only seaworthy forces go to sea, an army
@@ -22,7 +24,8 @@ Multiplicity II
 - a support is cut up to the strongest single attack, supports for an attack on the cutter not counted, the
   last-written support first (rule 4); a merging unit does not cut a support for an attack on its own origin;
 - split parts meeting in one space merge (rule 7); the part that stays may not support a splitting part;
-- an A/F convoys when it and its cargo are seaworthy (rule 6); the stronger retreat wins (rule 8).
+- an A/F convoys when it and its cargo are seaworthy (rule 6); the stronger retreat wins (rule 8);
+- a merging part dislodged while its merge fails is stopped, and the others follow their orders without it (rule 3).
 """
 
 from __future__ import annotations
