@@ -332,6 +332,12 @@ def test_a_merge_that_only_bounces_whole_releases_no_part_multiplicity2_rule_3()
     orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["2A(Bur) - Pic"]}
     outcome = run_case(_case("multiplicity2", units, orders))
     assert _units(outcome) == sorted(units) and not outcome["dislodged"]
+    # GMs who count a part bounced head to head as stopped choose merge_part_stopped = bounced: A(Pic) stays out of
+    # the merge, the 2A then beats it alone, and A(Mar) moves into the Bur the 2A left
+    bounced = run_case(_case("multiplicity2", units, orders, options={"merge_part_stopped": "bounced"}))
+    assert _units(bounced) == [("France", "A", "bur"), ("Germany", "2A", "pic")]
+    assert [(d["unit"], d["at"]) for d in bounced["dislodged"]] == [("A", "pic")]
+    assert "merge_part_stopped = bounced" in bounced["orders"][0]["reason"]
 
 
 def test_a_part_that_fails_to_split_defends_and_is_dislodged_with_the_multiple_multiplicity2_rule_7() -> None:

@@ -261,7 +261,15 @@ class Multiplicity2Rules(MultiplicityRules):
     stacking = "province"
     split_parts_support = False
 
-    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {
+        "edition": EDITION_OPTION,
+        "merge_part_stopped": RuleOption(
+            "when a merging part counts as stopped, the others following their orders without it (rule 3): when it "
+            "is dislodged, or also when it bounces head to head with a unit leaving the merge's space for its own",
+            ("dislodged", "bounced"),
+            "dislodged",
+        ),
+    }
 
     def allows(self, composition: Composition) -> bool:
         return composition.garrisons == 0 and composition.size > 0
@@ -283,18 +291,25 @@ class Multiplicity2Rules(MultiplicityRules):
         without it: a merge of the rest or a plain move. A support to hold the part's province is void as it was
         (a unit ordered to move is not supported to hold) and stays void."""
         off: dict[int, str] = {}
+        bounced = self.options.get("merge_part_stopped") == "bounced"
         for g, members in resolver.members.items():
             if resolver.resolution[g] or len(members) < 2 or not (resolver.dets[g].merge or "").startswith("merge"):
                 continue
             for m in members:
-                here = resolver.origin[m]
-                if any(
-                    resolver.power[k] != resolver.power[m] and resolver.resolution[k]
-                    for k in resolver.moves_to.get(here, ())
-                ):
+                coming = [
+                    k for k in resolver.moves_to.get(resolver.origin[m], ()) if resolver.power[k] != resolver.power[m]
+                ]
+                if any(resolver.resolution[k] for k in coming):
                     off[m] = (
                         f"dislodged, so it does not join the merge into {resolver.dest[m]}; the others follow their "
                         f"orders without it (rule 3)"
+                    )
+                elif bounced and any(
+                    resolver.origin[x] == resolver.dest[m] for k in coming for x in resolver.members[k]
+                ):
+                    off[m] = (
+                        f"met the unit leaving {resolver.dest[m]} head to head, so it does not join the merge; the "
+                        f"others follow their orders without it (rule 3, merge_part_stopped = bounced)"
                     )
         stopped = {resolver.origin[m] for m in off}
         for s, kind in enumerate(resolver.kind):
