@@ -114,6 +114,16 @@ _DIVIDING = [("France", "A/F", "pic"), ("France", "A", "par"), ("Germany", "F", 
 """A/F rule 7's example turned round: the army divides off for Belgium, where a supported German fleet stands"""
 
 
+_HELD_BY_THE_WHOLE_A_F = {
+    "kind": "held_by",
+    "by": {"power": "France", "unit": "A/F", "at": "pic"},
+    "attack": 2,
+    "hold": 2,
+    "stayed": False,
+}
+"""the contract's reason for a move into Pic held by the A/F's two, its army having failed to leave"""
+
+
 def test_af_rule_7_whole_af_dislodged_when_army_fails_to_leave() -> None:
     units = [*_DIVIDING, ("England", "F", "eng"), ("England", "A", "bre"), ("England", "A", "bur")]
     orders = {
@@ -141,15 +151,7 @@ def test_af_rule_7_the_whole_af_defends_when_the_army_fails_to_leave() -> None:
     outcome = run_case(_case("multiplicity1", units, orders))
     attack = next(o for o in outcome["orders"] if o["input"] == "F Eng - Pic")
     assert attack["result"] == "fails"
-    assert attack["reasons"] == [
-        {
-            "kind": "held_by",
-            "by": {"power": "France", "unit": "A/F", "at": "pic"},
-            "attack": 2,
-            "hold": 2,
-            "stayed": False,
-        }
-    ]
+    assert attack["reasons"] == [_HELD_BY_THE_WHOLE_A_F]
     assert ("France", "A/F", "pic") in _units(outcome) and not outcome["dislodged"]
 
 
@@ -161,15 +163,7 @@ def test_af_rule_7_the_whole_af_defends_against_the_unit_its_army_meets_head_to_
     outcome = run_case(_case("multiplicity1", units, orders))
     attack = next(o for o in outcome["orders"] if o["power"] == "Germany")
     assert attack["result"] == "fails"
-    assert attack["reasons"] == [
-        {
-            "kind": "held_by",
-            "by": {"power": "France", "unit": "A/F", "at": "pic"},
-            "attack": 2,
-            "hold": 2,
-            "stayed": False,
-        }
-    ]
+    assert attack["reasons"] == [_HELD_BY_THE_WHOLE_A_F]
     assert _units(outcome) == [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
     stronger = run_case(
         _case("multiplicity1", [units[0], ("Germany", "3A", "bel")], {**orders, "Germany": ["3A Bel - Pic"]})
