@@ -626,8 +626,9 @@ class MovementResolver(Resolver):
         (Multiplomacy 7, Multiplicity II 4). A support's own cut amount (the rules' `cut_amount`, `cut` for s) is
         how much of the attacks can cut it; the most any support could be cut by is how much they cut in all.
         Taking the shares in order, a share is cut while the attacks have strength left that can cut it -- a
-        matching of units to shares, greedy in the priority order, which is exact because every unit is barred
-        from the supports into one province only (the one it attacks or supports from)."""
+        matching of units to shares, greedy in the priority order. Counting per province supported into is exact
+        because a unit is barred from the supports into one province (the one it attacks or supports from), or,
+        supporting a lone attacker, also from those into the attacker's, which no unit of that attack cuts."""
         province = self.origin[s]
         everyone: dict[int, list[int]] = {}
         for g in self.moves_to.get(province, ()):
