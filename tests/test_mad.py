@@ -201,6 +201,28 @@ def test_a_landing_that_fails_leaves_the_army_aboard_where_its_fleet_sailed() ->
     assert ("Italy", "A/F", "wes") in _units(outcome)
 
 
+def test_rule_4d_with_4b_an_army_landing_from_a_fleet_forced_to_retreat_is_annihilated() -> None:
+    """Rule 4b's A/F convoy: "a fleet disembarking an army"; rule 4d: "if a fleet convoying an army is forced to
+    retreat, then the army is annihilated". The army boards (the text's `A(Rom) boards F(TYS)`) and lands from
+    the sea its fleet stays in, while the fleet is dislodged: the army does not land, and is lost."""
+    units = [("Italy", "A", "rom"), ("Italy", "F", "tys"), ("France", "F", "lyo"), ("France", "F", "wes")]
+    orders = {
+        "Italy": ["A(Rom) boards F(TYS)", "A(TYS) disembarks Nap"],
+        "France": ["F(Lyo) - TYS", "F(WMS) S F(Lyo) - TYS"],
+    }
+    outcome = run_case(_case(units, orders))
+    landing = next(r for r in outcome["orders"] if r["input"] == "A(TYS) disembarks Nap")
+    assert landing["result"] == "fails"
+    assert "rules 4b, 4d" in landing["reason"]
+    assert not any(u["power"] == "Italy" for u in outcome["units"])  # not in Naples, not at sea
+    assert [(d["power"], d["unit"], d["at"]) for d in outcome["dislodged"]] == [("Italy", "F", "tys")]
+    lost = [e for e in outcome["events"] if e["kind"] == "annihilated"]
+    assert [(e["power"], e["unit"], e["at"]) for e in lost] == [("Italy", "A", "tys")]
+    # the fleet not forced to retreat (one French fleet, 1 against 1): the army lands
+    held = run_case(_case(units, {**orders, "France": ["F(Lyo) - TYS"]}))
+    assert ("Italy", "A", "nap") in _units(held) and ("Italy", "F", "tys") in _units(held)
+
+
 # --- rule 9: Atlantis ------------------------------------------------------------------------------------------
 
 

@@ -51,6 +51,26 @@ def test_cut_priority_skips_a_support_into_the_attackers_own_province_multiplici
         assert results[support_back] == "succeeds"
 
 
+def test_a_merge_passes_over_a_support_one_part_cannot_cut_and_cuts_the_next_multiplicity2_rule_4() -> None:
+    # rule 4: a 2A's supports are cut up to the strongest attack (the merge: 2), the last written first; "a merging
+    # unit does not cut support for an attack ... against the spaces initially occupied by one of the merging
+    # units": the army from Bur cannot cut the support into Bur, but the army from Mun can
+    units = [("Germany", "A", "mun"), ("Germany", "A", "bur"), ("France", "2A", "ruh")]
+    units += [("France", "A", "pic"), ("France", "A", "hol")]
+    into_bur, into_kie = "A Ruh S A Pic - Bur", "A Ruh S A Hol - Kie"
+    for written in ([into_bur, into_kie], [into_kie, into_bur]):
+        orders = {"Germany": ["A(Mun) & A(Bur) MERGE 2A(Ruh)"], "France": [*written, "A Pic - Bur", "A Hol - Kie"]}
+        outcome = run_case(_case("multiplicity2", units, orders))
+        # each army of the merge cuts one support: the one from Bur the support into Kie, the one from Mun the
+        # support into Bur, whichever was written last
+        assert _results(outcome)[into_kie] == "fails"
+        assert _results(outcome)[into_bur] == "fails"
+        cut = next(o for o in outcome["orders"] if o["input"] == into_bur)
+        assert cut["reasons"] == [
+            {"kind": "cut", "by": [{"power": "Germany", "unit": "A", "at": "mun"}], "from": ["mun"]}
+        ]
+
+
 # --- Multiplicity I and the A/F rules -------------------------------------------------------------------
 
 
@@ -88,6 +108,68 @@ def test_supports_for_the_component_that_stays_are_void_when_the_other_fails_to_
     assert support["result"] == "fails"
     assert "A/F rule 7" in support["reason"]
     assert outcome["dislodged"][0]["at"] == "pic"  # 3 against the A/F's 2, the support gone
+
+
+_DIVIDING = [("France", "A/F", "pic"), ("France", "A", "par"), ("Germany", "F", "bel"), ("Germany", "F", "hol")]
+"""A/F rule 7's example turned round: the army divides off for Belgium, where a supported German fleet stands"""
+
+
+_HELD_BY_THE_WHOLE_A_F = {
+    "kind": "held_by",
+    "by": {"power": "France", "unit": "A/F", "at": "pic"},
+    "attack": 2,
+    "hold": 2,
+    "stayed": False,
+}
+"""the contract's reason for a move into Pic held by the A/F's two, its army having failed to leave"""
+
+
+def test_af_rule_7_whole_af_dislodged_when_army_fails_to_leave() -> None:
+    units = [*_DIVIDING, ("England", "F", "eng"), ("England", "A", "bre"), ("England", "A", "bur")]
+    orders = {
+        "France": ["A/F(Pic)D: F(Pic), A(Bel)", "A Par S F Pic"],
+        "Germany": ["F(Bel)st.", "F Hol S F Bel"],
+        "England": ["F Eng - Pic", "A Bre S F Eng - Pic", "A Bur S F Eng - Pic"],
+    }
+    outcome = run_case(_case("multiplicity1", units, orders))
+    # the army failed to leave: the force never divided, the support for the fleet is void, and three beat the
+    # A/F's two: the whole A/F is dislodged, one unit with one retreat (not a fleet and an army apart)
+    assert _results(outcome)["A Par S F Pic"] == "fails"
+    assert [(d["power"], d["unit"], d["at"], d["attacker_from"]) for d in outcome["dislodged"]] == [
+        ("France", "A/F", "pic", "eng")
+    ]
+    assert outcome["dislodged"][0]["retreats"] == []  # Bel, Bre held; Eng the attacker's; no A/F goes inland
+
+
+def test_af_rule_7_the_whole_af_defends_when_the_army_fails_to_leave() -> None:
+    units = [*_DIVIDING, ("England", "F", "eng"), ("England", "A", "bre")]
+    orders = {
+        "France": ["A/F(Pic)D: F(Pic), A(Bel)"],
+        "Germany": ["F(Bel)st.", "F Hol S F Bel"],
+        "England": ["F Eng - Pic", "A Bre S F Eng - Pic"],
+    }
+    outcome = run_case(_case("multiplicity1", units, orders))
+    attack = next(o for o in outcome["orders"] if o["input"] == "F Eng - Pic")
+    assert attack["result"] == "fails"
+    assert attack["reasons"] == [_HELD_BY_THE_WHOLE_A_F]
+    assert ("France", "A/F", "pic") in _units(outcome) and not outcome["dislodged"]
+
+
+def test_af_rule_7_the_whole_af_defends_against_the_unit_its_army_meets_head_to_head() -> None:
+    # the army divides off for Belgium as a German 2A comes the other way: beaten head to head, the army stays,
+    # and the 2A must beat the whole A/F (2), not the army alone (1)
+    units = [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
+    orders = {"France": ["A/F(Pic)D: F(Pic), A(Bel)"], "Germany": ["2A Bel - Pic"]}
+    outcome = run_case(_case("multiplicity1", units, orders))
+    attack = next(o for o in outcome["orders"] if o["power"] == "Germany")
+    assert attack["result"] == "fails"
+    assert attack["reasons"] == [_HELD_BY_THE_WHOLE_A_F]
+    assert _units(outcome) == [("France", "A/F", "pic"), ("Germany", "2A", "bel")]
+    stronger = run_case(
+        _case("multiplicity1", [units[0], ("Germany", "3A", "bel")], {**orders, "Germany": ["3A Bel - Pic"]})
+    )
+    # the whole A/F retreats, as an A/F moves (A/F rule 5: to seas and coasts, not inland to Par or Bur)
+    assert [(d["unit"], d["at"], d["retreats"]) for d in stronger["dislodged"]] == [("A/F", "pic", ["bre", "eng"])]
 
 
 def test_separate_supports_of_an_a_f_are_cut_second_written_first_af_rule_11() -> None:
@@ -198,6 +280,75 @@ def test_a_merge_part_that_cannot_reach_leaves_the_others_to_move_multiplicity2_
     assert "rule 3" in outcome["orders"][0]["reason"]
     strict = run_case(_case("multiplicity1", units, {"France": ["A(Pic) & A(Par) MERGE 2A(Bel)"]}))
     assert _units(strict) == [("France", "A", "par"), ("France", "A", "pic")]
+
+
+def test_a_merge_part_dislodged_head_to_head_leaves_the_other_to_move_multiplicity2_rule_3() -> None:
+    # rule 3's A(Mar) & A(Pic) MERGE 2A(Bur), as a German 3A leaves Bur for Pic: it beats A(Pic) head to head, so
+    # A(Pic) fails to reach the space; A(Mar) "will follow [its] movement order unaffected (even if this results
+    # in a normal move as opposed to a merge)": it moves into the Bur the 3A left
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "3A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["3A(Bur) - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert _units(outcome) == [("France", "A", "bur"), ("Germany", "3A", "pic")]
+    assert [(d["unit"], d["at"], d["attacker_from"]) for d in outcome["dislodged"]] == [("A", "pic", "bur")]
+    merge = outcome["orders"][0]
+    assert merge["result"] == "succeeds"  # a part moved
+    assert [r["kind"] for r in merge["reasons"]] == ["note"]
+    assert "rule 3" in merge["reason"]
+    # three merging, one stopped: the other two still merge
+    three = [("France", "A", "mar"), ("France", "A", "pic"), ("France", "A", "par"), ("Germany", "4A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) & A(Par) MERGE 3A(Bur)"], "Germany": ["4A(Bur) - Pic"]}
+    assert _units(run_case(_case("multiplicity2", three, orders))) == [
+        ("France", "2A", "bur"),
+        ("Germany", "4A", "pic"),
+    ]
+
+
+def test_a_merge_part_dislodged_where_it_stands_leaves_the_other_to_its_own_fate_multiplicity2_rule_3() -> None:
+    # the merge fails against the German 2A; A(Pic) is dislodged from Belgium; A(Mar) follows its order alone and
+    # fails too, and the merge's line tells both parts' fates
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "2A", "bur"), ("England", "2A", "bel")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["2A Bur H"], "England": ["2A Bel - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert ("France", "A", "mar") in _units(outcome)
+    merge = outcome["orders"][0]
+    assert merge["result"] == "fails"
+    assert [(r["unit"], r["at"], [k["kind"] for k in r["reasons"]]) for r in merge["reasons"]] == [
+        ("A", "bur", ["held_by"]),
+        ("A", "pic", ["note"]),
+    ]
+
+
+def test_a_merge_that_only_bounces_whole_releases_no_part_multiplicity2_rule_3() -> None:
+    # a German 2A leaving Bur for Pic and the merge (2) stand each other off head to head: the merge failed as
+    # one, no part was stopped on its own, and nobody moves
+    units = [("France", "A", "mar"), ("France", "A", "pic"), ("Germany", "2A", "bur")]
+    orders = {"France": ["A(Mar) & A(Pic) MERGE 2A(Bur)"], "Germany": ["2A(Bur) - Pic"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert _units(outcome) == sorted(units) and not outcome["dislodged"]
+    # GMs who count a part bounced head to head as stopped choose merge_part_stopped = bounced: A(Pic) stays out of
+    # the merge, the 2A then beats it alone, and A(Mar) moves into the Bur the 2A left
+    bounced = run_case(_case("multiplicity2", units, orders, options={"merge_part_stopped": "bounced"}))
+    assert _units(bounced) == [("France", "A", "bur"), ("Germany", "2A", "pic")]
+    assert [(d["unit"], d["at"]) for d in bounced["dislodged"]] == [("A", "pic")]
+    assert "merge_part_stopped = bounced" in bounced["orders"][0]["reason"]
+
+
+def test_a_part_that_fails_to_split_defends_and_is_dislodged_with_the_multiple_multiplicity2_rule_7() -> None:
+    # "if a component of a multiple unit fails to split it will remain part of the multiple unit and is considered
+    # never to have split for the purpose of adjudicating any attacks on that multiple unit"
+    split = {"France": ["2A(Bur) SPLIT A(Pic), A(Bur)"]}
+    units = [("France", "2A", "bur"), ("Germany", "A", "pic"), ("Germany", "A", "bel"), ("Germany", "3A", "mun")]
+    orders = {**split, "Germany": ["A Pic H", "A Bel S A Pic", "3A Mun - Bur"]}
+    outcome = run_case(_case("multiplicity2", units, orders))
+    assert [(d["unit"], d["at"]) for d in outcome["dislodged"]] == [("2A", "bur")]  # one 2A, not two armies
+    # beaten head to head by a 2A leaving Pic, the army stays: the 2A defends whole, 2 against 2
+    head_on = run_case(
+        _case(
+            "multiplicity2", [("France", "2A", "bur"), ("Germany", "2A", "pic")], {**split, "Germany": ["2A Pic - Bur"]}
+        )
+    )
+    assert _units(head_on) == [("France", "2A", "bur"), ("Germany", "2A", "pic")]
 
 
 def test_a_convoy_without_room_for_the_army_is_refused_when_checked_multiplicity2_rule_6() -> None:

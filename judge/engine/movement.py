@@ -38,7 +38,7 @@ from judge.engine.reasons import (
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.resolver import file_under
 from judge.engine.retreat import retreat_options
-from judge.engine.rules import Rules
+from judge.engine.rules import Rules, answers_otherwise
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
 
@@ -108,11 +108,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         dislodged.append(Dislodged(d.force, origins[0], by_convoy, None, origins[1:]))
 
     units = rules.assemble(placed)
-    dislodged = [
-        Dislodged(force, d.attacker_from, d.by_convoy, None, d.also_from)
-        for d in dislodged
-        for force in rules.assemble([d.force])
-    ]
+    dislodged = _dislodged_whole(rules, dislodged)
     occupied = {f.province for f in units}
     standoffs = set()
     for province, groups in mv.moves_to.items():
@@ -147,18 +143,15 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
                 entry.explain = partial(_why_move_failed, mv, told[0][0])
             continue
         distinct = {text_of(reasons) for _, reasons, _ in told if reasons}
-        notes: list[Reason] = []
-        for i, reasons, ok in told:
-            if not ok and mv.kind[i] is MOVE:
-                reasons = _why_move_failed(mv, i)
-            if not reasons:
-                continue
-            if len(distinct) == 1 and text_of(reasons) in distinct:
-                notes = list(reasons)  # the same reason for every part: say it once
-                break
-            d = dets[i]
-            notes.append(Part(str(d.composition), mv.dest[i] or d.province, tuple(reasons)))
-        entry.reasons = notes
+        explained = [
+            (i, _why_move_failed(mv, i) if not ok and mv.kind[i] is MOVE else reasons) for i, reasons, ok in told
+        ]
+        explained = [(i, reasons) for i, reasons in explained if reasons]
+        if len(distinct) == 1 and len({text_of(reasons) for _, reasons in explained}) == 1:
+            entry.reasons = list(explained[0][1])  # the same reason for every part: say it once
+            continue
+        # each part its own reason (a merge whose part was dislodged, the others bounced: both are told)
+        entry.reasons = [Part(str(dets[i].composition), mv.dest[i] or dets[i].province, tuple(r)) for i, r in explained]
 
     if rules.disbands_on_dislodgement:
         dislodged = _retreating(rules, dislodged, mv.events)
@@ -196,6 +189,23 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         variant_state=dict(position.variant_state),
         events=[_event_json(e) for e in mv.events],
     )
+
+
+def _dislodged_whole(rules: Rules, dislodged: list[Dislodged]) -> list[Dislodged]:
+    """The dislodged forces as the rules assemble them. The parts of a force dislodged in its province are one
+    force again: a part that failed to leave never left (A/F rule 7: "the force never divided", the whole A/F is
+    dislodged and retreats; Multiplicity II rule 7: it "will remain part of the multiple unit"). Where the rules
+    do not assemble (standard, Multiplomacy's individuals), the list is as it was."""
+    if not answers_otherwise(type(rules), "assemble"):
+        return dislodged
+    by_province: dict[str, list[Dislodged]] = {}
+    for d in dislodged:
+        by_province.setdefault(d.force.province, []).append(d)
+    return [
+        Dislodged(force, group[0].attacker_from, group[0].by_convoy, None, group[0].also_from)
+        for group in by_province.values()
+        for force in rules.assemble([d.force for d in group])
+    ]
 
 
 def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[dict[str, object]]) -> list[Dislodged]:
@@ -324,6 +334,10 @@ def _why_move_failed(mv: MovementResolver, i: int) -> list[Reason]:
         defend = mv.defend_strength(h, True)
         if attack <= defend:
             reasons.append(HeadToHead(_unit_name(mv, h), attack, defend))
+        elif mv.whole_defends(destination):
+            hold = mv.hold_strength(destination, True, (), h)
+            if attack <= hold:
+                reasons.append(HeldBy(_force_name(mv, holders), attack, hold, False))
     elif holders and not (mv.may_share and mv.power[holders[0]] == mv.power[g]):
         hold = mv.hold_strength(destination, True)
         if attack <= hold:

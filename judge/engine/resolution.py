@@ -460,9 +460,10 @@ class MovementResolver(Resolver):
             return self.group_strength(g, high) if self.may_share else 0
         return self.group_strength(g, high, exclude_power=occupant)
 
-    def hold_strength(self, province: str, high: bool, joining: Sequence[int] = ()) -> int:
+    def hold_strength(self, province: str, high: bool, joining: Sequence[int] = (), beaten: int = -1) -> int:
         """What holds `province` against a move, not counting the units there `joining` the move (a merge's own
-        staying members)."""
+        staying members), and counting the attack group led by `beaten` as staying (it lost a head-to-head
+        battle)."""
         holders = self.holders.get(province)
         if not holders:
             return 0
@@ -472,7 +473,7 @@ class MovementResolver(Resolver):
             if h in joining:
                 continue
             if self.kind[h] is MOVE:
-                if not self.resolve(self.leader[h], not high):
+                if self.leader[h] == beaten or not self.resolve(self.leader[h], not high):
                     total += self.own_strength[h]
             else:
                 total += self.own_strength[h]
@@ -514,6 +515,8 @@ class MovementResolver(Resolver):
         if h is not None:
             if attack <= self.defend_strength(h, opposing):
                 return False
+            if self.whole_defends(destination) and attack <= self.hold_strength(destination, opposing, (), h):
+                return False  # beaten, the part that was to leave stays: the whole force defends
         elif not (self.may_share and self._held_by(destination) == self.power[g]) and attack <= self.hold_strength(
             destination, opposing, self.staying_members.get(g, ())
         ):
@@ -522,6 +525,14 @@ class MovementResolver(Resolver):
             if k != g and attack <= self.prevent_strength(k, opposing):
                 return False
         return True
+
+    def whole_defends(self, province: str) -> bool:
+        """Does a force defend its province whole against a move that beats the part of it leaving the other way?
+        Where one force holds a province (not Multiplomacy's stacks of individuals), its parts that fail to leave
+        never left: "the force never divided" (A/F rule 7), a component that fails to split "is considered never
+        to have split for the purpose of adjudicating any attacks on that multiple unit" (Multiplicity II rule 7).
+        Only a force with parts has several detachments in one province; a standard unit has one."""
+        return not self.may_share and len(self.holders[province]) > 1
 
     def _held_by(self, province: str) -> str | None:
         holders = self.holders.get(province)
@@ -589,13 +600,9 @@ class MovementResolver(Resolver):
         cut = (ALL if found else 0) if self.standard_cuts else self.rules.cut_amount(self, s, found, pessimistic)
         rank = self.share_rank.get(share, 0)
         if rank and found and cut < ALL:
-            # the priority ranks only the supports these attacks can cut: a support into the province an attack
-            # comes from cannot be cut by it, so it never takes that attack's cut (Multiplomacy 7, Multiplicity
-            # II 4)
-            attackers = [m for members in found.values() for m in members]
-            earlier = self.ranked_shares[self.origin[s]][:rank]
-            rank = sum(1 for _, t in earlier if not all(self.support_protected(t, m) for m in attackers))
-        if cut > rank:
+            if self._cut_in_turn(s, share, cut, pessimistic):
+                return False
+        elif cut > rank:
             return False
         # dislodgement fails the whole support. A move that cuts it whole, or that has no route, needs no
         # further look: asking whether such a move succeeds would add a dependency the rules do not have.
@@ -609,6 +616,44 @@ class MovementResolver(Resolver):
             if self.resolve(g, pessimistic):
                 return False
         return True
+
+    def _cut_in_turn(self, s: int, share: int, cut: int, high: bool) -> bool:
+        """Is this share of support s cut, the attacks cutting the province's shares in the rules' priority order?
+
+        Each unit of strength of the attacks cuts one share, and only a share it can cut: a support into the
+        province a unit attacks from is not cut by that unit (nor, Multiplicity II rule 4, by a support given from
+        that province to the attack), so it is passed over and the cut falls on the next support in the order
+        (Multiplomacy 7, Multiplicity II 4). A support's own cut amount (the rules' `cut_amount`, `cut` for s) is
+        how much of the attacks can cut it; the most any support could be cut by is how much they cut in all.
+        Taking the shares in order, a share is cut while the attacks have strength left that can cut it -- a
+        matching of units to shares, greedy in the priority order. Counting per province supported into is exact
+        because a unit is barred from the supports into one province (the one it attacks or supports from), or,
+        supporting a lone attacker, also from those into the attacker's, which no unit of that attack cuts."""
+        province = self.origin[s]
+        everyone: dict[int, list[int]] = {}
+        for g in self.moves_to.get(province, ()):
+            if self.cut_side[g] != self.cut_side[s]:
+                arriving = [m for m in self.members[g] if self.path(m, high)]
+                if arriving:
+                    everyone[g] = arriving
+        amounts: dict[int, int] = {s: cut}
+        total = cut
+        for _, t in self.ranked_shares[province]:
+            if t not in amounts:
+                found = self.cutters(t, high)
+                amounts[t] = self.rules.cut_amount(self, t, found, high) if found else 0
+            total = max(total, amounts[t], self.rules.cut_amount(self, t, everyone, high))
+        done = 0
+        towards: dict[str, int] = {}
+        for other, t in self.ranked_shares[province]:
+            into = self.dest[t] or self.target[t]
+            can = done < total and towards.get(into, 0) < amounts[t]
+            if other == share:
+                return can
+            if can:
+                done += 1
+                towards[into] = towards.get(into, 0) + 1
+        return False
 
     def _adjudicate_convoy(self, c: int, optimistic: bool) -> bool:
         """The fleet convoys unless it is dislodged. The attacks on it are adjudicated here rather than

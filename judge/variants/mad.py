@@ -8,7 +8,8 @@ What departs from standard, by rule of the text (rulings and their options: docs
 - rule 4: any strength of fleet convoys any strength of army, several armies at once; the Abstraction A/F rule:
   an army boards a fleet at sea (`A Rom boards F Tys`), the A/F sails as its fleet's strength and the army lands
   (`A Wms disembarks Spa`); an A/F exists only at sea; the army is lost if still aboard at the end of its fourth
-  move; a convoyed army whose convoying fleet is dislodged is annihilated (4d);
+  move; a convoyed army whose convoying fleet is dislodged is annihilated (4d), and so is an army landing from a
+  fleet dislodged in the same move (4d with 4b);
 - rule 5: builds of any strength on the power's placed home centres, onto its own unit there too; removals from a
   unit's strength;
 - rules 6-8: merges (self-supporting, all units ordered, supported from outside and inside the target, in transit
@@ -163,7 +164,40 @@ class MadRules(MultiplicityRules):
         the sea its fleet sails to (it stays aboard the fleet if the landing fails, rule 4b)."""
         off = super().called_off(resolver)
         carried = {resolver.origin[i] for i in range(len(resolver.dets)) if resolver.dets[i].order.via}
-        return {i: why for i, why in off.items() if resolver.origin[i] not in carried}
+        off = {i: why for i, why in off.items() if resolver.origin[i] not in carried}
+        off.update(self._landings_of_dislodged_fleets(resolver))
+        return off
+
+    def _landings_of_dislodged_fleets(self, resolver: MovementView) -> dict[int, str]:
+        """Rule 4b with 4d: an army landing from a fleet at sea is carried by it ("a fleet disembarking an army",
+        the A/F convoy rule), so when that fleet is forced to retreat in the same move, the landing is a convoy
+        whose fleet was dislodged: the army does not land, and (after the phase) is annihilated with the fleet's
+        A/F. A landing carried by the fleet's sail (`via`) goes with the sail: a fleet that sailed was not
+        dislodged."""
+        off: dict[int, str] = {}
+        provinces = self.board.provinces
+        for i, d in enumerate(resolver.dets):
+            if resolver.kind[i] is not OrderKind.MOVE or d.order.via or d.composition.fleets:
+                continue
+            sea = resolver.origin[i]
+            if not provinces[sea].is_sea or not resolver.resolution[resolver.leader[i]]:
+                continue
+            fleets = [h for h in resolver.holders[sea] if resolver.dets[h].composition.fleets]
+            stayed = [
+                h
+                for h in fleets
+                if not (resolver.kind[h] is OrderKind.MOVE and resolver.resolution[resolver.leader[h]])
+            ]
+            entered = any(
+                resolver.power[g] != resolver.power[i] and resolver.resolution[g]
+                for g in resolver.moves_to.get(sea, ())
+            )
+            if stayed and entered:
+                off[i] = (
+                    f"the fleet in {sea} disembarking the army was forced to retreat: the army does not land and is "
+                    f"lost with it (rules 4b, 4d)"
+                )
+        return off
 
     # --- cuts (rule 10) -------------------------------------------------------------------------------
 

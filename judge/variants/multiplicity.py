@@ -14,7 +14,9 @@ Multiplicity I
   second written (A/F rule 11);
 - 2F convoy a 2A; a force with a fleet in it is never convoyed (GM);
 - builds may be added onto own units on home centres (rule 5, A/F rule 12); Winter 1900 placement (rule 9);
-- an army and a fleet of one power retreating to one space: the army has priority (A/F rule 8).
+- an army and a fleet of one power retreating to one space: the army has priority (A/F rule 8);
+- an A/F whose component fails to leave never divided: supports for the component that stays are void, and it
+  defends and is dislodged whole (A/F rule 7).
 
 Multiplicity II
 - a force with armies is seaworthy when its fleets are at least as many; only seaworthy forces go to sea, an army
@@ -22,7 +24,8 @@ Multiplicity II
 - a support is cut up to the strongest single attack, supports for an attack on the cutter not counted, the
   last-written support first (rule 4); a merging unit does not cut a support for an attack on its own origin;
 - split parts meeting in one space merge (rule 7); the part that stays may not support a splitting part;
-- an A/F convoys when it and its cargo are seaworthy (rule 6); the stronger retreat wins (rule 8).
+- an A/F convoys when it and its cargo are seaworthy (rule 6); the stronger retreat wins (rule 8);
+- a merging part dislodged while its merge fails is stopped, and the others follow their orders without it (rule 3).
 """
 
 from __future__ import annotations
@@ -258,13 +261,67 @@ class Multiplicity2Rules(MultiplicityRules):
     stacking = "province"
     split_parts_support = False
 
-    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {
+        "edition": EDITION_OPTION,
+        "merge_part_stopped": RuleOption(
+            "when a merging part counts as stopped, the others following their orders without it (rule 3): when it "
+            "is dislodged, or also when it bounces head to head with a unit leaving the merge's space for its own",
+            ("dislodged", "bounced"),
+            "dislodged",
+        ),
+    }
 
     def allows(self, composition: Composition) -> bool:
         return composition.garrisons == 0 and composition.size > 0
 
     def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
         return {}  # A/F rule 7 is not a Multiplicity II rule
+
+    def called_off(self, resolver: MovementView) -> dict[int, str]:
+        return {**super().called_off(resolver), **self._stopped_merge_parts(resolver)}
+
+    def _stopped_merge_parts(self, resolver: MovementView) -> dict[int, str]:
+        """Rule 3: "if part of a merge fails due to one of the component units failing to reach the space in which
+        the merge is to take place, then any other units ordered to merge will follow their movement orders
+        unaffected (even if this results in a normal move as opposed to a merge)". A merge attacks as one (its
+        parts support each other), so a part fails on its own only when it is dislodged while the merge fails
+        (beaten head to head by a unit leaving the merge's space for the part's own, or taken where it stands) --
+        or when its convoy fails or it cannot reach the space at all, which the resolver and the binding already
+        leave to the others. The dislodged part stays, and the phase is resolved again with the others moving
+        without it: a merge of the rest or a plain move. A support to hold the part's province is void as it was
+        (a unit ordered to move is not supported to hold) and stays void."""
+        off: dict[int, str] = {}
+        bounced = self.options.get("merge_part_stopped") == "bounced"
+        for g, members in resolver.members.items():
+            if resolver.resolution[g] or len(members) < 2 or not (resolver.dets[g].merge or "").startswith("merge"):
+                continue
+            for m in members:
+                coming = [
+                    k for k in resolver.moves_to.get(resolver.origin[m], ()) if resolver.power[k] != resolver.power[m]
+                ]
+                if any(resolver.resolution[k] for k in coming):
+                    off[m] = (
+                        f"dislodged, so it does not join the merge into {resolver.dest[m]}; the others follow their "
+                        f"orders without it (rule 3)"
+                    )
+                elif bounced and any(
+                    resolver.origin[x] == resolver.dest[m] for k in coming for x in resolver.members[k]
+                ):
+                    off[m] = (
+                        f"met the unit leaving {resolver.dest[m]} head to head, so it does not join the merge; the "
+                        f"others follow their orders without it (rule 3, merge_part_stopped = bounced)"
+                    )
+        stopped = {resolver.origin[m] for m in off}
+        for s, kind in enumerate(resolver.kind):
+            into = resolver.target[s]
+            if (
+                kind is OrderKind.SUPPORT
+                and not resolver.dest[s]
+                and into in stopped
+                and all(h in off for h in resolver.holders[into])
+            ):
+                off[s] = f"void: the unit in {into} was ordered to merge, not to hold"
+        return off
 
     # --- rule 1: the initial placement ----------------------------------------------------------------
 
