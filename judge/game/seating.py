@@ -215,7 +215,9 @@ class Seating(UseCase):
             power = game.rules.board.lookup_power(text)
             side = side_named(sides_of(game), text, power)
             if side is None:
-                raise GameError(f"{text!r} names no power of {game.variant}; {choices(sides_of(game))}")
+                sides = sides_of(game)
+                what = "is not a power" if all(len(side.powers) == 1 for side in sides) else "names no player"
+                raise GameError(f"{text!r} {what} of {game.variant}; {choices(sides)}")
             return power if power is not None and power in side.powers else side.powers[0]
 
     def power_by_initial(self, name: str, initial: str) -> str | None:

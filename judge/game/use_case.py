@@ -94,7 +94,9 @@ def sides_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[Side]:
                 del words[:width]
                 break
         else:
-            raise GameError(f"{words[0]!r} names no player of {game.variant}; {choices(sides)}")
+            single = all(len(side.powers) == 1 for side in sides)
+            what = "is not a power" if single else "names no player"
+            raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(sides)}")
     return found
 
 
