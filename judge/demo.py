@@ -81,11 +81,12 @@ class Demo:
     def _play(self) -> int:
         variant = get_variant(self.variant)
         rules = variant.rules()
-        groups = variant.seat_groups()
-        players = [_player(group) for group in groups]
+        sides = variant.sides()
+        groups = [side.powers for side in sides]
+        players = [side.name for side in sides]  # a player joins and signs on with the side's name
         self._mail(GM, f"REGISTER The Gamesmaster gmpass\nCREATE {GAME} {self.variant} joinpw", show=True)
-        for name, group in zip(players, groups, strict=True):
-            self._mail(_address(name), f"REGISTER {name} Player {name.lower()}pw\nJOIN {GAME} joinpw {group[0]}")
+        for name in players:
+            self._mail(_address(name), f"REGISTER {name} Player {name.lower()}pw\nJOIN {GAME} joinpw {name}")
         self.say(f"{len(players)} players registered and joined; the game started when the last one joined.\n")
         rng = random.Random(self.seed)
         silent = players[-1]
@@ -101,7 +102,7 @@ class Demo:
                 if not due & set(group) or (played == 1 and name == silent):
                     continue  # one player misses one deadline
                 lines = [render_order(s.order) for s in orders if s.power in group and s.power in due and s.order]
-                body = f"SIGNON {GAME} {group[0]} {name.lower()}pw\n" + "\n".join(lines)
+                body = f"SIGNON {GAME} {name} {name.lower()}pw\n" + "\n".join(lines)
                 self._mail(_address(name), body, show=not shown_reply)
                 shown_reply = True
             if played == 1:
@@ -201,13 +202,6 @@ def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submit
     if position.phase.type is PhaseType.PLACEMENT:
         return placement_orders(rules, position, rng)
     return variant_movement_orders(rules, position, rng)
-
-
-def _player(group: tuple[str, ...]) -> str:
-    """The demo's name for the player of a side: its power, or the country its board-nations share
-    (Heptadiplomacy's `1:England` ... `7:England` are played by "England")."""
-    names = {power.partition(":")[2] or power for power in group}
-    return names.pop() if len(names) == 1 else group[0]
 
 
 def _address(name: str) -> str:

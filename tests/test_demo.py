@@ -75,7 +75,9 @@ def test_the_hoplite_demo_opens_with_the_builds_of_winter_451_bc() -> None:
         ":: Phase: S450BCM",
     ]
     assert "Adjustment results for Winter of 451 BC." in text
-    assert "Signed on to demo as Achea." in text and "Orders for Achea and Chalcis in demo" in text
+    assert (
+        "Signed on to demo as Achea: you play Achea + Chalcis" in text and "Orders for Achea + Chalcis in demo" in text
+    )
     assert "By player:" in text
 
 
@@ -83,5 +85,6 @@ def test_the_hepta_demo_orders_seven_boards_by_player() -> None:
     """CW Heptadiplomacy by mail: seven players, each ordering one country's seven board-nations (option A)."""
     text = _demo("hepta", 1)
     assert "7 players registered and joined" in text
-    assert "Orders for 1:Austria and 2:Austria and 3:Austria" in text
+    assert "Signed on to demo as Austria: you play Austria (1:Austria, 2:Austria" in text
+    assert "Orders for Austria in demo" in text and "  7:Austria: " in text
     assert "1:England:F 1:edi" in text

@@ -57,7 +57,7 @@ def test_one_signon_orders_every_power_of_the_side_each_line_filed_for_its_unit(
     text = judge.mail(
         "england@example.org", "SIGNON pair England englandpw\nF Lon - Eng\nA Par - Bur\nF Bre - Mao\nA Lvp - Yor\n"
     )
-    assert "Orders for England and France in pair" in text
+    assert "Orders for west in pair" in text
     for canonical in ("F lon - eng", "A par - bur", "F bre - mao", "A lvp - yor"):
         assert f"-> {canonical}" in text
     with judge.db.transaction() as s:

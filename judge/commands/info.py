@@ -52,8 +52,13 @@ class List(Command):
         if args:
             view = ctx.games.reads.game(args[0].lower())
             lines = [f"{view.name}: {view.variant}, {view.status}, GM {view.gm}"]
-            for seat in view.seats:
-                lines.append(f"  {seat.power or '(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
+            if view.players:
+                width = max(12, *(len(p.side) for p in view.players))
+                for player in view.players:
+                    lines.append(f"  {player.side:{width}} {player.player or '-':30} {player.status}")
+            else:
+                for seat in view.seats:
+                    lines.append(f"  {'(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
             if view.position and view.status != "finished":
                 lines += ["", *position_lines(view.variant, view.position, view.deadline)]
             elif view.status == "finished":

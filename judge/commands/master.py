@@ -244,3 +244,42 @@ class Terminate(Command):
         game = _game(ctx)
         ctx.games.controls.terminate(game)
         return [f"{game} is terminated; everyone in it is told."]
+
+
+@command
+class Status(Command):
+    name = "STATUS"
+    usage = "STATUS"
+    example = "SIGNON alpha MASTER gmpass / STATUS"
+    summary = "the GM's view: each player's orders in or missing (per power), draw votes, absences; the settings"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(not args, f"usage: {self.usage}")
+        view = ctx.games.reads.gm_view(_game(ctx))
+        when = f"; deadline {view.deadline:%Y-%m-%d %H:%M} UTC" if view.deadline else ""
+        lines = [f"{view.game}: {view.phase}{when}", ""]
+        width = max((len(p.side) for p in view.players), default=8) + 2
+        for player in view.players:
+            who = f"{player.player} <{player.address}>" if player.player else "(nobody plays it)"
+            lines.append(f"{player.side:{width}}{who}")
+            if len(player.powers) > 1:
+                detail = ", ".join(f"{p.power} {p.orders}" for p in player.powers if p.orders != "not due")
+                lines.append(f"{'':{width}}orders {player.orders}" + (f" ({detail})" if detail else ""))
+            else:
+                lines.append(f"{'':{width}}orders {player.orders}")
+            notes = [
+                f"votes {player.draw}" if player.draw else "",
+                f"concedes to {player.conceded_to}" if player.conceded_to else "",
+                f"away {player.away}" if player.away else "",
+                "SET WAIT" if player.wait else "",
+                *(f"{p.power} {p.status}" for p in player.powers if p.status not in ("playing",)),
+            ]
+            if any(notes):
+                lines.append(f"{'':{width}}" + "; ".join(n for n in notes if n))
+        lines.append("")
+        options = ", ".join(f"{k}={v}" for k, v in sorted(view.options.items())) or "the variant's defaults"
+        lines.append(f"Rule options: {options}")
+        settings = ", ".join(f"{k}={v}" for k, v in view.settings.items()) or "the judge's defaults"
+        lines.append(f"Settings: {settings}")
+        return lines

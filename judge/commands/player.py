@@ -35,7 +35,7 @@ class Create(Command):
 @command
 class Join(Command):
     name = "JOIN"
-    usage = "JOIN game password [power ...]"
+    usage = "JOIN game password [power or player ...]"
     example = "JOIN alpha joinpw France England"
     summary = "join a forming game, naming the powers you would like in order"
     secrets = (1,)
@@ -45,7 +45,9 @@ class Join(Command):
         mine = ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:])
         lines = [f"You have joined {args[0].lower()}."]
         if mine is not None:
-            lines.append(f"The game is full and has started; you play {', '.join(mine)}.")
+            named = set(mine.label.split(" + "))
+            held = f" ({', '.join(mine.powers)})" if not set(mine.powers) <= named else ""
+            lines.append(f"The game is full and has started; you play {mine.label}{held}.")
         return lines
 
 
@@ -70,8 +72,8 @@ class Observe(Command):
 class Signon(Command):
     name = "SIGNON"
     usage = "SIGNON game power password   (or njudge's SIGNON Fgame password)"
-    example = "SIGNON alpha France s3cret"
-    summary = "sign on to your power (or as MASTER); the lines after it are your orders"
+    example = "SIGNON alpha France s3cret   (CW Heptadiplomacy: SIGNON hep England s3cret, or Player 2)"
+    summary = "sign on as your power or player (or as MASTER); the lines after it are your orders"
     secrets = (-1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -82,14 +84,20 @@ class Signon(Command):
             require(power is not None, "signon failed: wrong game, power or password")
             assert power is not None
             args = [game, power, args[1]]
-        require(len(args) == 3, f"usage: {self.usage}")
-        power, address = ctx.games.seating.signon(args[0].lower(), args[1], args[2])
+        require(len(args) >= 3, f"usage: {self.usage}")
+        who = " ".join(args[1:-1])  # a player's name may be two words (Player 2)
+        signed = ctx.games.seating.signon(args[0].lower(), who, args[-1])
         ctx.game = args[0].lower()
-        ctx.master = power == "MASTER"
-        ctx.power = None if ctx.master else power
-        ctx.as_address = address
+        ctx.master = signed.power == "MASTER"
+        ctx.power = None if ctx.master else signed.power
+        ctx.as_address = signed.address
         ctx.game_of_reply = ctx.game
-        return [f"Signed on to {ctx.game} as {power}."]
+        if len(signed.holds) > 1:
+            return [
+                f"Signed on to {ctx.game} as {who.strip() or signed.power}: you play {signed.side} "
+                f"({', '.join(signed.holds)}); each order is filed with the power whose unit it names."
+            ]
+        return [f"Signed on to {ctx.game} as {signed.power}."]
 
 
 @command

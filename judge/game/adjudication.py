@@ -24,7 +24,7 @@ from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import PICTURES_OFF, results_style
 from judge.game.store import rules_of
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, side_of
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
@@ -204,12 +204,17 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
 
 
 def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
-    late = []
+    """Count who was late: a player, not a power. A player whose orders are on file for any power he holds was
+    not late for any of them (a side files all its powers at once); a power nobody plays is late when it owes
+    orders. Returns the late players' sides as lists name them (`Side.label`)."""
+    holder = {seat.power: seat.player_id for seat in game.seats if seat.power}
+    ordered_players = {holder[p] for p in ordered if holder.get(p) is not None}
+    late: list[str] = []
     limit = int(game.settings.get("abandon_after", 3))
     for seat in game.seats:
         if seat.power is None or seat.power not in due:
             continue
-        if seat.power in ordered:
+        if seat.power in ordered or (seat.player_id is not None and seat.player_id in ordered_players):
             seat.missed = 0
             if seat.status in (SeatStatus.LATE, SeatStatus.ABANDONED):
                 seat.status = SeatStatus.PLAYING
@@ -218,4 +223,4 @@ def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
         late.append(seat.power)
         if seat.status != SeatStatus.VACANT:
             seat.status = SeatStatus.ABANDONED if seat.missed >= limit else SeatStatus.LATE
-    return sorted(late)
+    return sorted({side_of(game, power).label for power in late})

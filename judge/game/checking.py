@@ -68,6 +68,10 @@ def route_lines(
             if order is not None and order.unit is not None:
                 province = province_of(order.unit.location)
                 found |= homes.get(province, set()) if order.kind is OrderKind.BUILD else units.get(province, set())
+            elif order is not None and (order.merging or order.parts):  # a merge: the units it names
+                merged = [*order.merging, *(part.unit for part in order.parts if part.unit is not None)]
+                for unit in merged:
+                    found |= units.get(province_of(unit.location), set())
             elif order is not None and order.words:  # a variant's line that names a unit in its words (CONVERT)
                 named = next((t for t in order.words.split() if rules.board.lookup(t)), None)
                 place = rules.board.lookup(named) if named else None

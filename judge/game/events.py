@@ -71,9 +71,10 @@ def _json(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class SeatLine:
-    """A power and who plays it, as the game-start mail and LIST name them (never an address)."""
+    """A player's side and who plays it, as the game-start mail names them (never an address)."""
 
     power: str
+    """the side, as lists name it (a power, `Sparta + Elatea`, `England`, `Player 2`)"""
     player: str
     """the player's name, "civil disorder" or "(no player)" """
 
@@ -230,6 +231,7 @@ class Reminder(GameEvent):
     stored: ClassVar[bool] = False
     phase: str = ""
     power: str = ""
+    """the player reminded (the side, as lists name it)"""
     missing: bool = True
     notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
     """what the reminder and late templates print (deadline, grace)"""
@@ -244,9 +246,12 @@ class OrdersLate(GameEvent):
     stored: ClassVar[bool] = False
     phase: str = ""
     missing: tuple[str, ...] = ()
+    """the players (their sides, as lists name them) with no orders on file"""
     faulty: tuple[str, ...] = ()
     notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
     audience: Audience = field(metadata=PRIVATE, repr=False)
+    addresses: dict[str, str] = field(metadata=PRIVATE, repr=False)
+    """each missing player's address, by side"""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, select
@@ -12,7 +12,7 @@ from judge.engine import PhaseType
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
-from judge.game.use_case import UseCase, phase_name
+from judge.game.use_case import UseCase, phase_name, side_of
 from judge.notation import read_line
 from judge.store import GameStatus, OrderSet
 
@@ -44,6 +44,8 @@ class Submission:
     checks: list[LineCheck]
     replaced: bool
     phase_type: PhaseType = PhaseType.MOVEMENT
+    filed: dict[str, list[str]] = field(default_factory=dict)
+    """for a player of several powers: each power's orders now on file (as read), in the side's order"""
 
     @property
     def fate_of_errors(self) -> str:
@@ -66,7 +68,18 @@ class Submission:
                 output.append(f"  {check.input}   ** {check.error}")
             else:
                 output.append(f"  {check.input}   -> {check.order}")
-        output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
+        if len(self.filed) > 1:
+            output.append(
+                "These orders replace the ones you sent before for the powers they order; your other powers keep "
+                "theirs."
+                if self.replaced
+                else "Orders filed; your other powers keep the orders they have."
+            )
+            output.append(f"Now on file for {self.power}:")
+            for power, orders in self.filed.items():
+                output.append(f"  {power}: {'; '.join(orders) if orders else 'no orders'}")
+        else:
+            output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
         if self.errors:
             output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
         return output
@@ -82,8 +95,10 @@ class Orders(UseCase):
         source_message_id: str | None = None,
         sender: str | None = None,
     ) -> Submission:
-        """File a power's orders for the current phase, replacing any earlier set, and say what is wrong.
-        `sender`: the address the orders came from; when it is not the player's, the player is told."""
+        """File a player's orders for the current phase, and say what is wrong. Each line is filed with the power
+        whose unit it names; a mail's orders for a power replace that power's earlier orders, and the player's
+        other powers keep theirs (one rule, the same for a side as for one power: docs/mail.md). `sender`: the
+        address the orders came from; when it is not the player's, the player is told."""
         with self.store.plain() as s:  # its one write is its last statement
             game = self.store.snapshot(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
@@ -96,14 +111,16 @@ class Orders(UseCase):
             owners = (
                 route_lines(game.rules, game.current, side, power, lines) if len(side) > 1 else [power] * len(lines)
             )
-            by_power: dict[str, list[str]] = {power: []}
+            by_power: dict[str, list[str]] = {} if len(side) > 1 else {power: []}
             for line, owner in zip(lines, owners, strict=True):
                 by_power.setdefault(owner, []).append(line)
             replaced = False
             checked: dict[str, Iterator[LineCheck]] = {}
+            filed: dict[str, list[str]] = {}
             for each, own in by_power.items():
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
+                filed[each] = [c.order for c in checks if not c.error]
                 values = {
                     "set_game": game.id,
                     "set_phase": game.phase_index,
@@ -118,6 +135,15 @@ class Orders(UseCase):
                     replaced = True
                 else:
                     s.execute(_ADD_ORDER_SET, values)
+            if len(side) > 1:  # the whole side's orders now on file: those this mail gave, and those it left
+                for each, checked_json in s.execute(
+                    select(OrderSet.power, OrderSet.checked).where(
+                        OrderSet.game_id == game.id,
+                        OrderSet.phase_index == game.phase_index,
+                        OrderSet.power.in_([p for p in side if p not in filed]),
+                    )
+                ):
+                    filed[each] = [c["order"] for c in checked_json if not c.get("error")]
             # back in the order the player wrote them (a line may hold several orders, each with its check)
             pieces = (
                 [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []
@@ -129,11 +155,12 @@ class Orders(UseCase):
             )
             done = Submission(
                 name,
-                " and ".join(by_power),
+                side_of(game, power).label if len(side) > 1 else power,
                 phase_name(game.position or {}),
                 in_order,
                 replaced,
                 game.current.phase.type,
+                {p: filed.get(p, []) for p in sorted(side)} if len(side) > 1 else {},
             )
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(

@@ -7,12 +7,28 @@ from datetime import datetime
 from sqlalchemy import select
 
 from judge.engine import Phase
+from judge.engine.supply import powers_to_order
+from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.settings import results_style
-from judge.game.use_case import UseCase, audience_of, phase_name
-from judge.game.views import GameListing, GameView, PhaseView, SeatView, YearCentres
-from judge.store import Game, GameStatus, PhaseRecord
+from judge.game.settings import PICTURES_OFF, results_style
+from judge.game.store import position_of, rules_of
+from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
+from judge.game.views import (
+    GameListing,
+    GameView,
+    GmView,
+    PhaseView,
+    PlayerStatus,
+    PlayerView,
+    PowerStatus,
+    SeatView,
+    YearCentres,
+)
+from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, SeatStatus
+
+_KEPT = frozenset({"absences", "concessions", "observers", PICTURES_OFF})
+"""settings that are the players' own state, shown in their own lines of the GM's view"""
 
 
 class Reads(UseCase):
@@ -55,6 +71,72 @@ class Reads(UseCase):
                     )
                     for seat in game.seats
                 ),
+                players=_players(game),
+            )
+
+    def gm_view(self, name: str) -> GmView:
+        """The GM's view of a game: per player, orders in or missing (per power), draw votes, concessions,
+        absences; and the game's settings and rule options."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            position = position_of(game) if game.position else None
+            due = powers_to_order(rules_of(game), position) if position is not None else set()
+            sets = dict(
+                s.execute(
+                    select(OrderSet.power, OrderSet.has_errors).where(
+                        OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
+                    )
+                ).all()
+            )
+            votes = {v.power: v for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id))}
+            conceded: dict[str, str] = dict(game.settings.get("concessions", {}))
+            away = {a.power: a for a in absences(game.settings)}
+            by_power = {seat.power: seat for seat in game.seats if seat.power}
+            players = []
+            for side in sides_of(game):
+                seats = [by_power[p] for p in side.powers if p in by_power]
+                if not seats:
+                    continue
+                holder = next((seat.player for seat in seats if seat.player), None)
+                powers = tuple(
+                    PowerStatus(
+                        seat.power or "",
+                        "not due"
+                        if seat.power not in due
+                        else "missing"
+                        if seat.power not in sets
+                        else "with errors"
+                        if sets[seat.power]
+                        else "in",
+                        seat.status,
+                    )
+                    for seat in seats
+                )
+                vote = next((votes[p] for p in side.powers if p in votes and votes[p].accept), None)
+                absence = next((away[p] for p in side.powers if p in away), None)
+                players.append(
+                    PlayerStatus(
+                        side=side.label,
+                        player=holder.name if holder else None,
+                        address=holder.address if holder else None,
+                        powers=powers,
+                        draw=None
+                        if vote is None
+                        else "for a draw among " + ", ".join(vote.powers)
+                        if vote.powers
+                        else "for a draw",
+                        conceded_to=next((conceded[p] for p in side.powers if p in conceded), None),
+                        away=None if absence is None else f"{absence.start:%a %d %b %Y} to {absence.end:%a %d %b %Y}",
+                        wait=any(seat.wait for seat in seats),
+                    )
+                )
+            return GmView(
+                game=name,
+                phase=phase_name(game.position) if game.position else "forming",
+                deadline=game.deadline,
+                players=tuple(players),
+                options=dict(game.options),
+                settings={k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in _KEPT},
             )
 
     def audience(self, name: str) -> Audience:
@@ -111,6 +193,20 @@ class Reads(UseCase):
             if record is None:
                 raise GameError(f"{name} has no processed phase {index}")
             return PhaseView(index, _code(record.outcome), dict(record.outcome))
+
+
+def _players(game: Game) -> tuple[PlayerView, ...]:
+    by_power = {seat.power: seat for seat in game.seats if seat.power}
+    if not by_power:
+        return ()
+    found = []
+    for side in sides_of(game):
+        seats = [by_power[p] for p in side.powers if p in by_power]
+        if seats:
+            holder = next((seat.player for seat in seats if seat.player), None)
+            status = next((seat.status for seat in seats if seat.status != SeatStatus.PLAYING), SeatStatus.PLAYING)
+            found.append(PlayerView(side.label, holder.name if holder else None, status))
+    return tuple(sorted(found, key=lambda p: p.side))
 
 
 def _code(outcome: dict[str, object]) -> str:

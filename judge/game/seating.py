@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -13,15 +14,34 @@ from judge.contract import position_json
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.settings import apply_setting, read_option
-from judge.game.use_case import UseCase, audience_of, next_deadline, powers_named
+from judge.game.use_case import (
+    UseCase,
+    audience_of,
+    choices,
+    next_deadline,
+    side_of,
+    sides_named,
+    sides_of,
+)
 from judge.passwords import hash_password, verify_password
 from judge.store import Game, GameStatus, Seat, SeatStatus
-from judge.variants import UnknownVariant, get_variant
+from judge.variants import Side, UnknownVariant, get_variant, side_named
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
     "auto_start": True,  # start (and assign powers) when the last player joins
 }
+
+
+@dataclass(frozen=True)
+class SignedOn:
+    """Who a SIGNON made the sender: the power the lines that follow are filed with (each line then goes to the
+    power whose unit it names), the side's name, every power the player holds, and the player's address."""
+
+    power: str
+    side: str
+    holds: tuple[str, ...]
+    address: str
 
 
 class Seating(UseCase):
@@ -70,8 +90,9 @@ class Seating(UseCase):
                 )
             )
 
-    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> list[str] | None:
-        """Join a forming game; when the join filled it and it started, the powers the joining player holds."""
+    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> Side | None:
+        """Join a forming game, naming the players or powers one would like to be, best first; when the join filled
+        the game and it started, the side the joining player holds."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.FORMING:
@@ -81,7 +102,7 @@ class Seating(UseCase):
             player = self.store.player(s, address)
             if any(seat.player_id == player.id for seat in game.seats):
                 raise GameError(f"you have already joined {name}")
-            wanted = powers_named(game, tuple(preferences))
+            wanted = [side.powers[0] for side in sides_named(game, tuple(preferences))]
             players = len(get_variant(game.variant).seat_groups(game.options))
             if len(game.seats) >= players:
                 raise GameError(f"{name} is full")
@@ -89,7 +110,8 @@ class Seating(UseCase):
             s.flush()
             if len(game.seats) == players and game.settings.get("auto_start", True):
                 self._start(s, game)
-                return sorted(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
+                mine = next(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
+                return side_of(game, mine)
             return None
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
@@ -120,14 +142,10 @@ class Seating(UseCase):
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
         left = sorted(power for group in unplayed for power in group)
+        by_power = {seat.power: seat for seat in game.seats if seat.power}
         lines = tuple(
-            SeatLine(
-                seat.power or "",
-                seat.player.name
-                if seat.player
-                else ("civil disorder" if seat.status == SeatStatus.CIVIL_DISORDER else "(no player)"),
-            )
-            for seat in sorted(game.seats, key=lambda seat: seat.power or "")
+            SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
+            for side in sorted(sides_of(game), key=lambda side: side.label)
         )
         event = GameStarted(
             game=game.name,
@@ -155,10 +173,10 @@ class Seating(UseCase):
             game.settings = {**game.settings, "observers": sorted(observers)}
             return password is not None
 
-    def signon(self, name: str, power: str, password: str) -> tuple[str, str]:
-        """Check a SIGNON: the password of the player holding `power` (or of the GM for MASTER). Returns the
-        power (canonical, or "MASTER") and that player's address. Every failure says the same, so that a wrong
-        guess learns nothing about the game."""
+    def signon(self, name: str, power: str, password: str) -> SignedOn:
+        """Check a SIGNON: the password of the player holding `power` -- a side's name (`England`, `Player 2`) or
+        any of its powers -- or of the GM for MASTER. Every failure says the same, so that a wrong guess learns
+        nothing about the game."""
         failed = GameError("signon failed: wrong game, power or password")
         with self.store.plain() as s:
             game = self.store.find_snapshot(s, name)
@@ -166,31 +184,41 @@ class Seating(UseCase):
                 raise failed
             if power.upper() in ("MASTER", "GM"):
                 if verify_password(password, game.gm_password_hash):
-                    return "MASTER", game.gm_address
+                    return SignedOn("MASTER", "MASTER", (), game.gm_address)
                 raise failed
-            canonical = game.rules.board.lookup_power(power) if game.position else None
-            canonical = canonical or next(
+            named = game.rules.board.lookup_power(power) if game.position else None
+            named = named or next(
                 (seat.power for seat in game.seats if seat.power and seat.power.lower() == power.lower()), None
             )
+            side = side_named(sides_of(game), power, named) if game.position else None
+            if side is None and named is not None:
+                side = side_of(game, named)
+            if side is None:
+                raise failed
+            canonical = named if named in side.powers else side.powers[0]
             for seat in game.seats:
                 if (
-                    canonical is not None
-                    and seat.power == canonical
+                    seat.power in side.powers
                     and seat.address is not None
                     and seat.password_hash is not None
                     and verify_password(password, seat.password_hash)
                 ):
-                    return canonical, seat.address
+                    held = tuple(o.power for o in game.seats if o.power and o.address == seat.address)
+                    return SignedOn(canonical, side.label if len(side.powers) > 1 else canonical, held, seat.address)
             raise failed
 
     def power_named(self, name: str, text: str) -> str:
-        """The power of the game `text` names (`France`, `F`, `french`), or a GameError saying it is none."""
+        """The power of the game `text` names (`France`, `F`, `french`; a side's name gives its first power), or a
+        GameError saying it is none and naming the choices."""
         with self.store.plain() as s:
             game = self.store.snapshot(s, name)
             power = game.rules.board.lookup_power(text)
-            if power is None:
-                raise GameError(f"{text!r} is not a power of {game.variant}")
-            return power
+            side = side_named(sides_of(game), text, power)
+            if side is None:
+                sides = sides_of(game)
+                what = "is not a power" if all(len(side.powers) == 1 for side in sides) else "names no player"
+                raise GameError(f"{text!r} {what} of {game.variant}; {choices(sides)}")
+            return power if power is not None and power in side.powers else side.powers[0]
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""
@@ -211,6 +239,16 @@ class Seating(UseCase):
             if seat is None or seat.player_id is None:
                 return [power]
             return sorted(o.power for o in game.seats if o.power and o.player_id == seat.player_id)
+
+
+def _player_of(seats: list[Seat]) -> str:
+    """Who plays a side, as the game-start mail and LIST name them: the player's name, never the address."""
+    holder = next((seat.player for seat in seats if seat.player), None)
+    if holder is not None:
+        return holder.name
+    if any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats):
+        return "civil disorder"
+    return "(no player)"
 
 
 def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

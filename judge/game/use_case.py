@@ -20,7 +20,7 @@ from judge.game.snapshot import Snapshot
 from judge.game.store import GameStore, rules_of
 from judge.game.timing import deadline_after, timing_from_settings
 from judge.store import Game, GameEventRecord, GameStatus, Seat
-from judge.variants import get_variant
+from judge.variants import Side, get_variant, side_named
 
 
 @dataclass
@@ -55,15 +55,58 @@ def seat_of(game: Game, power: str) -> Seat:
 
 
 def powers_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[str]:
-    """The powers a player named (`France`, `F`, `french`), or a GameError naming the word that is none."""
+    """The powers a player named (`France`, `F`, `french`), or a GameError naming the word that is none and the
+    powers there are."""
     board = rules_of(game).board
     found = []
     for text in texts:
         power = board.lookup_power(text)
         if power is None:
-            raise GameError(f"{text!r} is not a power of {game.variant}")
+            raise GameError(f"{text!r} is not a power of {game.variant}; the powers are {', '.join(board.powers)}")
         found.append(power)
     return found
+
+
+def sides_of(game: Game | Snapshot) -> list[Side]:
+    """What each player of the game takes (`Variant.sides`)."""
+    return get_variant(game.variant).sides(game.options)
+
+
+def side_of(game: Game | Snapshot, power: str) -> Side:
+    """The side a power belongs to."""
+    return next((side for side in sides_of(game) if power in side.powers), Side(power, (power,)))
+
+
+def sides_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[Side]:
+    """The sides a player's words name (`England`, `Player 2` or `player2`, `Elatea`, `1:England`): a side's
+    name, or any of its powers; several words may make one name (`Player 2`). A word that names none is refused
+    with the names there are."""
+    board = rules_of(game).board
+    sides = sides_of(game)
+    found: list[Side] = []
+    words = list(texts)
+    while words:
+        for width in (2, 1):
+            text = " ".join(words[:width])
+            side = side_named(sides, text, board.lookup_power(text)) if len(words) >= width else None
+            if side is not None:
+                found.append(side)
+                del words[:width]
+                break
+        else:
+            single = all(len(side.powers) == 1 for side in sides)
+            what = "is not a power" if single else "names no player"
+            raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(sides)}")
+    return found
+
+
+def choices(sides: list[Side]) -> str:
+    """The names a player may join and sign on with, for a refusal."""
+    if all(len(side.powers) == 1 for side in sides):
+        return f"the powers are {', '.join(side.name for side in sides)}"
+    if all(side.name in side.powers for side in sides):
+        return "the players are " + ", ".join(side.label for side in sides) + " (name either power)"
+    return f"the players are {', '.join(side.name for side in sides)}"
 
 
 def phase_name(position: dict[str, Any]) -> str:

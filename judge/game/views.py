@@ -37,6 +37,17 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class PlayerView:
+    """A player's side in a game, as LIST shows it."""
+
+    side: str
+    """as lists name it (a power, `Sparta + Elatea`, `England`, `Player 2`)"""
+    player: str | None
+    status: str
+    """the side's seats' status (playing, late, ...): the first that is not `playing`, else `playing`"""
+
+
+@dataclass(frozen=True)
 class GameView:
     name: str
     variant: str
@@ -54,6 +65,8 @@ class GameView:
     gm: str
     """the GM's registered name"""
     seats: tuple[SeatView, ...]
+    players: tuple[PlayerView, ...] = ()
+    """the seats by player: each side once (empty before the powers are assigned)"""
 
     @property
     def started(self) -> bool:
@@ -81,3 +94,55 @@ class PhaseView:
     index: int
     code: str
     outcome: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PowerStatus:
+    """One power of a player, as the GM sees it in a running game."""
+
+    power: str
+    orders: str
+    """"in", "with errors", "missing", or "not due" (nothing to order in this phase)"""
+    status: str
+
+
+@dataclass(frozen=True)
+class PlayerStatus:
+    """One player of a running game, as the GM sees it: the player's side and every power of it."""
+
+    side: str
+    """the side as lists name it (`Sparta + Elatea`, `England`, `Player 2`)"""
+    player: str | None
+    """the player's name; None for powers nobody plays"""
+    address: str | None = field(repr=False)
+    """for the GM only"""
+    powers: tuple[PowerStatus, ...]
+    draw: str | None
+    """the player's draw vote ("for a draw", "for a draw among ..."), None without one"""
+    conceded_to: str | None
+    away: str | None
+    """the player's absence ("Mon 01 Dec 2026 to Fri 05 Dec 2026"), None when not away"""
+    wait: bool
+
+    @property
+    def orders(self) -> str:
+        """The player's orders in one word: in, with errors, missing, or not due."""
+        kinds = {p.orders for p in self.powers} - {"not due"}
+        if not kinds:
+            return "not due"
+        if kinds == {"in"}:
+            return "in"
+        return "missing" if kinds == {"missing"} else "with errors" if "with errors" in kinds else "partly in"
+
+
+@dataclass(frozen=True)
+class GmView:
+    """A running game as its GM sees it: every player, the settings and the rule options."""
+
+    game: str
+    phase: str
+    deadline: datetime | None
+    players: tuple[PlayerStatus, ...]
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    """the GM's settings (the judge's own bookkeeping, keys starting with _, left out)"""

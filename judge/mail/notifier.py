@@ -256,7 +256,7 @@ class Notifier:
     def _late(self, event: OrdersLate) -> list[Outgoing]:
         out = []
         for power in event.missing:
-            address = event.audience.players.get(power)
+            address = event.addresses.get(power)
             if address is not None:
                 text = render("late.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
                               power=power)  # fmt: skip

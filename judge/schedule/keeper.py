@@ -36,7 +36,7 @@ from judge.game import Games
 from judge.game.attendance import held_away
 from judge.game.events import OrdersLate, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.timing import grace_end, reminder_time, timing_from_settings
-from judge.game.use_case import audience_of
+from judge.game.use_case import audience_of, side_of
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
 from judge.render.results import deadline_text
@@ -61,8 +61,8 @@ class _Look:
     phase_type: PhaseType
     due: frozenset[str]
     """the powers with orders to give in this phase (`powers_to_order`)"""
-    seats: tuple[tuple[str, str, bool], ...]
-    """(power, status, SET WAIT) of every seat with a power"""
+    seats: tuple[tuple[str, str, bool, int | None], ...]
+    """(power, status, SET WAIT, player) of every seat with a power"""
     sets: dict[str, bool]
     """the powers with orders on file for this phase: power -> the set has errors"""
 
@@ -90,11 +90,14 @@ def _plan(look: _Look, now: datetime) -> _Plan:
     settings, index = look.settings, look.index
     timing = timing_from_settings(settings)
     # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
-    disorder = {power for power, status, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
+    disorder = {power for power, status, _, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
     awaited = look.due - disorder - held_away(settings, now)
-    missing = sorted(p for p in awaited if p not in look.sets)
+    # a player, not a power, is missing: one whose orders are on file for any power he holds is not
+    holder = {power: player for power, _, _, player in look.seats}
+    heard = {holder[power] for power in look.sets if holder.get(power) is not None}
+    missing = sorted(p for p in awaited if p not in look.sets and (holder.get(p) is None or holder[p] not in heard))
     faulty = sorted(p for p in awaited if look.sets.get(p))
-    waiting = any(wait for power, _, wait in look.seats if power in awaited)
+    waiting = any(wait for power, _, wait, _ in look.seats if power in awaited)
     nothing_to_decide = not look.due and look.phase_type is not PhaseType.MOVEMENT
     early = (look.due or nothing_to_decide) and settings.get("_no_early") != index  # not after a rollback
     if not timing.manual and early and not missing and not faulty and not waiting:
@@ -107,7 +110,7 @@ def _plan(look: _Look, now: datetime) -> _Plan:
     at_grace: Literal["process", "tell GM", "wait"] | None = None
     unfilled: list[str] = []
     if now >= grace_end(deadline, timing, look.phase_type.value):
-        unfilled = [power for power, status, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
+        unfilled = [power for power, status, _, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
         if timing.manual:
             at_grace = "tell GM" if settings.get("_gm_told") != index else None
         elif unfilled and settings.get("nmr") == "wait":
@@ -115,6 +118,22 @@ def _plan(look: _Look, now: datetime) -> _Plan:
         else:
             at_grace = "process"
     return _Plan(missing, faulty, None, remind, late, at_grace, unfilled)
+
+
+def _labels(game: Game, powers: list[str]) -> list[str]:
+    """The players' sides these powers make, as lists name them (a player of several powers is named once)."""
+    return sorted({side_of(game, power).label for power in powers})
+
+
+def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[tuple[str, set[str], str]]:
+    """Each player among these powers once: the side's label, which of the powers are the player's, and the
+    address (powers nobody plays are left out: there is nobody to tell)."""
+    found: dict[str, tuple[str, set[str]]] = {}
+    for power in powers:
+        address = addresses.get(power)
+        if address is not None:
+            found.setdefault(address, (side_of(game, power).label, set()))[1].add(power)
+    return [(label, held, address) for address, (label, held) in sorted(found.items())]
 
 
 _GROUP = 50
@@ -244,14 +263,14 @@ class DeadlineKeeper:
                     Game.options,
                 ).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)
             ).all()  # fmt: skip
-            seats: dict[int, list[tuple[str, str, bool]]] = {}
-            for game_id, power, status, wait in s.execute(
-                select(Seat.game_id, Seat.power, Seat.status, Seat.wait)
+            seats: dict[int, list[tuple[str, str, bool, int | None]]] = {}
+            for game_id, power, status, wait, player in s.execute(
+                select(Seat.game_id, Seat.power, Seat.status, Seat.wait, Seat.player_id)
                 .join(Game, Game.id == Seat.game_id)
                 .where(Game.status == GameStatus.ACTIVE, Seat.power.is_not(None))
             ):
                 if power is not None:
-                    seats.setdefault(game_id, []).append((power, status, wait))
+                    seats.setdefault(game_id, []).append((power, status, wait, player))
             sets: dict[int, dict[str, bool]] = {}
             for game_id, power, has_errors in s.execute(
                 select(OrderSet.game_id, OrderSet.power, OrderSet.has_errors)
@@ -355,7 +374,7 @@ class DeadlineKeeper:
             game.deadline,
             position.phase.type,
             frozenset(powers_to_order(rules, position)),
-            tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power),
+            tuple((seat.power, seat.status, seat.wait, seat.player_id) for seat in game.seats if seat.power),
             sets,
         )
         plan = _plan(look, now)
@@ -367,28 +386,31 @@ class DeadlineKeeper:
             return self._process(game, f"{name}: {plan.early}, {phase} processed early", games)
         if plan.remind:
             notice = self._notice(game, position.phase)
-            for power in [*plan.missing, *plan.faulty]:
-                if power in audience.players:
-                    games.events.append(
-                        Reminder(game=name, phase=phase, power=power, missing=power in plan.missing, notice=notice,
-                                 address=audience.players[power])
-                    )  # fmt: skip
+            faulty = set(plan.faulty)
+            for side, powers, address in _players(game, [*plan.missing, *plan.faulty], audience.players):
+                reminder = Reminder(game=name, phase=phase, power=side, missing=not powers <= faulty,
+                                    notice=notice, address=address)  # fmt: skip
+                games.events.append(reminder)
             self._mark(game, "_reminded", index)
-            done.append(f"{name}: reminded {', '.join([*plan.missing, *plan.faulty]) or 'nobody'}")
+            done.append(f"{name}: reminded {', '.join(_labels(game, [*plan.missing, *plan.faulty])) or 'nobody'}")
         if plan.late:
+            missing = _players(game, plan.missing, audience.players)
             late = OrdersLate(
-                game=name, phase=phase, missing=tuple(plan.missing), faulty=tuple(plan.faulty),
-                notice=self._notice(game, position.phase), audience=audience,
+                game=name, phase=phase, missing=tuple(_labels(game, plan.missing)),
+                faulty=tuple(_labels(game, plan.faulty)), notice=self._notice(game, position.phase),
+                audience=audience, addresses={side: address for side, _, address in missing},
             )  # fmt: skip
             games.events.append(late)
             self._mark(game, "_late", index)
-            done.append(f"{name}: late notices to {', '.join(plan.missing) or 'nobody'}")
+            done.append(f"{name}: late notices to {', '.join(late.missing) or 'nobody'}")
         if plan.at_grace == "tell GM":
             games.events.append(PhaseDue(game=name, phase=phase, audience=audience))
             self._mark(game, "_gm_told", index)
             done.append(f"{name}: the GM was told the phase is due")
         elif plan.at_grace == "wait":
-            waiting = WaitingForReplacements(game=name, phase=phase, powers=tuple(plan.unfilled), audience=audience)
+            waiting = WaitingForReplacements(
+                game=name, phase=phase, powers=tuple(_labels(game, plan.unfilled)), audience=audience
+            )
             games.events.append(waiting)
             self._mark(game, "_gm_told", index)
             done.append(f"{name}: waiting for replacements")

@@ -18,6 +18,39 @@ from judge.engine.rules import RuleOption, Rules
 
 
 @dataclass(frozen=True)
+class Side:
+    """What one player holds: the name the player joins and signs on with, and the powers (one power in most
+    variants; a Major and its Minor in Hoplite Wars; seven board-nations in CW Heptadiplomacy)."""
+
+    name: str
+    powers: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The side as lists of players name it: its name, or its powers where the name is one of them
+        ("Sparta + Elatea")."""
+        if len(self.powers) > 1 and self.name in self.powers:
+            return " + ".join([self.name, *(p for p in self.powers if p != self.name)])
+        return self.name
+
+
+def _key(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def side_named(sides: list[Side], text: str, power: str | None) -> Side | None:
+    """The side a player's word names: a side's name (spaces and case aside: `Player 2`, `player2`), or the side
+    holding `power` (the board's reading of the word as a power, if any)."""
+    wanted = _key(text)
+    for side in sides:
+        if _key(side.name) == wanted:
+            return side
+    if power is not None:
+        return next((side for side in sides if power in side.powers), None)
+    return None
+
+
+@dataclass(frozen=True)
 class Variant:
     """A variant's descriptor: everything that makes its game, in one place (docs/variants/adding-a-variant.md).
 
@@ -67,14 +100,19 @@ class Variant:
                 centres[home] = power.name
         return Position(self.first_phase(), tuple(units), centres)
 
-    def seat_groups(self, options: dict[str, Any] | None = None) -> list[tuple[str, ...]]:
-        """The powers each player takes: the variant's fixed sides (Hoplite Wars: a Major with its Minor), and
-        every other power alone. A game needs one player per group."""
+    def sides(self, options: dict[str, Any] | None = None) -> list[Side]:
+        """What each player takes: the variant's fixed sides (Hoplite Wars: a Major with its Minor, named by the
+        Major; CW Heptadiplomacy: a country's seven board-nations, or option B's `Player 1` ...), and every other
+        power alone, named by itself. A game needs one player per side."""
         rules = self.rules(options)
-        groups = [tuple(sorted(powers)) for powers in rules.fixed_sides().values() if powers]
-        taken = {power for group in groups for power in group}
-        groups.extend((power,) for power in sorted(rules.board.powers) if power not in taken)
-        return sorted(groups)
+        found = [Side(name, tuple(sorted(powers))) for name, powers in rules.fixed_sides().items() if powers]
+        taken = {power for side in found for power in side.powers}
+        found.extend(Side(power, (power,)) for power in sorted(rules.board.powers) if power not in taken)
+        return sorted(found, key=lambda side: side.powers)
+
+    def seat_groups(self, options: dict[str, Any] | None = None) -> list[tuple[str, ...]]:
+        """The powers of each side (`sides`), in a fixed order."""
+        return [side.powers for side in self.sides(options)]
 
     def phase_name(self, phase: Phase) -> str:
         """A phase as the variant writes it ("Autumn 1900 Placement", "Spring 450 BC Movement")."""
