@@ -28,8 +28,10 @@ from judge.game.use_case import UseCase, audience_of, finish, next_deadline, sid
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Processed:
+    """What processing a phase gave: everything its results mail prints."""
+
     game: str
     index: int
     outcome: dict[str, Any]
@@ -37,6 +39,7 @@ class Processed:
     next_phase: dict[str, Any] | None
     """None when the game ended"""
     late: list[str] = field(default_factory=list)
+    """the players who owed orders and sent none, as lists name their sides (`Side.label`)"""
     finished: str | None = None
     deadline: datetime | None = None
     """the next phase's deadline, for the results mail"""
@@ -165,18 +168,18 @@ class Adjudication(UseCase):
         s.flush()  # the unique (game, index) key stops a second process here
         note = game.settings.get("note")
         processed = Processed(
-            game.name,
-            index,
-            out,
-            None if finished else after_json["phase"],
-            late,
-            finished,
-            game.deadline,
-            str(note) if note else None,
-            release_press(s, game),
-            dict(game.options),
-            results_style(game.settings),
-            list(game.settings.get(PICTURES_OFF) or ()),
+            game=game.name,
+            index=index,
+            outcome=out,
+            next_phase=None if finished else after_json["phase"],
+            late=late,
+            finished=finished,
+            deadline=game.deadline,
+            note=str(note) if note else None,
+            press=release_press(s, game),
+            options=dict(game.options),
+            style=results_style(game.settings),
+            pictures_off=list(game.settings.get(PICTURES_OFF) or ()),
         )
         event = PhaseProcessed(
             game=game.name,
