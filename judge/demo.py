@@ -29,7 +29,7 @@ from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules, Submitted
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
-from judge.notation.render import render_order
+from judge.engine.order_text import render_order
 from judge.schedule.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus

@@ -46,7 +46,7 @@ HOT = (
     "board/model.py",
     "notation/parse.py",
     "notation/lines.py",
-    "notation/render.py",
+    "engine/order_text.py",
     "contract/orders.py",
     "contract/adjudicate.py",
 )

@@ -17,7 +17,7 @@ from judge.engine.orders import OrderKind, Verb
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, facts_of
 from judge.notation import OrderSyntaxError, parse_order
-from judge.notation.render import render_order
+from judge.engine.order_text import render_order
 from judge.render import render_results
 from judge.variants import VARIANTS, Variant, get_variant
 
@@ -244,7 +244,6 @@ class _WanderingRules(Rules):
     """A centre that wanders after every phase by a seeded roll, as Mad Diplomacy's Atlantis does."""
 
     variant = "wandering"
-    has_after_phase = True
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
         roll = rng.randint(1, 6)

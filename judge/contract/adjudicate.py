@@ -28,7 +28,6 @@ from judge.engine import (
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.phase import PhaseType
 from judge.engine.reasons import text_of
-from judge.engine.rules import answers_otherwise
 from judge.engine.units import facts_of
 from judge.notation import read_line
 from judge.variants import UnknownVariant, get_variant
@@ -234,7 +233,7 @@ def _units_json(variant: str, forces: tuple[Force, ...]) -> list[dict[str, Any]]
         rules_class = get_variant(variant).rules_class
     except UnknownVariant:
         return [_unit_json(f) for f in forces]
-    if not answers_otherwise(rules_class, "written_as"):
+    if "written_as" not in rules_class.overrides:
         return [_unit_json(f) for f in forces]  # each force is one unit (the standard way, the common case)
     written_as = rules_class.written_as
     return [_unit_json(unit) for f in forces for unit in written_as(f)]

@@ -50,7 +50,7 @@ def _adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted]
         outcome = rules.adjudicate_placement(position, submitted, seed)
     else:
         outcome = rules.adjudicate_adjustment(position, submitted)
-    if rules.has_after_phase:
+    if "after_phase" in rules.overrides:
         import random  # only for the variants that change something by rule after a phase
 
         rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))

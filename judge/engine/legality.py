@@ -162,7 +162,7 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
     kind = order.kind
     if kind is OrderKind.HOLD:
         return Legal(order if unit is given else Order(kind, unit), True)
-    if force.composition.garrisons or rules.limits_orders:
+    if force.composition.garrisons or "order_problem" in rules.overrides:
         refused = rules.order_problem(force, order)
         if refused:
             return _bad(replace(order, unit=unit), refused)
@@ -170,17 +170,16 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
         legal = _check_move(rules, forces, force, unit, order)
         if legal.ok:
             assert legal.order.destination is not None
-            # `answers_otherwise(type(rules), "may_enter")`, asked inline: this runs for every move, and compiled the
-            # comparison costs nothing where the call would cost a call into Python (standard: a force may enter
-            # whatever it reaches)
-            if type(rules).may_enter is not Rules.may_enter:
+            # asked only where the variant overrides it: this runs for every move, and the call would cost a call
+            # into Python (standard: a force may enter whatever it reaches)
+            if "may_enter" in rules.overrides:
                 problem = rules.may_enter(force.composition, province_of(legal.order.destination))
                 if problem:
                     return _bad(legal.order, problem)
         return legal
     if kind is OrderKind.SUPPORT:
         legal = _check_support(rules, forces, index, force, unit, order)
-        if legal.ok and rules.limits_supports:
+        if legal.ok and "support_problem" in rules.overrides:
             supported = legal.order  # into its destination (a move, a merge) or where its target holds
             into = supported.destination or (supported.target.location if supported.target else force.at)
             refused = rules.support_problem(force, province_of(into))

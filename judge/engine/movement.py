@@ -160,7 +160,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
             notes.append(Part(str(d.composition), mv.dest[i] or d.province, tuple(reasons)))
         entry.reasons = notes
 
-    if rules.disbands_on_dislodgement:
+    if "retreating" in rules.overrides:
         dislodged = _retreating(rules, dislodged, mv.events)
     with_options = tuple(
         Dislodged(
@@ -216,7 +216,7 @@ def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[dict[str,
 
 def _event_json(event: dict[str, object]) -> dict[str, object]:
     """Events as plain data: orders in them are written out as text."""
-    from judge.notation.render import render_order
+    from judge.engine.order_text import render_order
 
     out: dict[str, object] = {}
     for key, value in event.items():

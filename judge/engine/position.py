@@ -11,7 +11,7 @@ from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
 from judge.engine.reasons import Note, Reason, text_of
 from judge.engine.units import Force
-from judge.notation.render import render_order
+from judge.engine.order_text import render_order
 
 
 @dataclass(frozen=True, slots=True)

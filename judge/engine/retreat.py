@@ -68,7 +68,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
     units = list(position.units)
     dislodged = list(position.dislodged)
     disbanded_now: list[dict[str, Any]] = []
-    if rules.disbands_on_dislodgement:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
+    if "retreating" in rules.overrides:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
         retreating = []
         for d in dislodged:
             part = rules.retreating(d.force)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
@@ -102,6 +103,17 @@ class Rules:
 
     variant: ClassVar[str] = "standard"
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    overrides: ClassVar[frozenset[str]] = frozenset()
+    """The hooks (methods of `Rules`) this variant's module answers otherwise than standard Diplomacy: worked
+    out once, when the class is made (`__init_subclass__`), by finding which class of its lineage defines each
+    hook. The engine asks a module only the questions it overrides where asking costs (a call into Python for
+    every move of every phase) or where a standard answer is known without asking: `"may_enter" in
+    rules.overrides`. Nothing is set by hand, so an override is never skipped for a forgotten flag."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.overrides = _overridden(cls)
+
     weighs_compositions: ClassVar[bool] = False
     """True where a force's strength depends on its composition and terrain (the multi-unit variants)."""
     shares_provinces: ClassVar[bool] = False
@@ -211,13 +223,11 @@ class Rules:
     reader knows them only in this variant's games, and the variant's binding decides what they do"""
     unit_facts: ClassVar[tuple[str, ...]] = ()
     """the per-unit facts the variant keeps (`Force.facts`), read and written as extra keys of a unit's entry"""
-    has_after_phase: ClassVar[bool] = False
-    """True where `after_phase` does something (the engine skips the call otherwise)"""
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
         """Apply what changes by rule after any phase (a wandering centre moves, colonies declare, towns change
         hands after Spring), into `outcome`: its centres, state, events. `rng` is seeded by the case's seed and
-        the phase. Set `has_after_phase` where a variant overrides this."""
+        the phase. The engine calls it only where a variant overrides it (`overrides`)."""
 
     def power_label(self, power: str, phase: Phase) -> str:
         """How results and mails name a power in this phase: presentation only, never stored (Mad Diplomacy's
@@ -281,9 +291,6 @@ class Rules:
         idle), with the per-unit facts each part takes. Standard: every part keeps the force's facts."""
         return [force.part(part) for part in parts]
 
-    disbands_on_dislodgement: ClassVar[bool] = False
-    """True where `retreating` lets part of a dislodged force go without a retreat"""
-
     def retreating(self, force: Force) -> Force | None:
         """The part of a dislodged force that must retreat; the rest disbands at once (Hoplite Wars: a garrison
         forced to retreat disbands). None: nothing retreats."""
@@ -309,9 +316,6 @@ class Rules:
         of Delphi raises). Standard: none."""
         return {}
 
-    splits_upkeep: ClassVar[bool] = False
-    """True where `costs` charges one force to several powers"""
-
     def costs(self, force: Force) -> list[tuple[str, int]]:
         """Who pays for a force, in half centres (Hoplite Wars: a mixed force's Minor units are the Minor's to
         pay, the units Delphi raised nobody's). Standard: its power, its upkeep."""
@@ -327,10 +331,6 @@ class Rules:
         """How a force is written in an outcome or a stored position, as units by power (Hoplite Wars: a mixed
         force as its Major's and its Minor's entries). Standard: itself."""
         return (force,)
-
-    limits_orders: ClassVar[bool] = False
-    """True where `order_problem` refuses more than a garrison's moves (the engine asks only then, or for a
-    force with garrisons)"""
 
     def order_problem(self, force: Force, order: Order) -> str | None:
         """Why this force may not be given this kind of order at all, or None: a garrison (`G`) never moves
@@ -350,9 +350,6 @@ class Rules:
         if detachment.merge is not None:
             return ("merge", detachment.power, detachment.merge)
         return index
-
-    cuts_within_sides: ClassVar[bool] = False
-    """True where `cut_side` tells apart units of one side that may cut each other's support"""
 
     def cut_side(self, power: str, side: str) -> str:
         """Whose attacks cannot cut a support: units of one side never cut each other's support (1971 rules,
@@ -458,9 +455,6 @@ class Rules:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
 
-    limits_supports: ClassVar[bool] = False
-    """True where `support_problem` refuses supports the board would allow (the engine asks only then)"""
-
     def support_problem(self, force: Force, into: str) -> str | None:
         """Why this force may not support into the province `into` although it reaches it, or None (CW
         Heptadiplomacy's modules 1 and 2: only units on the board moved to support)."""
@@ -478,9 +472,6 @@ class Rules:
         from judge.engine.legality import convoy_possible
 
         return convoy_possible(self.board, origin, destination, through=sea)
-
-    links_convoys: ClassVar[bool] = False
-    """True where `convoy_link` forbids some fleets next to each other to pass an army on"""
 
     def convoy_link(self, fleet_at: str, next_at: str) -> bool:
         """May the fleet at `fleet_at` pass a convoyed army on to the fleet at `next_at` (they are adjacent)?
@@ -520,17 +511,20 @@ class Rules:
         return composition.size
 
 
-def answers_otherwise(variant: type[Rules], question: str) -> bool:
-    """Does this rule module answer `question` (a method of `Rules`) otherwise than standard Diplomacy does? The
-    engine asks the module only then: it is interpreted, so every question asked is a call into Python, and some
-    are asked for every move of every phase. Worked out once a module and question."""
-    key = (variant, question)
-    known = _ANSWERS.get(key)
-    if known is None:
-        mine, standard = getattr(variant, question), getattr(Rules, question)
-        # a classmethod comes bound, afresh each time: compare the functions beneath
-        known = _ANSWERS[key] = getattr(mine, "__func__", mine) is not getattr(standard, "__func__", standard)
-    return known
+def _overridden(cls: type[Rules]) -> frozenset[str]:
+    """The hooks `cls` defines otherwise than `Rules`: for each, the first class of its lineage that defines it
+    (a classmethod or a cached property compared as what the class holds, never as the object a lookup builds)."""
+    out = set()
+    for name in HOOKS:
+        owner = next(c for c in cls.__mro__ if name in vars(c))
+        if owner is not Rules:
+            out.add(name)
+    return frozenset(out)
 
 
-_ANSWERS: dict[tuple[type[Rules], str], bool] = {}
+HOOKS: frozenset[str] = frozenset(
+    name
+    for name, value in vars(Rules).items()
+    if not name.startswith("_") and isinstance(value, (FunctionType, classmethod, staticmethod, cached_property))
+)
+"""every hook a variant may override: the public methods (and class methods, cached properties) of `Rules`"""

@@ -2,6 +2,6 @@
 
 from judge.notation.lines import ReadOrder, read_line
 from judge.notation.parse import OrderSyntaxError, parse_order
-from judge.notation.render import render_order
+from judge.engine.order_text import render_order
 
 __all__ = ["OrderSyntaxError", "ReadOrder", "parse_order", "read_line", "render_order"]

@@ -76,10 +76,6 @@ class HeptaRules(Rules):
         ),
     }
     verbs: ClassVar[Mapping[str, Verb]] = {"claim": Verb(OrderKind.CLAIM, "line")}
-    limits_supports = True
-    links_convoys = True
-    cuts_within_sides = True
-    has_after_phase = True
 
     @classmethod
     def shape_board(cls, board: Board, options: Mapping[str, Any]) -> Board:

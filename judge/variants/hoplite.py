@@ -108,9 +108,6 @@ class HopliteRules(Multiplicity2Rules):
         "convert": Verb(OrderKind.CONVERT, "line"),
     }
     sides_stand_together = True
-    disbands_on_dislodgement = True
-    splits_upkeep = True
-    has_after_phase = True
 
     # --- sides and mixed forces (rules 1, 3, 5) -------------------------------------------------------
 

@@ -66,7 +66,6 @@ class MadRules(MultiplicityRules):
     split_parts_support = True  # rule 7: units remaining may support units moving out
     builds_beside_own_units = True  # rule 5b: strength added to a unit on a home centre
     convoys_several = True  # rule 4e: separate armies carried by one fleet land in different provinces
-    has_after_phase = True
     unit_facts = ("aboard",)
     verbs: ClassVar[Mapping[str, Verb]] = {
         "centre": Verb(OrderKind.CENTRE, "place"),

@@ -268,8 +268,6 @@ class Multiplicity2Rules(MultiplicityRules):
 
     # --- rule 1: the initial placement ----------------------------------------------------------------
 
-    has_after_phase = True
-
     def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
         """Rule 1: the game opens with one army or one fleet on each home supply centre, never a multiple."""
         if phase not in self.calendar.opening:

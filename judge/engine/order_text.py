@@ -2,6 +2,9 @@
 results may print (`results.orders`): the zines' (`F Nth C A Yor - Nwy`) and njudge's (`Fleet North Sea CONVOY
 Army Yorkshire -> Norway.`), which njudge's mappers and jDip's result import read.
 
+It lives in the engine, which writes an order result's canonical order and the orders in its events from its own
+values; the order reader (`judge.notation`) sits above the engine and may import it, never the reverse.
+
 Every form is written from the order as read (an `Order` value), never from the words the player typed.
 """
 
