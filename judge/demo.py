@@ -27,9 +27,9 @@ from judge.clock import FakeClock, as_utc
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig
 from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules, Submitted
+from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import GameService
-from judge.engine.order_text import render_order
 from judge.schedule.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus

@@ -13,11 +13,11 @@ from judge.contract import run_case
 from judge.contract.adjudicate import CaseError, read_orders, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.order_text import render_order
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, facts_of
 from judge.notation import OrderSyntaxError, parse_order
-from judge.engine.order_text import render_order
 from judge.render import render_results
 from judge.variants import VARIANTS, Variant, get_variant
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from judge.engine.order_text import render_order
 from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
 from judge.engine.reasons import Note, Reason, text_of
 from judge.engine.units import Force
-from judge.engine.order_text import render_order
 
 
 @dataclass(frozen=True, slots=True)
