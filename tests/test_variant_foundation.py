@@ -4,6 +4,7 @@ hook, and what the `judge adjudicate` contract carries for them (its last sectio
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
@@ -13,6 +14,7 @@ from judge.contract import run_case
 from judge.contract.adjudicate import CaseError, read_orders, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.events import Event
 from judge.engine.order_text import render_order
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.supply import balances, halves
@@ -240,6 +242,12 @@ def test_owing_half_a_centre_costs_one_whole_unit_and_no_more() -> None:
 # --- the after-phase hook -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Wandered(Event):
+    kind: ClassVar[str] = "wander"
+    roll: int
+
+
 class _WanderingRules(Rules):
     """A centre that wanders after every phase by a seeded roll, as Mad Diplomacy's Atlantis does."""
 
@@ -248,7 +256,7 @@ class _WanderingRules(Rules):
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
         roll = rng.randint(1, 6)
         outcome.variant_state = {**outcome.variant_state, "roll": roll}
-        outcome.events.append({"kind": "wander", "roll": roll})
+        outcome.events.append(_Wandered(roll))
 
 
 def test_the_after_phase_hook_is_seeded_by_the_case_seed_and_the_phase() -> None:

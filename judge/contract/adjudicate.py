@@ -26,6 +26,7 @@ from judge.engine import (
     adjudicate,
 )
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.events import events_json
 from judge.engine.phase import PhaseType
 from judge.engine.reasons import text_of
 from judge.engine.units import facts_of
@@ -330,7 +331,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "standoffs": sorted(outcome.standoffs),
         "supply_centers": _centres_json(outcome.centres),
         "next_phase": _phase_json(outcome.next_phase, calendar),
-        "events": outcome.events,
+        "events": events_json(outcome.events),
         "winner": _winner_json(outcome),
         **({"state": outcome.variant_state} if outcome.variant_state else {}),
         **_sides_json(outcome.sides),

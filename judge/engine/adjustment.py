@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from judge.board.model import Board, Terrain, province_of
+from judge.engine.events import CivilDisorderRemoval, Event
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import CivilDisorder
@@ -25,7 +25,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
     built_at: set[str] = set()
     results: list[OrderResult] = []
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
 
     for entry, sub, order in result_rows(submitted, results):
         if order.kind is OrderKind.DISBAND:
@@ -156,7 +156,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                     added=True,
                 )
             )
-            events.append({"kind": "civil_disorder_removal", "power": power, "unit": str(taken), "at": victim.at})
+            events.append(CivilDisorderRemoval(power, str(taken), victim.at))
 
     phase = position.phase
     won, state = rules.end_of_winter(position)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from judge.engine.binding import Binding
+from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Submitted
 from judge.engine.position import Dislodged, Outcome, Position, Result
 from judge.engine.reasons import (
@@ -194,37 +195,21 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         next_phase=following,
         winner=winners(rules, centres) if year_over else None,
         variant_state=dict(position.variant_state),
-        events=[_event_json(e) for e in mv.events],
+        events=mv.events,
     )
 
 
-def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[dict[str, object]]) -> list[Dislodged]:
+def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[Event]) -> list[Dislodged]:
     """What of each dislodged force must retreat; the rest disbands now, an event each (Hoplite Wars' garrisons)."""
     kept = []
     for d in dislodged:
         part = rules.retreating(d.force)
         if part is not d.force:
             gone = d.force.composition.minus(part.composition) if part is not None else d.force.composition
-            events.append(
-                {"kind": "disbanded", "power": d.force.power, "unit": str(gone), "at": d.force.at,
-                 "reason": "a garrison forced to retreat disbands"}
-            )  # fmt: skip
+            events.append(UnitDisbanded(d.force.power, str(gone), d.force.at, "a garrison forced to retreat disbands"))
         if part is not None:
             kept.append(Dislodged(part, d.attacker_from, d.by_convoy, d.retreats, d.also_from))
     return kept
-
-
-def _event_json(event: dict[str, object]) -> dict[str, object]:
-    """Events as plain data: orders in them are written out as text."""
-    from judge.engine.order_text import render_order
-
-    out: dict[str, object] = {}
-    for key, value in event.items():
-        if isinstance(value, list):
-            out[key] = [render_order(v) if hasattr(v, "kind") else v for v in value]
-        else:
-            out[key] = value
-    return out
 
 
 _NOTHING: list[Reason] = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from judge.engine.events import Event
 from judge.engine.order_text import render_order
 from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
@@ -147,7 +148,8 @@ class Outcome:
     standoffs: frozenset[str]
     centres: dict[str, str]
     next_phase: Phase
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    """what happened by rule (judge/engine/events.py)"""
     winner: list[str] | None = None
     wins: dict[str, str] = field(default_factory=dict)
     """each winner's kind of win, where the variant tells kinds apart (CW Heptadiplomacy: "solo", "two-way",

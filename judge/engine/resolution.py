@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from judge.board.model import Board, province_of
+from judge.engine.events import DieRoll, Event
 from judge.engine.orders import Order, OrderKind
 from judge.engine.resolver import Resolver, file_under
 from judge.engine.rules import CUT_ALL, Rules
@@ -98,7 +99,7 @@ class MovementResolver(Resolver):
         """moves the rules call off after a first resolution (a split at sea that would leave an unseaworthy
         remainder), with the reason"""
         self.seed = seed
-        self.events: list[dict[str, object]] = []
+        self.events: list[Event] = []
         self.rules = rules
         self.board: Board = rules.board
         self.dets = dets
@@ -644,7 +645,7 @@ class MovementResolver(Resolver):
         import random  # only here, for a die roll a variant's rules call for (few phases ever need one)
 
         random.Random(f"{self.seed}:{key}").shuffle(order)
-        self.events.append({"kind": "die_roll", "purpose": key, "order": [self.dets[i].order for i in order]})
+        self.events.append(DieRoll(key, tuple(self.dets[i].order for i in order)))
         return order
 
     def decisions(self) -> range:

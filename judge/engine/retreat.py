@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from judge.board.model import province_of
+from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, NotYours, RetreatClash, UnitName
@@ -44,14 +44,8 @@ def retreat_options(
     )  # a retreat goes only where the force may go at all (Multiplicity II rule 5: an A/F at sea is seaworthy)
 
 
-def _events_for_disband(force: Force, why: str) -> dict[str, Any]:
-    return {
-        "kind": "disbanded",
-        "power": force.power,
-        "unit": str(force.composition),
-        "at": force.at,
-        "reason": why,
-    }
+def _events_for_disband(force: Force, why: str) -> UnitDisbanded:
+    return UnitDisbanded(force.power, str(force.composition), force.at, why)
 
 
 @dataclass
@@ -67,7 +61,7 @@ class _Retreat:
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     units = list(position.units)
     dislodged = list(position.dislodged)
-    disbanded_now: list[dict[str, Any]] = []
+    disbanded_now: list[Event] = []
     if "retreating" in rules.overrides:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
         retreating = []
         for d in dislodged:
@@ -160,7 +154,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             assert r.order.destination is not None
             arrivals.setdefault(province_of(r.order.destination), []).append(r)
 
-    events: list[dict[str, Any]] = disbanded_now
+    events: list[Event] = disbanded_now
     after = list(units)
     arrived: set[int] = set()
     for province, group in arrivals.items():

@@ -25,6 +25,7 @@ from judge.board import load_map
 from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.binding import Binding
+from judge.engine.events import ClaimJudged
 from judge.engine.legality import convoy_possible, seas_chain
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
@@ -294,17 +295,7 @@ class HeptaRules(Rules):
             if row is not None:
                 row.result = Result.SUCCEEDS if granted else Result.FAILS
                 row.reasons = reasons
-            outcome.events.append(
-                {
-                    "kind": "claim",
-                    "player": claim.player,
-                    "power": claim.power,
-                    "claim": claim.text,
-                    "granted": granted,
-                    "reason": "; ".join(r.text() for r in reasons),
-                    "reasons": [r.json() for r in reasons],
-                }
-            )
+            outcome.events.append(ClaimJudged(claim.player, claim.power, claim.text, granted, tuple(reasons)))
         if verdicts.wins:
             outcome.winner = sorted(verdicts.wins)
             outcome.wins = dict(sorted(verdicts.wins.items()))

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from judge.board.model import Terrain, province_of
 from judge.engine.adjustment import check_build
 from judge.engine.binding import Binding
+from judge.engine.events import Captured, ColonyDeclared, Sacked
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result
@@ -586,7 +587,7 @@ class HopliteRules(Multiplicity2Rules):
             row.result, row.reasons = Result.SUCCEEDS, []
             outcome.variant_state["sacked_by"] = sacker
             outcome.variant_state["delphi_builds"] = {sacker: DELPHI_UNITS}
-            outcome.events.append({"kind": "sack", "power": row.power, "player": sacker, "at": DELPHI})
+            outcome.events.append(Sacked(row.power, sacker, DELPHI))
             following = outcome.next_phase.type
             if following is PhaseType.MOVEMENT and self.calendar.ends_year(position.phase):
                 # the two units are built "in the next adjustment phase": this winter is played for them
@@ -610,7 +611,7 @@ class HopliteRules(Multiplicity2Rules):
                 f.province == province and major_of(f.power) == major for f in outcome.units
             ):
                 outcome.centres[province] = minor
-                outcome.events.append({"kind": "capture", "power": minor, "centre": province})
+                outcome.events.append(Captured(minor, province))
 
     def _colonies_declare(self, outcome: Outcome, rng: random.Random) -> None:
         """Rule 6: each colony declares for a different Major, drawn at random, and the Major controls it."""
@@ -619,7 +620,7 @@ class HopliteRules(Multiplicity2Rules):
         declared = dict(zip(COLONIES, majors, strict=True))
         for colony, major in declared.items():
             outcome.centres[colony] = major
-            outcome.events.append({"kind": "colony", "colony": colony, "major": major})
+            outcome.events.append(ColonyDeclared(colony, major))
         outcome.variant_state["colonies_declared"] = declared
 
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from judge.board.model import Terrain
 from judge.engine.binding import Binding
+from judge.engine.events import Annihilated
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import Outcome, Position, Result
@@ -306,10 +307,9 @@ def _count_moves_aboard(position: Position, outcome: Outcome) -> None:
         if moves >= MOVES_ABOARD:
             fleet = Composition.of(0, composition.fleets)
             units.append(Force(force.power, fleet, force.at))
-            outcome.events.append(
-                {"kind": "annihilated", "power": force.power, "unit": str(Composition.of(composition.armies, 0)),
-                 "at": force.at, "reason": "not landed by the end of its fourth move aboard (rule 4b)"}
-            )  # fmt: skip
+            armies = str(Composition.of(composition.armies, 0))
+            why = "not landed by the end of its fourth move aboard (rule 4b)"
+            outcome.events.append(Annihilated(force.power, armies, force.at, why))
             continue
         units.append(force.with_facts(aboard=moves))
     outcome.units = tuple(units)
@@ -323,10 +323,9 @@ def _annihilate_convoyed(position: Position, outcome: Outcome) -> None:
         if composition.armies and composition.fleets:
             fleet = Force(d.force.power, Composition.of(0, composition.fleets), d.force.at)
             kept_dislodged.append(replace(d, force=fleet))
-            outcome.events.append(
-                {"kind": "annihilated", "power": d.force.power, "unit": str(Composition.of(composition.armies, 0)),
-                 "at": d.force.at, "reason": "the fleet carrying it was forced to retreat (rule 4d)"}
-            )  # fmt: skip
+            armies = str(Composition.of(composition.armies, 0))
+            why = "the fleet carrying it was forced to retreat (rule 4d)"
+            outcome.events.append(Annihilated(d.force.power, armies, d.force.at, why))
         else:
             kept_dislodged.append(d)
     outcome.dislodged = tuple(kept_dislodged)
@@ -358,10 +357,8 @@ def _annihilate_convoyed(position: Position, outcome: Outcome) -> None:
     kept = []
     for force in outcome.units:
         if force.at in doomed and force.composition.fleets == 0:
-            outcome.events.append(
-                {"kind": "annihilated", "power": force.power, "unit": str(force.composition), "at": force.at,
-                 "reason": "its convoying fleet was forced to retreat (rule 4d)"}
-            )  # fmt: skip
+            why = "its convoying fleet was forced to retreat (rule 4d)"
+            outcome.events.append(Annihilated(force.power, str(force.composition), force.at, why))
             continue
         kept.append(force)
     outcome.units = tuple(kept)

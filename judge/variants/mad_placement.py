@@ -15,10 +15,11 @@ as an unordered build is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from judge.board import load_map
 from judge.board.model import Terrain, province_of
+from judge.engine.events import CentrePlaced, Event
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import Note
@@ -60,7 +61,7 @@ def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submi
         placed[power].append(province)
         taken.add(province)
         entry.result = Result.SUCCEEDS
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     for power, chosen in sorted(placed.items()):
         spec = board.powers[power]
         defaults = [p for p in (*_standard_homes(power), *sorted(spec.country)) if p not in taken]
@@ -77,9 +78,10 @@ def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submi
                 )
             )  # fmt: skip
             events.append(
-                {"kind": "placed", "power": power, "centre": province,
-                 "reason": "rule 2: every power has its normal number of centres; this one was not placed"}
-            )  # fmt: skip
+                CentrePlaced(
+                    power, province, "rule 2: every power has its normal number of centres; this one was not placed"
+                )
+            )
     centres = {province: power for power, chosen in placed.items() for province in chosen}
     state = {
         **position.variant_state,

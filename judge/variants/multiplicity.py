@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from judge.board.model import Terrain
 from judge.engine.binding import Binding, bind_multiples
+from judge.engine.events import UnitPlaced
 from judge.engine.orders import Order, OrderKind, Submitted
 from judge.engine.phase import Phase
 from judge.engine.position import Outcome, Position
@@ -295,10 +296,8 @@ class Multiplicity2Rules(MultiplicityRules):
                 placed = Force(power.name, ARMY if start.kind == "A" else FLEET, start.location)
                 units.append(placed)
                 held.add(province)
-                outcome.events.append(
-                    {"kind": "placed", "power": power.name, "unit": str(placed.composition), "at": placed.at,
-                     "reason": "rule 1: every home centre starts with a unit; none was placed here"}
-                )  # fmt: skip
+                why = "rule 1: every home centre starts with a unit; none was placed here"
+                outcome.events.append(UnitPlaced(power.name, str(placed.composition), placed.at, why))
         outcome.units = tuple(units)
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
