@@ -126,7 +126,7 @@ def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:
     force = Force(power, composition, location, facts)
     problem = rules.check_force(force)
     if problem:
-        raise CaseError(f"{where}: {problem}")
+        raise CaseError(f"{where}: {problem.text()}")
     return force
 
 

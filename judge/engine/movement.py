@@ -23,7 +23,6 @@ from judge.engine.reasons import (
     HeadToHead,
     HeldBy,
     NoConvoy,
-    Note,
     OwnUnit,
     Paradox,
     Part,
@@ -36,6 +35,7 @@ from judge.engine.reasons import (
     WasDislodged,
     text_of,
 )
+from judge.engine.refusals import Refusal
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.resolver import file_under
 from judge.engine.retreat import retreat_options
@@ -48,7 +48,7 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
-    held: dict[int, str] = dict(binding.held)
+    held: dict[int, Refusal] = dict(binding.held)
     sides = rules.side_of(position.sides)
     while True:
         mv = MovementResolver(rules, dets, overland, seed, held, sides)
@@ -235,7 +235,7 @@ def _explain(
     kind = mv.kind[i]
     fate: list[Reason] = _NOTHING
     if i in mv.held:
-        return ([Note(mv.held[i])], False)
+        return ([mv.held[i]], False)
     if was_dislodged:
         here = mv.origin[i]
         winner = winners_into[here]

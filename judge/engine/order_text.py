@@ -103,6 +103,8 @@ def _body(order: Order, form: Form) -> str:
         return sentence
     if kind is OrderKind.WAIVE:
         return "Waive"
+    if kind is OrderKind.CAPTURE and order.for_power is not None:
+        return f"CAPTURE {form.place(order.destination or '')} FOR {order.for_power}"
     if order.unit is None and kind in (OrderKind.CLAIM, OrderKind.CAPTURE, OrderKind.CONVERT):
         return f"{kind.value.upper()} {order.words}".rstrip()  # a line of a variant's own (CLAIM ..., CAPTURE ...)
     if kind is OrderKind.CENTRE:
@@ -142,6 +144,10 @@ def _body(order: Order, form: Form) -> str:
         return f"{unit} boards {_unit(order.target, form)}"
     if kind is OrderKind.SACK:
         return f"{unit} SACK"
+    if kind is OrderKind.CONVERT:
+        assert order.target is not None
+        coast = f" {form.place(order.target.location)}" if "/" in order.target.location else ""
+        return f"CONVERT {unit} to {_kind(order.target.composition, form)}{coast}"
     return f"Remove {unit}"
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from judge.board.model import Board, province_of
 from judge.engine.events import DieRoll, Event
 from judge.engine.orders import Order, OrderKind
+from judge.engine.refusals import Refusal
 from judge.engine.resolver import Resolver, file_under
 from judge.engine.rules import CUT_ALL, Rules
 from judge.engine.units import Composition, Force
@@ -91,7 +92,7 @@ class MovementResolver(Resolver):
         dets: list[Detachment],
         overland: frozenset[int] = frozenset(),
         seed: int = 0,
-        held: dict[int, str] | None = None,
+        held: dict[int, Refusal] | None = None,
         side_of: dict[str, str] | None = None,
     ) -> None:
         n = len(dets)

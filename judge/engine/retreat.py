@@ -8,8 +8,18 @@ from dataclasses import dataclass, replace
 from judge.board.model import province_of
 from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.phase import PhaseType
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
-from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, NotYours, RetreatClash, UnitName
+from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, NotYours, RetreatClash, UnitName
+from judge.engine.refusals import (
+    CannotRetreat,
+    DifferentOrders,
+    DislodgedShort,
+    NoDislodgedUnitAt,
+    NotThisPhase,
+    OnlyDislodged,
+    unit_name,
+)
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
@@ -89,13 +99,13 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         row = len(results) - 1
         entry.canonical = order
         if order.unit is None:
-            entry.reason = "only dislodged units are ordered in a retreat phase"
+            entry.reasons = (OnlyDislodged(),)
             continue
         province = province_of(order.unit.location)
         stack = stacks.get(province, [])
         mine = [k for k in stack if pending[k].force.power == sub.power or rules.may_order(sub.power, pending[k].force)]
         if not stack:
-            entry.reason = f"there is no dislodged unit in {province}"
+            entry.reasons = (NoDislodgedUnitAt(province),)
             continue
         if not mine:
             entry.reasons = [NotYours(province, pending[stack[0]].force.power)]
@@ -105,7 +115,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         elif order.kind is OrderKind.REMOVE:
             order = replace(order, kind=OrderKind.DISBAND)  # "R A Par" or "Remove A Par" for a dislodged unit
         if order.kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
-            entry.reasons = [Note(f"a {order.kind.value} order is not possible in a retreat phase"), Lost()]
+            entry.reasons = [NotThisPhase(order.kind, PhaseType.RETREAT), Lost()]
             continue
         assert order.unit is not None
         kind = order.unit.composition.kind if order.unit.composition is not None else None
@@ -115,7 +125,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             free = mine[:1]
         if len(free) < count:
             entry.reasons = [
-                Note(f"only {len(free)} dislodged unit(s) left to order in {province}"),
+                DislodgedShort(len(free), province),
                 Lost(LostAs.REST),
             ]
             continue
@@ -128,7 +138,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             wheres = {_retreat_location(rules, pending[k], order.destination) for k in chosen}
             where = wheres.pop() if len(wheres) == 1 else None
             if where is None:
-                entry.reasons = [Note(f"{first.describe()} cannot retreat to {order.destination}"), Lost()]
+                entry.reasons = [CannotRetreat(unit_name(first), order.destination), Lost()]
                 continue
             order = replace(order, destination=where)
             entry.canonical = order
@@ -141,7 +151,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
                 voided.update(earlier.units)
                 for void_row in (*earlier.rows, row):
                     results[void_row].result = Result.ILLEGAL
-                    results[void_row].reasons = [Note("the unit was given different orders"), Lost(LostAs.IT)]
+                    results[void_row].reasons = [DifferentOrders(holds=False), Lost(LostAs.IT)]
             continue
         retreat = _Retreat(sub.power, chosen, order, [row])
         for k in chosen:

@@ -16,6 +16,20 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.orders import OrderKind, Verb
+from judge.engine.refusals import (
+    ArmyOnCoast,
+    BuiltAlready,
+    CannotStand,
+    FleetNeedsCoast,
+    GarrisonNeverMoves,
+    NotAUnit,
+    NotHome,
+    NotMultiple,
+    NotOwned,
+    Occupied,
+    Refusal,
+    unit_name,
+)
 from judge.engine.units import Composition, Force, stacking_problem
 
 if TYPE_CHECKING:
@@ -251,25 +265,25 @@ class Rules:
         """Is this composition a unit of the variant? Standard: single armies and fleets."""
         return composition.is_single and composition.garrisons == 0
 
-    def check_force(self, force: Force) -> str | None:
+    def check_force(self, force: Force) -> Refusal | None:
         """Why this force cannot stand where it stands, or None."""
         composition = force.composition
         province = self.board.provinces[force.province]
         coast = force.at.partition("/")[2]
         if not self.allows(composition):
-            return f"{composition} is not a unit of {self.variant}"
+            return NotAUnit(composition, self.variant)
         if composition.is_army:
             if not province.holds_armies:
-                return f"an army cannot stand in {province.id}"
+                return CannotStand(composition, province.id)
             if coast:
-                return f"an army in {province.id} stands on no coast"
+                return ArmyOnCoast(province.id)
         elif composition.is_fleet:
             if not province.holds_fleets:
-                return f"a fleet cannot stand in {province.id}"
+                return CannotStand(composition, province.id)
             if province.coasts and coast not in province.coasts:
-                return f"a fleet in {province.id} must name its coast"
+                return FleetNeedsCoast(province.id)
         elif not province.holds_fleets:
-            return f"{composition} cannot stand inland in {province.id}"
+            return CannotStand(composition, province.id)
         return None
 
     sides_stand_together: ClassVar[bool] = False
@@ -332,11 +346,11 @@ class Rules:
         force as its Major's and its Minor's entries). Standard: itself."""
         return (force,)
 
-    def order_problem(self, force: Force, order: Order) -> str | None:
+    def order_problem(self, force: Force, order: Order) -> Refusal | None:
         """Why this force may not be given this kind of order at all, or None: a garrison (`G`) never moves
         and never convoys; a variant may restrict its support too (Hoplite Wars: only to units merging with it)."""
         if force.composition.garrisons and order.kind in (OrderKind.MOVE, OrderKind.CONVOY):
-            return f"a garrison never moves; {force.describe()} can only hold or support"
+            return GarrisonNeverMoves(unit_name(force))
         return None
 
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
@@ -380,29 +394,29 @@ class Rules:
         units: Sequence[Force],
         built_at: set[str],
         state: Mapping[str, Any] | None = None,
-    ) -> str | None:
+    ) -> Refusal | None:
         """Why `power` may not build in `province` this winter, or None: an owned home centre, one build a
         province, vacant (or, where `builds_beside_own_units`, held by no other power)."""
         home = self.home_centres(power, state or {}, centres)
         if province not in home:
-            return f"{province} is not a home centre of {power}"
+            return NotHome(province, power)
         if centres.get(province) != power:
-            return f"{power} does not own {province}"
+            return NotOwned(power, province)
         if province in built_at:
-            return f"a unit was already built in {province} (one build a province)"
+            return BuiltAlready(province)
         if self.builds_beside_own_units:
             if any(f.province == province and f.power != power for f in units):
-                return f"{province} is held by another power"
+                return Occupied(province, "power")
         elif any(f.province == province for f in units):
-            return f"{province} is occupied"
+            return Occupied(province)
         return None
 
-    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> Refusal | None:
         """Why this build may not be made in this phase, beyond the site and the count, or None (Multiplicity
         II's opening allows only single units, one on each home centre)."""
         return None
 
-    def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
+    def build_onto_problem(self, occupant: Composition, built: Composition) -> Refusal | None:
         """Why `built` may not be added onto the power's own `occupant` of a home centre, or None (only asked
         where `builds_beside_own_units`)."""
         return None
@@ -426,14 +440,14 @@ class Rules:
     split_parts_support: ClassVar[bool] = False
     """May the part of a split that stays support a part that moves away (Multiplicity I: yes; II: no)?"""
 
-    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> Refusal | None:
         """Why a SPLIT of `force` into these parts is not allowed, or None. Standard has no multiples."""
-        return f"{force.describe()} is not a multiple unit"
+        return NotMultiple(unit_name(force))
 
-    def merge_problem(self, merged: Composition, province: str) -> str | None:
+    def merge_problem(self, merged: Composition, province: str) -> Refusal | None:
         """Why the force a MERGE forms may not stand in `province`, or None."""
         if not self.allows(merged):
-            return f"{merged} is not a unit of {self.variant}"
+            return NotAUnit(merged, self.variant)
         return None
 
     merge_fails_whole: ClassVar[bool] = True
@@ -447,15 +461,15 @@ class Rules:
         """May a merging unit enter a province it could not enter alone (an army joining a fleet at sea)?"""
         return False
 
-    def may_enter(self, composition: Composition, province: str) -> str | None:
+    def may_enter(self, composition: Composition, province: str) -> Refusal | None:
         """Why a force of this composition may not move into `province`, or None (seaworthiness, ...)."""
         return None
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
 
-    def support_problem(self, force: Force, into: str) -> str | None:
+    def support_problem(self, force: Force, into: str) -> Refusal | None:
         """Why this force may not support into the province `into` although it reaches it, or None (CW
         Heptadiplomacy's modules 1 and 2: only units on the board moved to support)."""
         return None

@@ -31,6 +31,7 @@ from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result
 from judge.engine.reasons import ClaimPending
+from judge.engine.refusals import AndSo, ClaimOutOfSeason, ClaimUnread, OnlyTargetBoard, Refusal, SoloNeedsNoClaim, Then
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Force
 from judge.variants.hepta_board import BOARDS, hepta_board, unqualified
@@ -101,10 +102,10 @@ class HeptaRules(Rules):
 
     # --- across the boards (rule 3) ---------------------------------------------------------------------
 
-    def support_problem(self, force: Force, into: str) -> str | None:
+    def support_problem(self, force: Force, into: str) -> Refusal | None:
         if self.module == 3 or board_of(force.at) == board_of(into):
             return None
-        return f"under module {self.module} only units on board {board_of(into)} may support into {into} (rule 3)"
+        return OnlyTargetBoard(self.module, str(board_of(into)), into)
 
     def convoy_link(self, fleet_at: str, next_at: str) -> bool:
         """Module 2: "multi-fleet convoys must be on the same board"; module 3: fleets of any boards."""
@@ -182,17 +183,17 @@ class HeptaRules(Rules):
         assert row.canonical is not None
         row.result = Result.ILLEGAL
         if position.phase.season not in ("Fall", "Autumn"):
-            row.reason = "claims are made with the Autumn orders (rule 7); the claim is discounted"
+            row.reasons = (ClaimOutOfSeason(),)
             return None
         player = self.players(position).get(row.power, row.power)
         try:
             names = sorted(set(self.players(position).values()))
             claim = read_claim(row.canonical.words, player, row.power, self._finder(position), names)
         except ClaimError as refused:
-            row.reason = f"{refused}; the claim is discounted (rule 7)"
+            row.reasons = (AndSo(ClaimUnread(str(refused)), Then.CLAIM),)
             return None
         if claim is None:
-            row.reason = "a solo win needs no claim: 70 centres at the end of an Autumn win (rule 7)"
+            row.reasons = (SoloNeedsNoClaim(),)
             return None
         row.result = Result.SUCCEEDS
         row.reasons = [ClaimPending("at the end of the Autumn")]

@@ -33,7 +33,8 @@ from judge.engine.events import Annihilated
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import Outcome, Position, Result
-from judge.engine.reasons import NoConvoy, Note, RouteBroken
+from judge.engine.reasons import NoConvoy, RouteBroken
+from judge.engine.refusals import AFAshore, AFOnlyAtSea, MergeOnLand, Refusal
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
@@ -117,10 +118,10 @@ class MadRules(MultiplicityRules):
         fleet), which check_force keeps at sea."""
         return composition.garrisons == 0 and composition.size > 0
 
-    def check_force(self, force: Force) -> str | None:
+    def check_force(self, force: Force) -> Refusal | None:
         composition = force.composition
         if composition.armies and composition.fleets and not self.board.provinces[force.province].is_sea:
-            return f"an A/F exists only at sea (rule 4b), not in {force.province}"
+            return AFOnlyAtSea(force.province)
         return super().check_force(force)
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
@@ -132,20 +133,20 @@ class MadRules(MultiplicityRules):
             return composition.fleets
         return composition.size
 
-    def may_enter(self, composition: Composition, province: str) -> str | None:
+    def may_enter(self, composition: Composition, province: str) -> Refusal | None:
         if composition.armies and composition.fleets and not self.board.provinces[province].is_sea:
-            return "an A/F cannot be ordered to a land province as an entity (rule 4b): the army disembarks"
+            return AFAshore()
         return None
 
     def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
         """An army boards its own fleet at sea (rule 4b)."""
         return self.board.provinces[province].is_sea
 
-    def merge_problem(self, merged: Composition, province: str) -> str | None:
+    def merge_problem(self, merged: Composition, province: str) -> Refusal | None:
         """Armies and fleets combine only by boarding: at sea (rule 6, "A's and F's may not merge except by the
         A/F move")."""
         if merged.armies and merged.fleets and not self.board.provinces[province].is_sea:
-            return f"armies and fleets may not merge on land ({merged} in {province}), only by boarding at sea"
+            return MergeOnLand(merged, province)
         return super().merge_problem(merged, province)
 
     def can_convoy(self, composition: Composition) -> bool:
@@ -155,10 +156,10 @@ class MadRules(MultiplicityRules):
         """Any strength of fleet convoys any strength of army (rule 4c)."""
         return None
 
-    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, Refusal]:
         return {}  # Multiplicity's A/F rule 7 is not Mad Diplomacy's
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         """A split at sea that would leave an army alone there fails whole, except where the army is landing from
         the sea its fleet sails to (it stays aboard the fleet if the landing fails, rule 4b)."""
         off = super().called_off(resolver)
@@ -193,7 +194,7 @@ class MadRules(MultiplicityRules):
             entry = binding.results[row]
             entry.canonical = order
             entry.result = Result.SUCCEEDS if ok else Result.ILLEGAL
-            entry.reasons = [] if ok and order.kind is OrderKind.BOARD else [Note(note)]
+            entry.reasons = [] if ok and order.kind is OrderKind.BOARD else [note]
         return binding
 
     # --- retreats (rule 8) -----------------------------------------------------------------------------
