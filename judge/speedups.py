@@ -43,6 +43,7 @@ HOT = (
     "engine/adjustment.py",
     "engine/supply.py",
     "engine/reasons.py",
+    "engine/refusals.py",
     "board/model.py",
     "notation/parse.py",
     "notation/lines.py",

@@ -4,7 +4,6 @@ hook, and what the `judge adjudicate` contract carries for them (its last sectio
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
@@ -242,10 +241,12 @@ def test_owing_half_a_centre_costs_one_whole_unit_and_no_more() -> None:
 # --- the after-phase hook -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Wandered(Event):
-    kind: ClassVar[str] = "wander"
-    roll: int
+    kind = "wander"
+    names = ("roll",)
+
+    def __init__(self, roll: int) -> None:
+        self.roll = roll
 
 
 class _WanderingRules(Rules):

@@ -289,7 +289,7 @@ class HopliteRules(Multiplicity2Rules):
                 sack = self._sacking(position, sub.power, order)
                 if isinstance(sack, Refusal):
                     refused[k] = sack
-                    lines.append(replace(sub, order=None, error=sack.text()))
+                    lines.append(replace(sub, order=None))  # its row is answered below
                 else:
                     sacks[k] = sack
                     lines.append(replace(sub, order=Order(OrderKind.HOLD, sack.unit)))
@@ -298,7 +298,7 @@ class HopliteRules(Multiplicity2Rules):
                 target = next((f for f in position.units if f.province == province_of(order.target.location)), None)
                 if target is not None and major_of(target.power) == sacker != major_of(sub.power):
                     refused[k] = AndSo(SackerShunned(sacker), Then.UNIT)
-                    lines.append(replace(sub, order=None, error=refused[k].text()))
+                    lines.append(replace(sub, order=None))  # its row is answered below
                     continue
             lines.append(sub)
         binding = super().bind_movement(position, lines)
