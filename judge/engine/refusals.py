@@ -1,13 +1,13 @@
-"""Why an order was refused, as values: `NoUnitAt("par")`, `NotAdjacent("bur", "bre")`,
-`PartCannot("F", OrderKind.MOVE, ...)`, each naming the provinces, units and powers involved, with one render to
-the GM's sentence (`text()`).
+"""Why an order was refused, as values: `NoUnitAt("par")`, `NotAdjacent("nth", "bre")`, `PartCannot(part,
+OrderKind.MOVE, refusal)`, each naming the provinces, units and powers involved, with one render to the GM's
+sentence (`text()`).
 
 An illegal order's result carries one of these as its reason (`OrderResult.reasons`); the legality checks, the
 bindings and the variants' hooks (`Rules.order_problem`, `Rules.may_enter`, `Rules.build_site_problem`, ...)
 return them, and the `judge adjudicate` contract and the mails render them. The contract writes a refusal as the
 note it always was (`{"kind": "note", "words": ...}`), so its output is the same to the byte; a program that
-needs the kind of refusal asks the engine for the value. A new kind of refusal is a new class here, in the manner
-of `judge/engine/reasons.py`.
+needs the kind of refusal asks the engine for the value. A new kind of refusal is a new class here: its fields
+(`names`, set by its `__init__`) and its sentence.
 
 A few remarks the judge adds to orders that stand (a unit raised by Delphi, a centre placed by the judge) are
 here too, for they are written the same way.
