@@ -20,8 +20,8 @@ from typing import Any
 
 from judge.contract import position_json
 from judge.contract.orders import order_json
+from judge.engine.order_text import render_order
 from judge.engine.phase import PhaseType
-from judge.notation.render import render_order
 from judge.testing.random_games import play
 from judge.variants import get_variant
 

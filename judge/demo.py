@@ -27,10 +27,10 @@ from judge.clock import FakeClock, as_utc
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig
 from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules, Submitted
+from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
 from judge.game.timing import grace_end, timing_from_settings
-from judge.notation.render import render_order
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
 from judge.testing.random_games import (

@@ -43,10 +43,11 @@ HOT = (
     "engine/adjustment.py",
     "engine/supply.py",
     "engine/reasons.py",
+    "engine/refusals.py",
     "board/model.py",
     "notation/parse.py",
     "notation/lines.py",
-    "notation/render.py",
+    "engine/order_text.py",
     "contract/orders.py",
     "contract/adjudicate.py",
 )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from judge.board import load_map
 from judge.board.model import province_of
 from judge.engine import OrderResult, Outcome, Result, Rules, adjudicate, check_legality
+from judge.engine.events import Annihilated, UnitDisbanded
 from judge.engine.units import Composition
 from judge.testing.random_games import play, random_position, wild_orders
 from judge.variants import get_variant
@@ -84,8 +85,9 @@ def test_random_multi_unit_games_keep_a_legal_board(seed: int, variant: str) -> 
         )
         # Mad Diplomacy's rule 4: armies lost aboard or with their convoying fleet; Hoplite Wars' rule 4: garrisons
         # forced to retreat
-        lost = ("annihilated", "disbanded")
-        after += sum(Composition.parse(e["unit"]).size for e in outcome.events if e["kind"] in lost)
+        after += sum(
+            Composition.parse(e.unit).size for e in outcome.events if isinstance(e, (Annihilated, UnitDisbanded))
+        )
         if played.position.phase.type.value == "Movement":
             assert before == after
 

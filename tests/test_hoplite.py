@@ -224,6 +224,66 @@ def test_the_colonies_declare_for_seven_different_majors_after_the_first_autumn(
     assert not [e for e in later["events"] if e["kind"] == "colony"]
 
 
+def test_rule_7_sack_delphi_is_read_as_the_text_writes_it() -> None:
+    """Rule 7: "The specific order 'SACK Delphi' must be written": `A(Del) SACK Delphi`, and `SACK Delphi` from
+    the player whose unit stands there (his Minor's too: he orders both), are read besides `SACK A del`."""
+    for line in ("A(Del) SACK Delphi", "SACK Delphi", "A del SACK"):
+        sacked = _case(AUTUMN, [("Boeotia", "A", "del")], {"Boeotia": [line]})
+        assert _results(sacked)[line] == "succeeds", line
+        assert sacked["state"]["sacked_by"] == "Boeotia"
+    minor = _case(AUTUMN, [("Anactorium", "A", "del")], {"Athens": ["SACK Delphi"]})
+    assert _results(minor)["SACK Delphi"] == "succeeds"
+    assert minor["state"]["sacked_by"] == "Athens"
+
+
+def test_rule_7_a_unit_sacks_only_the_place_it_stands_in() -> None:
+    """Rule 7: "Any occupying unit may sack Delphi": a unit elsewhere naming Delphi is refused, and holds."""
+    outcome = _case(SPRING, [("Boeotia", "A", "the")], {"Boeotia": ["A(The) SACK Delphi"]})
+    [row] = [r for r in outcome["orders"] if r["input"]]
+    assert row["result"] == "illegal"
+    assert row["reason"] == "A the is not in del: a unit sacks the place it stands in (rule 7); the unit holds"
+    assert "state" not in outcome or "sacked_by" not in outcome["state"]
+
+
+def test_rule_9_transform_is_read_as_the_text_writes_it() -> None:
+    """Rule 9: "Players may also elect to transform any Army unit in a supply centre (City or Town) to a Fleet
+    during adjustments (or vice versa)": `Transform A(Cor) to F`, besides `CONVERT A cor TO F`."""
+    centres = {"Argolis": ["arg", "cor", "her"]}
+    outcome = _case(WINTER, [("Argolis", "A", "cor")], {"Argolis": ["Transform A(Cor) to F"]}, supply_centers=centres)
+    assert _results(outcome) == {"Transform A(Cor) to F": "succeeds"}
+    assert _units(outcome) == {("Argolis", "F", "cor")}
+    back = _case(WINTER, [("Argolis", "F", "cor")], {"Argolis": ["transform F(Cor) into A"]}, supply_centers=centres)
+    assert _units(back) == {("Argolis", "A", "cor")}
+
+
+def test_rule_9_a_fleet_made_on_a_split_coast_names_its_coast() -> None:
+    """Rule 11's comment ("Megara ... two coasts ... exactly as St Petersburg") with rule 9: an army becoming a
+    fleet in Megara says which coast, as the reader reads it ("TO F sc", "TO F(sc)")."""
+    centres = {"Athens": ["meg"]}
+    for line in ("CONVERT A meg TO F sc", "Transform A(Meg) to F(sc)"):
+        outcome = _case(WINTER, [("Athens", "A", "meg")], {"Athens": [line]}, supply_centers=centres)
+        assert _units(outcome) == {("Athens", "F", "meg/sc")}, line
+    unsaid = _case(WINTER, [("Athens", "A", "meg")], {"Athens": ["CONVERT A meg TO F"]}, supply_centers=centres)
+    assert unsaid["orders"][0]["result"] == "illegal"
+    assert unsaid["orders"][0]["reason"] == "say on which coast of meg the fleet stands: nc, sc"
+
+
+def test_capture_and_convert_reach_the_variant_as_values_not_words() -> None:
+    """The reader reads the variant's own verbs (issue 26): the variant never parses their words again."""
+    import ast
+    from pathlib import Path
+
+    import judge.variants.hoplite as hoplite
+
+    tree = ast.parse(Path(hoplite.__file__).read_text())
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | {
+        n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+    }
+    assert "re" not in imported and not any(name.startswith("judge.notation") for name in imported)
+    outcome = _case(SPRING, [("Athens", "A", "ath")], {"Athens": ["CAPTURE meg FOR Anactorium"]})
+    assert outcome["orders"][0]["read"] == {"kind": "capture", "to": "meg", "for": "Anactorium"}
+
+
 def test_delphi_is_sacked_once_raising_two_units_and_its_sacker_is_shunned() -> None:
     """Rule 7: "SACK Delphi" by an occupying unit, supported to hold by any power; two extra units in the next
     adjustments; "his units ... may not receive support from any other player"."""

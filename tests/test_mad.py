@@ -10,6 +10,7 @@ import pytest
 
 from judge.contract.adjudicate import run_case
 from judge.engine import Phase, PhaseType
+from judge.engine.events import AtlantisMoved
 from judge.engine.position import Outcome
 from judge.variants import get_variant
 from judge.variants.mad_atlantis import candidates, owner, wander
@@ -246,13 +247,12 @@ def test_atlantis_moves_where_the_highest_die_falls_and_ties_roll_again() -> Non
         outcome = _outcome_at("swi")
         wander(rules, outcome, random.Random(seed))
         event = outcome.events[-1]
-        last = event["rounds"][-1]
-        best = max(r["roll"] for r in last)
-        assert [r["at"] for r in last if r["roll"] == best] == [event["to"]]
-        assert all(
-            len(later) <= len(earlier) for earlier, later in zip(event["rounds"], event["rounds"][1:], strict=False)
-        )
-        assert outcome.variant_state["atlantis"] == event["to"]
+        assert isinstance(event, AtlantisMoved)
+        last = event.rounds[-1]
+        best = max(r.roll for r in last)
+        assert [r.at for r in last if r.roll == best] == [event.to]
+        assert all(len(later) <= len(earlier) for earlier, later in zip(event.rounds, event.rounds[1:], strict=False))
+        assert outcome.variant_state["atlantis"] == event.to
 
 
 def test_atlantis_is_credited_to_a_unit_standing_with_it_before_the_country_it_is_in() -> None:

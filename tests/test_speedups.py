@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge.contract import position_json
-from judge.notation.render import render_order
+from judge.engine.order_text import render_order
 from judge.speedups import HOT, compiled, stale
 from judge.testing.random_games import play
 from judge.variants import VARIANTS, get_variant

@@ -13,11 +13,12 @@ from judge.contract import run_case
 from judge.contract.adjudicate import CaseError, read_orders, read_position
 from judge.engine import Force, Outcome, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.events import Event
+from judge.engine.order_text import render_order
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, facts_of
 from judge.notation import OrderSyntaxError, parse_order
-from judge.notation.render import render_order
 from judge.render import render_results
 from judge.variants import VARIANTS, Variant, get_variant
 
@@ -240,16 +241,23 @@ def test_owing_half_a_centre_costs_one_whole_unit_and_no_more() -> None:
 # --- the after-phase hook -------------------------------------------------------------------------------
 
 
+class _Wandered(Event):
+    kind = "wander"
+    names = ("roll",)
+
+    def __init__(self, roll: int) -> None:
+        self.roll = roll
+
+
 class _WanderingRules(Rules):
     """A centre that wanders after every phase by a seeded roll, as Mad Diplomacy's Atlantis does."""
 
     variant = "wandering"
-    has_after_phase = True
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
         roll = rng.randint(1, 6)
         outcome.variant_state = {**outcome.variant_state, "roll": roll}
-        outcome.events.append({"kind": "wander", "roll": roll})
+        outcome.events.append(_Wandered(roll))
 
 
 def test_the_after_phase_hook_is_seeded_by_the_case_seed_and_the_phase() -> None:

@@ -26,9 +26,9 @@ from judge.engine import (
     adjudicate,
 )
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.events import events_json
 from judge.engine.phase import PhaseType
 from judge.engine.reasons import text_of
-from judge.engine.rules import answers_otherwise
 from judge.engine.units import facts_of
 from judge.notation import read_line
 from judge.variants import UnknownVariant, get_variant
@@ -126,7 +126,7 @@ def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:
     force = Force(power, composition, location, facts)
     problem = rules.check_force(force)
     if problem:
-        raise CaseError(f"{where}: {problem}")
+        raise CaseError(f"{where}: {problem.text()}")
     return force
 
 
@@ -234,7 +234,7 @@ def _units_json(variant: str, forces: tuple[Force, ...]) -> list[dict[str, Any]]
         rules_class = get_variant(variant).rules_class
     except UnknownVariant:
         return [_unit_json(f) for f in forces]
-    if not answers_otherwise(rules_class, "written_as"):
+    if "written_as" not in rules_class.overrides:
         return [_unit_json(f) for f in forces]  # each force is one unit (the standard way, the common case)
     written_as = rules_class.written_as
     return [_unit_json(unit) for f in forces for unit in written_as(f)]
@@ -331,7 +331,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "standoffs": sorted(outcome.standoffs),
         "supply_centers": _centres_json(outcome.centres),
         "next_phase": _phase_json(outcome.next_phase, calendar),
-        "events": outcome.events,
+        "events": events_json(outcome.events),
         "winner": _winner_json(outcome),
         **({"state": outcome.variant_state} if outcome.variant_state else {}),
         **_sides_json(outcome.sides),

@@ -49,6 +49,8 @@ def order_json(order: Order) -> dict[str, Any]:
         out["priority"] = order.priority
     if order.via:
         out["via"] = order.via
+    if order.for_power:
+        out["for"] = order.for_power
     return out
 
 
@@ -66,4 +68,5 @@ def order_from_json(data: dict[str, Any]) -> Order:
         str(data.get("words", "")),
         data.get("via"),
         data.get("priority"),
+        data.get("for"),
     )

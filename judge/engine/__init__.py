@@ -10,6 +10,7 @@ import os
 from collections.abc import Sequence
 from functools import partial
 
+from judge.engine.events import Eliminated
 from judge.engine.movement import adjudicate_movement
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import Phase, PhaseType
@@ -50,7 +51,7 @@ def _adjudicate(rules: Rules, position: Position, submitted: Sequence[Submitted]
         outcome = rules.adjudicate_placement(position, submitted, seed)
     else:
         outcome = rules.adjudicate_adjustment(position, submitted)
-    if rules.has_after_phase:
+    if "after_phase" in rules.overrides:
         import random  # only for the variants that change something by rule after a phase
 
         rules.after_phase(position, outcome, random.Random(f"{seed}/{position.phase.code}/after"))
@@ -71,7 +72,7 @@ def _account(rules: Rules, position: Position, outcome: Outcome) -> None:
         gone = powers_present(position.units, before, position.dislodged) - powers_present(
             outcome.units, after, outcome.dislodged
         )
-        outcome.events.extend({"kind": "eliminated", "power": power} for power in sorted(gone))
+        outcome.events.extend(Eliminated(power) for power in sorted(gone))
     if outcome.next_phase.type is PhaseType.ADJUSTMENT:
         outcome.count_adjustments = partial(adjustment_counts, rules, after, outcome.units)
 

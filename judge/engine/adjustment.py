@@ -5,12 +5,32 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from judge.board.model import Board, Terrain, province_of
+from judge.engine.events import CivilDisorderRemoval, Event
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
 from judge.engine.reasons import CivilDisorder
+from judge.engine.refusals import (
+    BuildOnItsCoast,
+    BuildOntoMakes,
+    BuildsShort,
+    BuildsUsed,
+    BuildWhichCoast,
+    BuildWhichType,
+    FleetBuiltInland,
+    NoBuilds,
+    NoOwnUnitAt,
+    NoRemovals,
+    NotAUnit,
+    NotThisPhase,
+    Refusal,
+    RemovalLeaves,
+    RemovalsUsed,
+    StatedWrongly,
+    unit_name,
+)
 from judge.engine.rules import Rules
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, Force
@@ -25,7 +45,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
     built_at: set[str] = set()
     results: list[OrderResult] = []
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
 
     for entry, sub, order in result_rows(submitted, results):
         if order.kind is OrderKind.DISBAND:
@@ -37,27 +57,28 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
         due = balance.get(power, 0)
         if order.kind in (OrderKind.BUILD, OrderKind.WAIVE):
             if due <= 0:
-                entry.reason = f"{power} has no builds this winter"
+                entry.reasons = (NoBuilds(power),)
                 continue
             if builds_done[power] >= due:
-                entry.reason = f"{power} has only {halves(due)} build(s)"
+                entry.reasons = (BuildsUsed(power, halves(due)),)
                 continue
             if order.kind is OrderKind.WAIVE:
                 builds_done[power] += min(2, due - builds_done[power])
                 entry.result = Result.SUCCEEDS
                 continue
-            built, reason = check_build(rules, power, order, position, units, built_at)
+            built, refusal = check_build(rules, power, order, position, units, built_at)
             if built is None:
-                entry.reason = reason
+                assert refusal is not None
+                entry.reasons = (refusal,)
                 continue
             refused = rules.build_problem(built, units, position.phase)
             if refused:
-                entry.reason = refused
+                entry.reasons = (refused,)
                 continue
             joined = next((f for f in units if f.province == built.province and f.power == power), None)
             said = _stated_result(order, joined.composition.plus(built.composition) if joined else built.composition)
             if said:
-                entry.reason = said
+                entry.reasons = (said,)
                 continue
             if (
                 joined is not None
@@ -67,32 +88,26 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 and built.at != joined.at
             ):
                 # one force a province: what is built onto a unit joins it where it stands (a coast included)
-                entry.reason = f"{joined.describe()} stands on {joined.at}: a unit built onto it must be built there"
+                entry.reasons = (BuildOnItsCoast(unit_name(joined)),)
                 continue
             if joined is not None and rules.stacking != "power":
                 formed = joined.composition.plus(built.composition)
                 refused = rules.build_onto_problem(joined.composition, built.composition)
                 if refused:
-                    entry.reason = refused
+                    entry.reasons = (refused,)
                     continue
                 if not rules.allows(formed):
-                    entry.reason = (
-                        f"building {built.composition} onto {joined.describe()} would make {formed}, "
-                        f"which is not a unit of {rules.variant}"
-                    )
+                    entry.reasons = (BuildOntoMakes(built.composition, unit_name(joined), formed, rules.variant),)
                     continue
                 cannot = rules.check_force(Force(power, formed, joined.at))
                 if cannot:
-                    entry.reason = (
-                        f"building {built.composition} onto {joined.describe()} would make {formed}: {cannot}"
+                    entry.reasons = (
+                        BuildOntoMakes(built.composition, unit_name(joined), formed, rules.variant, cannot),
                     )
                     continue
             cost = rules.upkeep(built.composition)
             if builds_done[power] + cost > due:
-                entry.reason = (
-                    f"{built.composition} needs {halves(cost)} builds and {power} has "
-                    f"{halves(due - builds_done[power])} left"
-                )
+                entry.reasons = (BuildsShort(built.composition, halves(cost), power, halves(due - builds_done[power])),)
                 continue
             entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
             builds_done[power] += cost
@@ -103,29 +118,27 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
         if order.kind is OrderKind.REMOVE:
             assert order.unit is not None
             if due >= 0:
-                entry.reason = f"{power} has no removals to make"
+                entry.reasons = (NoRemovals(power),)
                 continue
             found = _removal(units, power, order.unit)
-            if isinstance(found, str):
-                entry.reason = found
+            if isinstance(found, Refusal):
+                entry.reasons = (found,)
                 continue
             index, taken = found
             rest = units[index].composition.minus(taken)
             said = _stated_result(order, rest or Composition.of())
             if said:
-                entry.reason = said
+                entry.reasons = (said,)
                 continue
             if rest is not None and rest.size and rules.check_force(Force(power, rest, units[index].at)):
-                entry.reason = (
-                    f"removing {taken} from {units[index].describe()} would leave {rest}, which cannot stand there"
-                )
+                entry.reasons = (RemovalLeaves(taken, unit_name(units[index]), rest),)
                 continue
             left = -due - removals_done[power]
             over = rules.upkeep(taken) - left
             if left <= 0 or (over > 0 and over >= min(rules.upkeep(c) for c in taken.singles())):
                 # a removal may free more than is owed only where no smaller removal would do (a whole army
                 # for half a centre owed), never a second unit too many
-                entry.reason = f"{power} has only {halves(max(left, 0))} removal(s) left"
+                entry.reasons = (RemovalsUsed(power, halves(max(left, 0))),)
                 continue
             victim = units[index]
             entry.canonical = Order(OrderKind.REMOVE, UnitRef(taken, victim.at))
@@ -133,7 +146,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             removals_done[power] += rules.upkeep(taken)
             entry.result = Result.SUCCEEDS
             continue
-        entry.reason = f"a {order.kind.value} order is not possible in an adjustment phase"
+        entry.reasons = (NotThisPhase(order.kind, PhaseType.ADJUSTMENT),)
 
     for power, due in sorted(balance.items()):
         short = -due - removals_done[power]
@@ -156,7 +169,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                     added=True,
                 )
             )
-            events.append({"kind": "civil_disorder_removal", "power": power, "unit": str(taken), "at": victim.at})
+            events.append(CivilDisorderRemoval(power, str(taken), victim.at))
 
     phase = position.phase
     won, state = rules.end_of_winter(position)
@@ -174,7 +187,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     )
 
 
-def _stated_result(order: Order, made: Composition) -> str | None:
+def _stated_result(order: Order, made: Composition) -> StatedWrongly | None:
     """A build or removal written with what it makes ("Builds 2A(Gas) = 5A(Gas)", Mad Diplomacy rule 5): the
     statement must be true, or the order is refused rather than read as something the player did not mean."""
     said = order.target
@@ -182,8 +195,7 @@ def _stated_result(order: Order, made: Composition) -> str | None:
         return None
     stated = said.composition.times(said.count or 1)
     if stated != made:
-        left = str(made) if made.size else "nothing"
-        return f"the order says it makes {stated}, but it would make {left}"
+        return StatedWrongly(stated, made)
     return None
 
 
@@ -206,12 +218,12 @@ def _components(rules: Rules, force: Force, most: int) -> Composition:
     return composition
 
 
-def _removal(units: list[Force], power: str, ref: UnitRef) -> tuple[int, Composition] | str:
+def _removal(units: list[Force], power: str, ref: UnitRef) -> tuple[int, Composition] | Refusal:
     """Which force loses what: the named units (several where a multiple is reduced), or the whole force."""
     province = province_of(ref.location)
     mine = [i for i, f in enumerate(units) if f.province == province and f.power == power]
     if not mine:
-        return f"{power} has no unit in {province}"
+        return NoOwnUnitAt(power, province)
     if ref.composition is None:
         return mine[0], units[mine[0]].composition
     wanted = ref.composition.times(ref.count or 1)
@@ -222,7 +234,7 @@ def _removal(units: list[Force], power: str, ref: UnitRef) -> tuple[int, Composi
         for i in mine:  # a plain "Remove A par" of a single unit: the unit type is not checked (DATC 4.C.2)
             if units[i].composition.is_single:
                 return i, units[i].composition
-    return f"{power} has no {wanted} in {province}"
+    return NoOwnUnitAt(power, province, wanted)
 
 
 def _reduce(units: list[Force], index: int, taken: Composition) -> None:
@@ -241,7 +253,7 @@ def check_build(
     position: Position,
     units: list[Force],
     built_at: set[str],
-) -> tuple[Force | None, str]:
+) -> tuple[Force | None, Refusal | None]:
     board = rules.board
     assert order.unit is not None
     location = order.unit.location
@@ -258,20 +270,20 @@ def check_build(
         elif "/" in location:
             composition = FLEET
         else:
-            return None, "say whether to build an army or a fleet"
+            return None, BuildWhichType()
     composition = composition.times(order.unit.count or 1)
     if not rules.allows(composition):
-        return None, f"{composition} is not a unit of {rules.variant}"
+        return None, NotAUnit(composition, rules.variant)
     if composition.is_army:
-        return Force(power, composition, province), ""
+        return Force(power, composition, province), None
     if terrain is not Terrain.COAST:
-        return None, f"a fleet cannot be built inland in {province}"
+        return None, FleetBuiltInland(province)
     coasts = board.provinces[province].coasts
     if coasts:
         if "/" not in location:
-            return None, f"say which coast of {province} the fleet is built on"
-        return Force(power, composition, location), ""
-    return Force(power, composition, province), ""
+            return None, BuildWhichCoast(province)
+        return Force(power, composition, location), None
+    return Force(power, composition, province), None
 
 
 def civil_disorder_order(rules: Rules, power: str, units: list[Force], centres: dict[str, str]) -> list[Force]:

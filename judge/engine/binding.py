@@ -13,8 +13,33 @@ from dataclasses import dataclass, field, replace
 from judge.board.model import province_of
 from judge.engine.legality import Legal, check_movement_order
 from judge.engine.orders import MOVEMENT_KINDS, Order, OrderKind, Submitted, UnitRef
+from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Position, Result, result_rows
 from judge.engine.reasons import NotYours
+from judge.engine.refusals import (
+    AndSo,
+    CannotMerge,
+    ConflictingOrders,
+    DifferentOrders,
+    MergeAcrossPowers,
+    MergeCoasts,
+    MergeNotAdjacent,
+    MergeTooFew,
+    NoMultiples,
+    NothingLeft,
+    NotThisPhase,
+    NoUnitAt,
+    PartCannot,
+    PartsTooMany,
+    Refusal,
+    SplitPartsSupport,
+    StackLacks,
+    StackShort,
+    StaysRule3,
+    Then,
+    WouldForm,
+    unit_name,
+)
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
 from judge.engine.units import Composition, Force
@@ -24,7 +49,7 @@ from judge.engine.units import Composition, Force
 class Binding:
     detachments: list[Detachment]
     results: list[OrderResult]
-    held: dict[int, str] = field(default_factory=dict)
+    held: dict[int, Refusal] = field(default_factory=dict)
     """detachments called off from the start, with why (a merging unit that cannot reach the merge, where the
     others go on: Multiplicity II rule 3); they stay where they are and are reported with the reason"""
 
@@ -33,12 +58,12 @@ def hold_order(force: Force) -> Order:
     return Order(OrderKind.HOLD, UnitRef(force.composition, force.at))
 
 
-def _counts_in(order: Order) -> str:
-    """A number of units in an order where every unit is single ("2 A Mun - Boh"): what was written, or ""."""
+def _counts_in(rules: Rules, order: Order) -> NoMultiples | None:
+    """A number of units in an order where every unit is single ("2 A Mun - Boh"): what was written, or None."""
     for ref in (order.unit, order.target):
         if ref is not None and ref.count is not None and ref.count != 1:
-            return f"{ref.count} {ref.composition or 'units'}"
-    return ""
+            return NoMultiples(rules.variant, ref.count, str(ref.composition or "units"))
+    return None
 
 
 def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Binding:
@@ -52,23 +77,23 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
     for entry, sub, order in result_rows(submitted, results):
         if order.unit is None or order.kind not in MOVEMENT_KINDS:
             entry.canonical = order
-            entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
+            entry.reasons = (NotThisPhase(order.kind, PhaseType.MOVEMENT),)
             continue
         i = index.get(province_of(order.unit.location))
         if i is None:
             entry.canonical = order
-            entry.reason = f"there is no unit in {province_of(order.unit.location)}"
+            entry.reasons = (NoUnitAt(province_of(order.unit.location)),)
             continue
         force = forces[i]
         if force.power != sub.power:
             entry.canonical = order
             entry.reasons = [NotYours(force.province, force.power)]
             continue
-        counted = _counts_in(order) if order.unit.count is not None or order.target is not None else ""
-        if counted:
+        counted = _counts_in(rules, order) if order.unit.count is not None or order.target is not None else None
+        if counted is not None:
             entry.canonical = order
             about[i].append(len(results) - 1)
-            entry.reason = f"{rules.variant} has no multiple units: {counted} is not a unit here; the unit holds"
+            entry.reasons = (AndSo(counted, Then.UNIT),)
             continue
         checked = check_movement_order(rules, forces, index, force, order)
         entry.canonical = checked.order
@@ -77,7 +102,7 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
             chosen[i].append((len(results) - 1, checked.order))
             entry.result = Result.FAILS  # until resolved
         else:
-            entry.reason = checked.reason + "; the unit holds"
+            entry.reasons = (AndSo(checked.refused, Then.UNIT),)
 
     dets: list[Detachment] = []
     for i, force in enumerate(forces):
@@ -85,7 +110,7 @@ def bind_movement(rules: Rules, position: Position, submitted: Sequence[Submitte
         if len(candidates) > 1 and len({o for _, o in candidates}) > 1:
             for r, _ in candidates:
                 results[r].result = Result.ILLEGAL
-                results[r].reason = "the unit was given different orders; it holds (DATC 4.D.3)"
+                results[r].reasons = (DifferentOrders(),)
             candidates = []
         if candidates:
             first = candidates[0][0]
@@ -118,7 +143,7 @@ def _stack_target(checked: Legal, named: UnitRef, stack: list[Force]) -> Legal:
     wanted = wanted.times(named.count or 1)
     if total.minus(wanted) is None:
         where = province_of(named.location)
-        return Legal(checked.order, False, f"{where} does not hold {wanted} to support or convoy")
+        return Legal(checked.order, False, StackLacks(where, wanted))
     return Legal(replace(checked.order, target=replace(checked.order.target, composition=wanted, count=None)), True)
 
 
@@ -143,13 +168,13 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
         row = len(results) - 1
         if order.unit is None or order.kind not in MOVEMENT_KINDS:
             entry.canonical = order
-            entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
+            entry.reasons = (NotThisPhase(order.kind, PhaseType.MOVEMENT),)
             continue
         province = province_of(order.unit.location)
         stack = stacks.get(province)
         entry.canonical = order
         if not stack:
-            entry.reason = f"there is no unit in {province}"
+            entry.reasons = (NoUnitAt(province),)
             continue
         if forces[stack[0]].power != sub.power:
             entry.reasons = [NotYours(province, forces[stack[0]].power, many=True)]
@@ -169,7 +194,7 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
             free = [i for i in free if forces[i].at == forces[free[0]].at]
         if len(free) < count:
             what = f"{wanted or 'unit'}s" if wanted else "units"
-            entry.reason = f"only {len(free)} {what} left to order in {province}, not {count}; the units hold"
+            entry.reasons = (AndSo(StackShort(len(free), what, province, count), Then.UNITS),)
             continue
         chosen = free[:count]
         first = forces[chosen[0]]
@@ -188,7 +213,7 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
             checked = _stack_target(checked, order.target, [forces[i] for i in target_stack])
         entry.canonical = checked.order
         if not checked.ok:
-            entry.reason = checked.reason + ("; the units hold" if count > 1 else "; the unit holds")
+            entry.reasons = (AndSo(checked.refused, Then.UNITS if count > 1 else Then.UNIT),)
             continue
         for i in chosen:
             taken[i] = True
@@ -221,7 +246,7 @@ class _Claim:
     order: Order
     composition: Composition
     merge: str | None = None
-    called_off: str = ""
+    called_off: Refusal | None = None
     """why this part does not carry out its order (it stays where it is)"""
     rows: list[int] = field(default_factory=list)
     """every line this claim answers, where several lines became one (a fleet's several convoys)"""
@@ -264,20 +289,20 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
     about: list[list[int]] = [[] for _ in forces]
     split_by_lines: set[int] = set()
 
-    def bad(entry: OrderResult, reason: str) -> None:
+    def bad(entry: OrderResult, refusal: Refusal) -> None:
         entry.result = Result.ILLEGAL
-        entry.reason = reason
+        entry.reasons = (refusal,)
 
     for entry, sub, order in result_rows(submitted, results):
         row = len(results) - 1
         entry.canonical = order
         if order.kind not in MOVEMENT_KINDS:
-            entry.reason = f"a {order.kind.value} order is not possible in a movement phase"
+            entry.reasons = (NotThisPhase(order.kind, PhaseType.MOVEMENT),)
             continue
         if order.kind is OrderKind.MERGE:
             found = _bind_merge(rules, forces, index, sub.power, order, row)
-            if isinstance(found, str):
-                bad(entry, found + "; the units hold")
+            if isinstance(found, Refusal):
+                bad(entry, AndSo(found, Then.UNITS))
                 continue
             for i, claim in found:
                 claims[i].append(claim)
@@ -288,7 +313,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         assert order.unit is not None
         found_at = _find_force(forces, order.unit)
         if found_at is None:
-            entry.reason = f"there is no unit in {province_of(order.unit.location)}"
+            entry.reasons = (NoUnitAt(province_of(order.unit.location)),)
             continue
         i = found_at
         force = forces[i]
@@ -298,8 +323,8 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         about[i].append(row)
         if order.kind is OrderKind.SPLIT:
             parts = _bind_split(rules, forces, index, force, order, row)
-            if isinstance(parts, str):
-                bad(entry, parts + "; the force holds")
+            if isinstance(parts, Refusal):
+                bad(entry, AndSo(parts, Then.FORCE))
                 continue
             claims[i].extend(parts)
             entry.canonical = Order(
@@ -312,10 +337,10 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             part = force.composition  # a wrong unit type names the force all the same (DATC 4.C.2)
         checked = check_movement_order(rules, forces, index, force.part(part), order)
         if order.priority is not None:  # the player's number ranks the force's supports (A/F rule 11)
-            checked = Legal(replace(checked.order, priority=order.priority), checked.ok, checked.reason)
+            checked = Legal(replace(checked.order, priority=order.priority), checked.ok, checked.refusal)
         entry.canonical = checked.order
         if not checked.ok:
-            bad(entry, checked.reason + "; the unit holds")
+            bad(entry, AndSo(checked.refused, Then.UNIT))
             continue
         if part != force.composition and order.kind is OrderKind.MOVE:
             # a part moving on a line of its own: a split written line by line ("A Bur - Par", "A Bur - Mun")
@@ -329,7 +354,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         problem = _split_problem(rules, forces[i], claims[i])
         if problem:
             for c in claims[i]:
-                bad(results[c.row], problem + "; the force holds")
+                bad(results[c.row], AndSo(problem, Then.FORCE))
             claims[i] = []
 
     # several merges (or a split's parts) of one power into one province form one force: it must be a unit
@@ -347,11 +372,11 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             problem = rules.merge_problem(total, into)
             if problem:
                 for i, c in members:
-                    bad(results[c.row], f"together the units ordered into {into} would form {total}: {problem}")
+                    bad(results[c.row], WouldForm(into, total, problem))
                     claims[i].remove(c)
 
     dets: list[Detachment] = []
-    held: dict[int, str] = {}
+    held: dict[int, Refusal] = {}
     for i, force in enumerate(forces):
         mine = claims[i]
         whole = [c for c in mine if c.composition == force.composition and c.merge is None]
@@ -363,7 +388,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
             mine = whole = whole[:1]
         if (len(whole) > 1 and len({c.order for c in whole}) > 1) or (whole and len(mine) > len(whole)):
             for c in mine:
-                bad(results[c.row], "the force was given conflicting orders; it holds (DATC 4.D.3)")
+                bad(results[c.row], ConflictingOrders())
             mine = []
         elif len(whole) > 1:
             mine = whole[:1]
@@ -381,7 +406,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
                     left = left.plus(resting.composition)
                     rest = left.minus(c.composition)
             if rest is None:
-                bad(results[c.row], f"{force.describe()} has no {c.composition} left to order; it holds")
+                bad(results[c.row], NothingLeft(unit_name(force), c.composition))
                 continue
             left = rest
             kept.append(c)
@@ -389,7 +414,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
         pieces = rules.share_out(force, [c.composition for c in kept] + ([left] if left.size else []))
         for c, piece in zip(kept, pieces, strict=False):
             rows_of.setdefault(id(c.order), []).append(c.row)
-            if c.called_off:
+            if c.called_off is not None:
                 held[len(dets)] = c.called_off
             rows = c.rows or [c.row]
             dets.append(Detachment(piece, c.order, c.merge, c.row, rows, idle=False, carries=carries))
@@ -405,7 +430,7 @@ def bind_multiples(rules: Rules, position: Position, submitted: Sequence[Submitt
 
 def _bind_split(
     rules: Rules, forces: list[Force], index: dict[str, int], force: Force, order: Order, row: int
-) -> list[_Claim] | str:
+) -> list[_Claim] | Refusal:
     total = Composition.of()
     claims: list[_Claim] = []
     for part in order.parts:
@@ -415,11 +440,11 @@ def _bind_split(
         piece = Force(force.power, composition, force.at)
         checked = check_movement_order(rules, forces, index, piece, part)
         if not checked.ok:
-            return f"the part {composition} cannot {part.kind.value}: {checked.reason}"
+            return PartCannot(composition, part.kind, checked.refused)
         merge = _split_move(force, checked.order) if part.kind is OrderKind.MOVE else None
         claims.append(_Claim(row, checked.order, composition, merge))
     if force.composition.minus(total) is None:
-        return f"the parts ({total}) are more than {force.describe()}"
+        return PartsTooMany(total, unit_name(force))
     problem = _split_problem(rules, force, claims)
     return problem if problem else claims
 
@@ -430,7 +455,7 @@ def _split_move(force: Force, order: Order) -> str:
     return f"split {force.at} {province_of(order.destination)}"
 
 
-def _split_problem(rules: Rules, force: Force, claims: list[_Claim]) -> str | None:
+def _split_problem(rules: Rules, force: Force, claims: list[_Claim]) -> Refusal | None:
     """Why these orders for the parts of one force are not a split the variant allows, or None: the same
     check whether the parts were written as one SPLIT line or one line each."""
     moving = {province_of(c.order.destination or "") for c in claims if c.order.kind is OrderKind.MOVE}
@@ -438,7 +463,7 @@ def _split_problem(rules: Rules, force: Force, claims: list[_Claim]) -> str | No
         if c.order.kind is OrderKind.SUPPORT and c.order.target is not None and not rules.split_parts_support:
             supported = province_of(c.order.target.location)
             if supported == force.province and province_of(c.order.destination or "") in moving:
-                return "the parts of a split do not support each other"
+                return SplitPartsSupport()
     return rules.split_problem(force, [(c.composition, c.order) for c in claims])
 
 
@@ -453,7 +478,7 @@ def _adjacent(rules: Rules, force: Force, province: str) -> bool:
 
 def _bind_merge(
     rules: Rules, forces: list[Force], index: dict[str, int], power: str, order: Order, row: int
-) -> list[tuple[int, _Claim]] | str:
+) -> list[tuple[int, _Claim]] | Refusal:
     assert order.destination is not None
     destination = order.destination
     province = province_of(destination)
@@ -462,10 +487,10 @@ def _bind_merge(
     for ref in order.merging:
         i = _find_force(forces, ref)
         if i is None:
-            return f"there is no unit in {province_of(ref.location)}"
+            return NoUnitAt(province_of(ref.location))
         force = forces[i]
         if force.power != power and not rules.may_order(power, force):
-            return f"units of different powers do not merge ({force.describe()} is {force.power})"
+            return MergeAcrossPowers(unit_name(force))
         merged = merged.plus(force.composition)
         key = f"merge {province}"
         if force.province == province:
@@ -475,28 +500,25 @@ def _bind_merge(
             continue
         move = Order(OrderKind.MOVE, UnitRef(force.composition, force.at), destination=destination)
         if not rules.merges_by_convoy and not _adjacent(rules, force, province):
-            return (
-                f"{force.describe()} is not next to {province}: merging units must be adjacent to, or already on, "
-                f"the province (a merge reached by convoy is not allowed)"
-            )
+            return MergeNotAdjacent(unit_name(force), province)
         checked = check_movement_order(rules, forces, index, force, move)
         if not checked.ok and not rules.merge_may_enter(force, province, order):
-            why = f"{force.describe()} cannot merge into {destination}: {checked.reason}"
+            why = CannotMerge(unit_name(force), destination, checked.refused)
             if rules.merge_fails_whole:
                 return why
             # Multiplicity II rule 3: the others follow their orders unaffected; this one stays
-            found.append((i, _Claim(row, move, force.composition, key, called_off=f"{why}; it stays (rule 3)")))
+            found.append((i, _Claim(row, move, force.composition, key, called_off=StaysRule3(why))))
             continue
         found.append((i, _Claim(row, checked.order if checked.ok else move, force.composition, key)))
     if len({i for i, _ in found}) < 2:
-        return "a merge needs two or more units"
+        return MergeTooFew()
     coasts = {
         c.order.destination
         for _, c in found
         if c.order.kind is OrderKind.MOVE and c.order.destination and "/" in c.order.destination
     }
     if len(coasts) > 1:
-        return f"the merging fleets would arrive on different coasts of {province} ({', '.join(sorted(coasts))})"
+        return MergeCoasts(province, tuple(sorted(coasts)))
     problem = rules.merge_problem(merged, province)
     return problem if problem else found
 

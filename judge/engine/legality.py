@@ -13,22 +13,54 @@ from functools import cache
 
 from judge.board.model import Board, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef
+from judge.engine.refusals import (
+    ArmyToSea,
+    CannotConvoy,
+    CannotMoveThere,
+    CannotReach,
+    CannotSail,
+    CoastUnreachable,
+    ConvoyOnlyAtSea,
+    FleetInland,
+    LandsOnlyNextTo,
+    MoveToOwnProvince,
+    NoArmyToConvoy,
+    NoConvoyChain,
+    NotAdjacent,
+    NotOnConvoyRoute,
+    NoUnitToSupport,
+    OnlyArmiesConvoyed,
+    OutOfReach,
+    Refusal,
+    Supporting,
+    SupportIntoOwnProvince,
+    SupportsItself,
+    TooMuchCargo,
+    WhichCoast,
+    unit_name,
+)
 from judge.engine.rules import Rules
 from judge.engine.units import Force
 
 
 class Legal:
-    """An order as the checks read it (canonical), whether it may stand, and if not, why. A plain class: compiled
-    (judge/speedups.py) it is built natively, where a named tuple's constructor runs as Python."""
+    """An order as the checks read it (canonical), whether it may stand, and if not, why (a refusal value). A
+    plain class: compiled (judge/speedups.py) it is built natively, where a named tuple's constructor runs as Python."""
 
-    def __init__(self, order: Order, ok: bool, reason: str = "") -> None:
+    def __init__(self, order: Order, ok: bool, refusal: Refusal | None = None) -> None:
         self.order = order
         self.ok = ok
-        self.reason = reason
+        self.refusal = refusal
+
+    @property
+    def refused(self) -> Refusal:
+        """Why the order is illegal (asked only of an illegal order)."""
+        assert self.refusal is not None
+        return self.refusal
 
 
-def _bad(order: Order, reason: str) -> Legal:
-    return Legal(order, False, reason)
+def _bad(order: Order, refusal: Refusal) -> Legal:
+    return Legal(order, False, refusal)
 
 
 @cache
@@ -162,7 +194,7 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
     kind = order.kind
     if kind is OrderKind.HOLD:
         return Legal(order if unit is given else Order(kind, unit), True)
-    if force.composition.garrisons or rules.limits_orders:
+    if force.composition.garrisons or "order_problem" in rules.overrides:
         refused = rules.order_problem(force, order)
         if refused:
             return _bad(replace(order, unit=unit), refused)
@@ -170,17 +202,16 @@ def check_movement_order(rules: Rules, forces: list[Force], index: dict[str, int
         legal = _check_move(rules, forces, force, unit, order)
         if legal.ok:
             assert legal.order.destination is not None
-            # `answers_otherwise(type(rules), "may_enter")`, asked inline: this runs for every move, and compiled the
-            # comparison costs nothing where the call would cost a call into Python (standard: a force may enter
-            # whatever it reaches)
-            if type(rules).may_enter is not Rules.may_enter:
+            # asked only where the variant overrides it: this runs for every move, and the call would cost a call
+            # into Python (standard: a force may enter whatever it reaches)
+            if "may_enter" in rules.overrides:
                 problem = rules.may_enter(force.composition, province_of(legal.order.destination))
                 if problem:
                     return _bad(legal.order, problem)
         return legal
     if kind is OrderKind.SUPPORT:
         legal = _check_support(rules, forces, index, force, unit, order)
-        if legal.ok and rules.limits_supports:
+        if legal.ok and "support_problem" in rules.overrides:
             supported = legal.order  # into its destination (a move, a merge) or where its target holds
             into = supported.destination or (supported.target.location if supported.target else force.at)
             refused = rules.support_problem(force, province_of(into))
@@ -203,9 +234,9 @@ def _check_move(rules: Rules, forces: list[Force], force: Force, unit: UnitRef, 
         canonical = Order(OrderKind.MOVE, unit, destination=province, via=order.via)
         lands_from = order.via or force.at
         if order.via and not board.fleet_reaches_province(force.at, province_of(order.via)):
-            return _bad(canonical, f"the fleet at {force.at} cannot sail to {order.via}")
+            return _bad(canonical, CannotSail(force.at, order.via))
         if target.terrain.value != "coast" or not board.fleet_reaches_province(lands_from, province):
-            return _bad(canonical, f"an army at {lands_from} can only land on a coast next to it")
+            return _bad(canonical, LandsOnlyNextTo(lands_from))
         return Legal(canonical, True)
     if force.composition.is_army:
         if unit is order.unit and dest == province:
@@ -213,39 +244,36 @@ def _check_move(rules: Rules, forces: list[Force], force: Force, unit: UnitRef, 
         else:
             canonical = Order(OrderKind.MOVE, unit, destination=province, via_convoy=via)
         if province == force.province:
-            return _bad(canonical, "a unit cannot move to the province it stands in")
+            return _bad(canonical, MoveToOwnProvince())
         if target.is_sea:
-            return _bad(canonical, f"an army cannot move to the sea {province}")
+            return _bad(canonical, ArmyToSea(province))
         if not via and board.army_can_move(force.at, province):
             return Legal(canonical, True)
         if rules.fleet_chain(forces, force.province, province):
             return Legal(canonical, True)
         if via:
-            return _bad(canonical, f"no fleets at sea could convoy an army from {force.province} to {province}")
-        return _bad(
-            canonical,
-            f"{province} is not next to {force.province}, and no fleets at sea could convoy it there",
-        )
+            return _bad(canonical, NoConvoyChain(force.province, province))
+        return _bad(canonical, OutOfReach(province, force.province))
     if province == force.province:
-        return _bad(Order(OrderKind.MOVE, unit, destination=dest), "a unit cannot move to the province it stands in")
+        return _bad(Order(OrderKind.MOVE, unit, destination=dest), MoveToOwnProvince())
     if via:
-        return _bad(Order(OrderKind.MOVE, unit, destination=dest, via_convoy=via), "only armies can be convoyed")
+        return _bad(Order(OrderKind.MOVE, unit, destination=dest, via_convoy=via), OnlyArmiesConvoyed())
     if not target.holds_fleets:
-        return _bad(Order(OrderKind.MOVE, unit, destination=province), f"a fleet cannot move inland to {province}")
+        return _bad(Order(OrderKind.MOVE, unit, destination=province), FleetInland(province))
     if board.fleet_can_move(force.at, dest):
         return Legal(order if unit is order.unit else Order(OrderKind.MOVE, unit, destination=dest), True)
     reachable = board.fleet_coasts_reachable(force.at, province)
     if "/" in dest:
         canonical = Order(OrderKind.MOVE, unit, destination=dest)
         if reachable:
-            return _bad(canonical, f"a fleet in {force.at} cannot reach {dest}")
-        return _bad(canonical, f"{province} is not next to {force.at} for a fleet")
+            return _bad(canonical, CoastUnreachable(force.at, dest))
+        return _bad(canonical, NotAdjacent(province, force.at))
     if len(reachable) == 1:
         return Legal(Order(OrderKind.MOVE, unit, destination=reachable[0]), True)
     canonical = Order(OrderKind.MOVE, unit, destination=province)
     if len(reachable) > 1:
-        return _bad(canonical, f"say which coast of {province}: {' or '.join(reachable)}")
-    return _bad(canonical, f"{province} is not next to {force.at} for a fleet")
+        return _bad(canonical, WhichCoast(province, tuple(reachable)))
+    return _bad(canonical, NotAdjacent(province, force.at))
 
 
 def _check_support(
@@ -258,14 +286,14 @@ def _check_support(
         into = province_of(order.destination)
         canonical = Order(OrderKind.SUPPORT, unit, destination=into)
         if into == force.province:
-            return _bad(canonical, "a unit cannot support a merge into its own province")
+            return _bad(canonical, SupportIntoOwnProvince(merge=True))
         if not _reaches(board, force, into):
-            return _bad(canonical, f"{force.describe()} cannot reach {into}, so it cannot support a merge there")
+            return _bad(canonical, CannotReach(unit_name(force), into, Supporting.MERGE))
         return Legal(canonical, True)
     target_province = province_of(order.target.location)
     t = index.get(target_province)
     if t is None:
-        return _bad(replace(order, unit=unit), f"there is no unit in {target_province} to support")
+        return _bad(replace(order, unit=unit), NoUnitToSupport(target_province))
     target = forces[t]
     named = order.target.composition
     part = named if named is not None and target.composition.minus(named) is not None else target.composition
@@ -273,9 +301,9 @@ def _check_support(
     if order.destination is None:
         canonical = Order(OrderKind.SUPPORT, unit, target=target_ref)
         if target_province == force.province:
-            return _bad(canonical, "a unit cannot support itself")
+            return _bad(canonical, SupportsItself())
         if not _reaches(board, force, target_province):
-            return _bad(canonical, f"{force.describe()} cannot reach {target_province}, so it cannot support there")
+            return _bad(canonical, CannotReach(unit_name(force), target_province, Supporting.HOLD))
         return Legal(canonical, True)
     province = province_of(order.destination)
     destination = order.destination
@@ -283,13 +311,13 @@ def _check_support(
         destination = province  # a coast matters only for a fleet's move
     canonical = Order(OrderKind.SUPPORT, unit, target=target_ref, destination=destination)
     if province == force.province:
-        return _bad(canonical, "a unit cannot support a move into its own province")
+        return _bad(canonical, SupportIntoOwnProvince())
     if target_province == force.province and not rules_share_provinces:
-        return _bad(canonical, "a unit cannot support its own move")
+        return _bad(canonical, SupportsItself(move=True))
     if not _reaches(board, force, province):
-        return _bad(canonical, f"{force.describe()} cannot reach {province}, so it cannot support a move there")
+        return _bad(canonical, CannotReach(unit_name(force), province, Supporting.MOVE))
     if not _unit_can_move(rules, target, destination, forces):
-        return _bad(canonical, f"{target.describe()} cannot move to {destination}")
+        return _bad(canonical, CannotMoveThere(unit_name(target), destination))
     return Legal(canonical, True)
 
 
@@ -304,18 +332,17 @@ def _check_convoy(
     target_ref = order.target if t is None else UnitRef(forces[t].composition, forces[t].at)
     canonical = Order(OrderKind.CONVOY, unit, target=target_ref, destination=province)
     if not rules.can_convoy(force.composition):
-        return _bad(canonical, f"{force.composition} cannot convoy")
+        return _bad(canonical, CannotConvoy(force.composition))
     if not board.provinces[force.province].is_sea:
-        return _bad(canonical, "only a fleet at sea can convoy")
+        return _bad(canonical, ConvoyOnlyAtSea())
     if t is None:
-        return _bad(canonical, f"there is no army in {target_province} to convoy")
+        return _bad(canonical, NoArmyToConvoy(target_province))
     if not forces[t].composition.is_army:
-        return _bad(canonical, "only armies can be convoyed")
+        return _bad(canonical, OnlyArmiesConvoyed())
     if not rules.convoy_through(target_province, province, force.province):
-        return _bad(canonical, f"{force.at} cannot be part of a convoy from {target_province} to {province}")
+        return _bad(canonical, NotOnConvoyRoute(force.at, target_province, province))
     if rules.weighs_compositions:  # multiples: the convoying force must have room for the army (known now)
         room, cargo = rules.convoy_capacity(force.composition), forces[t].composition
         if room is not None and cargo.size > room:
-            armies = "army" if room == 1 else "armies"
-            return _bad(canonical, f"{force.composition} {force.at} can carry only {room} {armies}, not {cargo}")
+            return _bad(canonical, TooMuchCargo(unit_name(force), room, cargo))
     return Legal(canonical, True)

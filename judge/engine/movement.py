@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from judge.engine.binding import Binding
+from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Submitted
 from judge.engine.position import Dislodged, Outcome, Position, Result
 from judge.engine.reasons import (
@@ -22,7 +23,6 @@ from judge.engine.reasons import (
     HeadToHead,
     HeldBy,
     NoConvoy,
-    Note,
     OwnUnit,
     Paradox,
     Part,
@@ -35,10 +35,11 @@ from judge.engine.reasons import (
     WasDislodged,
     text_of,
 )
+from judge.engine.refusals import Refusal
 from judge.engine.resolution import CONVOY, HOLD, MOVE, SUPPORT, MovementResolver
 from judge.engine.resolver import file_under
 from judge.engine.retreat import retreat_options
-from judge.engine.rules import Rules, answers_otherwise
+from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
 
@@ -47,7 +48,7 @@ def adjudicate_movement(rules: Rules, position: Position, submitted: Sequence[Su
     binding = rules.bind_movement(position, submitted)
     dets = binding.detachments
     overland: frozenset[int] = frozenset()
-    held: dict[int, str] = dict(binding.held)
+    held: dict[int, Refusal] = dict(binding.held)
     sides = rules.side_of(position.sides)
     while True:
         mv = MovementResolver(rules, dets, overland, seed, held, sides)
@@ -153,7 +154,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         # each part its own reason (a merge whose part was dislodged, the others bounced: both are told)
         entry.reasons = [Part(str(dets[i].composition), mv.dest[i] or dets[i].province, tuple(r)) for i, r in explained]
 
-    if rules.disbands_on_dislodgement:
+    if "retreating" in rules.overrides:
         dislodged = _retreating(rules, dislodged, mv.events)
     with_options = tuple(
         Dislodged(
@@ -187,7 +188,7 @@ def _outcome(rules: Rules, position: Position, mv: MovementResolver, binding: Bi
         next_phase=following,
         winner=winners(rules, centres) if year_over else None,
         variant_state=dict(position.variant_state),
-        events=[_event_json(e) for e in mv.events],
+        events=mv.events,
     )
 
 
@@ -196,7 +197,7 @@ def _dislodged_whole(rules: Rules, dislodged: list[Dislodged]) -> list[Dislodged
     force again: a part that failed to leave never left (A/F rule 7: "the force never divided", the whole A/F is
     dislodged and retreats; Multiplicity II rule 7: it "will remain part of the multiple unit"). Where the rules
     do not assemble (standard, Multiplomacy's individuals), the list is as it was."""
-    if not answers_otherwise(type(rules), "assemble"):
+    if "assemble" not in rules.overrides:
         return dislodged
     by_province: dict[str, list[Dislodged]] = {}
     for d in dislodged:
@@ -208,33 +209,17 @@ def _dislodged_whole(rules: Rules, dislodged: list[Dislodged]) -> list[Dislodged
     ]
 
 
-def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[dict[str, object]]) -> list[Dislodged]:
+def _retreating(rules: Rules, dislodged: list[Dislodged], events: list[Event]) -> list[Dislodged]:
     """What of each dislodged force must retreat; the rest disbands now, an event each (Hoplite Wars' garrisons)."""
     kept = []
     for d in dislodged:
         part = rules.retreating(d.force)
         if part is not d.force:
             gone = d.force.composition.minus(part.composition) if part is not None else d.force.composition
-            events.append(
-                {"kind": "disbanded", "power": d.force.power, "unit": str(gone), "at": d.force.at,
-                 "reason": "a garrison forced to retreat disbands"}
-            )  # fmt: skip
+            events.append(UnitDisbanded(d.force.power, str(gone), d.force.at, "a garrison forced to retreat disbands"))
         if part is not None:
             kept.append(Dislodged(part, d.attacker_from, d.by_convoy, d.retreats, d.also_from))
     return kept
-
-
-def _event_json(event: dict[str, object]) -> dict[str, object]:
-    """Events as plain data: orders in them are written out as text."""
-    from judge.notation.render import render_order
-
-    out: dict[str, object] = {}
-    for key, value in event.items():
-        if isinstance(value, list):
-            out[key] = [render_order(v) if hasattr(v, "kind") else v for v in value]
-        else:
-            out[key] = value
-    return out
 
 
 _NOTHING: list[Reason] = []
@@ -260,7 +245,7 @@ def _explain(
     kind = mv.kind[i]
     fate: list[Reason] = _NOTHING
     if i in mv.held:
-        return ([Note(mv.held[i])], False)
+        return ([mv.held[i]], False)
     if was_dislodged:
         here = mv.origin[i]
         winner = winners_into[here]

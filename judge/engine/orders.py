@@ -29,9 +29,10 @@ class OrderKind(StrEnum):
     """a variant's: a power places a supply centre (Mad Diplomacy's Spring 1900 placement), at `destination`"""
     CAPTURE = "capture"
     """a variant's: a player says which of his powers takes a centre his mixed force captures (Hoplite Wars
-    rule 5: "CAPTURE Meg FOR Anactorium")"""
+    rule 5: "CAPTURE Meg FOR Anactorium"): the centre at `destination`, the power in `for_power`"""
     CONVERT = "convert"
-    """a variant's: an army becomes a fleet, or a fleet an army, in an adjustment (Hoplite Wars rule 9)"""
+    """a variant's: an army becomes a fleet, or a fleet an army, in an adjustment (Hoplite Wars rule 9): what
+    it becomes in `target` ("CONVERT A ath TO F", "Transform A(Cor) to F")"""
     CLAIM = "claim"
     """a variant's: a line that is not about a unit (Heptadiplomacy's win claims), kept in `Order.words`"""
 
@@ -89,6 +90,8 @@ class Order:
     priority: int | None = None
     """the number a player gave the order ("1. A/F Pic: F S ..."), ranking a force's separate supports: the
     highest number is cut first (A/F rule 11)"""
+    for_power: str | None = None
+    """the power an order is for, beside the units it names (a CAPTURE's Minor: "CAPTURE Meg FOR Anactorium")"""
 
     def __init__(
         self,
@@ -102,6 +105,7 @@ class Order:
         words: str = "",
         via: str | None = None,
         priority: int | None = None,
+        for_power: str | None = None,
     ) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py)
         object.__setattr__(self, "kind", kind)
@@ -114,20 +118,36 @@ class Order:
         object.__setattr__(self, "words", words)
         object.__setattr__(self, "via", via)
         object.__setattr__(self, "priority", priority)
+        object.__setattr__(self, "for_power", for_power)
 
 
-VerbShape = Literal["unit", "unit target", "unit place", "line", "place", "placement"]
+VerbShape = Literal[
+    "unit", "unit target", "unit place", "unit becomes", "place for power", "line", "place", "placement"
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Verb:
-    """An order word a variant adds to the notation, and what follows it: nothing more than the unit
-    (`A Del SACK`, also `SACK A Del`), another unit (`A Rom boards F Tys`), a place (`A Wms disembarks Spa`, a
-    move), free words (`CLAIM 2-way win with Russia`), only a place (`Centre Bur`), or, for a placement, a centre
-    or a unit (`Place centre Bur`, `Place 2A Bur`: a CENTRE or a BUILD)."""
+    """An order word a variant adds to the notation, and what follows it, so that the reader reads the variant's
+    words once and the variant receives the order as values:
+
+    - "unit": the unit (`A Del SACK`, `SACK A Del`, `SACK Delphi`: a unit of no type named, the one there), and
+      the place it acts on if written again, in `destination` (`A(Del) SACK Delphi`);
+    - "unit target": another unit (`A Rom boards F Tys`);
+    - "unit place": a place (`A Wms disembarks Spa`, a move);
+    - "unit becomes": what the unit becomes, a unit type and a coast if need be, in `target` (`CONVERT A ath TO
+      F`, `Transform A(Cor) to F`, `CONVERT A meg TO F sc`);
+    - "place for power": a place and the power it is for, in `destination` and `for_power` (`CAPTURE Meg FOR
+      Anactorium`);
+    - "line": free words, kept in `words` (`CLAIM 2-way win with Russia`);
+    - "place": only a place (`Centre Bur`);
+    - "placement": for a placement, a centre or a unit (`Place centre Bur`, `Place 2A Bur`: a CENTRE or a BUILD).
+
+    `example` is how the order is written, quoted when a line cannot be read."""
 
     kind: OrderKind
     shape: VerbShape
+    example: str = ""
 
 
 @dataclass(frozen=True, slots=True)

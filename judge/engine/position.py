@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from judge.engine.events import Event
+from judge.engine.order_text import render_order
 from judge.engine.orders import Order, Submitted
 from judge.engine.phase import Phase
-from judge.engine.reasons import Note, Reason, text_of
+from judge.engine.reasons import Reason, text_of
+from judge.engine.refusals import Unreadable
 from judge.engine.units import Force
-from judge.notation.render import render_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +115,6 @@ class OrderResult:
         """Why the order had its result, in a GM's words."""
         return text_of(self.reasons)
 
-    @reason.setter
-    def reason(self, text: str) -> None:
-        """A reason in words only: what the legality checks say of an order they refuse."""
-        self.reasons = (Note(text),) if text else ()
-
     @property
     def order(self) -> str:
         """The canonical text, rendered on demand: the engine's callers decide when text is needed."""
@@ -133,7 +130,7 @@ def result_rows(
         entry = OrderResult(sub.power, sub.text, None, Result.ILLEGAL)
         results.append(entry)
         if sub.order is None:
-            entry.reason = sub.error or "could not read this order"
+            entry.reasons = (Unreadable(sub.error),)
             continue
         yield entry, sub, sub.order
 
@@ -147,7 +144,8 @@ class Outcome:
     standoffs: frozenset[str]
     centres: dict[str, str]
     next_phase: Phase
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    """what happened by rule (judge/engine/events.py)"""
     winner: list[str] | None = None
     wins: dict[str, str] = field(default_factory=dict)
     """each winner's kind of win, where the variant tells kinds apart (CW Heptadiplomacy: "solo", "two-way",

@@ -21,9 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from judge.board.model import Board, province_of
+from judge.engine.events import DieRoll, Event
 from judge.engine.orders import Order, OrderKind
+from judge.engine.refusals import Refusal
 from judge.engine.resolver import Resolver, file_under
-from judge.engine.rules import CUT_ALL, Rules, answers_otherwise
+from judge.engine.rules import CUT_ALL, Rules
 from judge.engine.units import Composition, Force
 
 HOLD, MOVE, SUPPORT, CONVOY = OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY
@@ -90,7 +92,7 @@ class MovementResolver(Resolver):
         dets: list[Detachment],
         overland: frozenset[int] = frozenset(),
         seed: int = 0,
-        held: dict[int, str] | None = None,
+        held: dict[int, Refusal] | None = None,
         side_of: dict[str, str] | None = None,
     ) -> None:
         n = len(dets)
@@ -98,7 +100,7 @@ class MovementResolver(Resolver):
         """moves the rules call off after a first resolution (a split at sea that would leave an unseaworthy
         remainder), with the reason"""
         self.seed = seed
-        self.events: list[dict[str, object]] = []
+        self.events: list[Event] = []
         self.rules = rules
         self.board: Board = rules.board
         self.dets = dets
@@ -116,7 +118,7 @@ class MovementResolver(Resolver):
         """each detachment's side: the powers one player controls are one side for every "same power" rule"""
         self.cut_side = (
             [rules.cut_side(f.power, side) for f, side in zip(forces, self.power, strict=True)]
-            if rules.cuts_within_sides
+            if "cut_side" in rules.overrides
             else self.power
         )
         """whose attacks cannot cut a detachment's support: its side, unless the rules tell a side's units apart"""
@@ -212,8 +214,7 @@ class MovementResolver(Resolver):
         keys: dict[object, int] = {}
         # the rule module's questions are asked only where it changes the standard answer (asking costs a call
         # into Python for every move and every support of every phase)
-        variant = type(rules)
-        group_key = rules.attack_group_key if answers_otherwise(variant, "attack_group_key") else None
+        group_key = rules.attack_group_key if "attack_group_key" in rules.overrides else None
         for i in moves:
             if group_key is not None:
                 key = group_key(dets[i], i)
@@ -295,8 +296,8 @@ class MovementResolver(Resolver):
                 self.share_owner.append(s)
                 extra += 1
             file_under(by_province, origin[s], s)
-        standard_order = not answers_otherwise(variant, "cut_order")
-        self.standard_cuts = not answers_otherwise(variant, "cut_amount")
+        standard_order = "cut_order" not in rules.overrides
+        self.standard_cuts = "cut_amount" not in rules.overrides
         """the standard cut: any attack that cuts, cuts the whole support"""
         self.ranked_shares: dict[str, list[tuple[int, int]]] = {}
         """province -> its supports' (share, support) in the order an attack cuts them"""
@@ -336,7 +337,7 @@ class MovementResolver(Resolver):
             c: [d for d in fleets if d != c and board.fleet_reaches_province(dets[c].at, self.origin[d])]
             for c in fleets
         }
-        if self.rules.links_convoys:
+        if "convoy_link" in self.rules.overrides:
             links = {
                 c: [d for d in near if self.rules.convoy_link(dets[c].at, dets[d].at)] for c, near in links.items()
             }
@@ -690,7 +691,7 @@ class MovementResolver(Resolver):
         import random  # only here, for a die roll a variant's rules call for (few phases ever need one)
 
         random.Random(f"{self.seed}:{key}").shuffle(order)
-        self.events.append({"kind": "die_roll", "purpose": key, "order": [self.dets[i].order for i in order]})
+        self.events.append(DieRoll(key, tuple(self.dets[i].order for i in order)))
         return order
 
     def decisions(self) -> range:

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from judge.board.model import province_of
+from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
+from judge.engine.phase import PhaseType
 from judge.engine.position import Dislodged, OrderResult, Outcome, Position, Result, result_rows
-from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, Note, NotYours, RetreatClash, UnitName
+from judge.engine.reasons import DisbandCause, Disbanded, Lost, LostAs, NotYours, RetreatClash, UnitName
+from judge.engine.refusals import (
+    CannotRetreat,
+    DifferentOrders,
+    DislodgedShort,
+    NoDislodgedUnitAt,
+    NotThisPhase,
+    OnlyDislodged,
+    unit_name,
+)
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
@@ -44,14 +54,8 @@ def retreat_options(
     )  # a retreat goes only where the force may go at all (Multiplicity II rule 5: an A/F at sea is seaworthy)
 
 
-def _events_for_disband(force: Force, why: str) -> dict[str, Any]:
-    return {
-        "kind": "disbanded",
-        "power": force.power,
-        "unit": str(force.composition),
-        "at": force.at,
-        "reason": why,
-    }
+def _events_for_disband(force: Force, why: str) -> UnitDisbanded:
+    return UnitDisbanded(force.power, str(force.composition), force.at, why)
 
 
 @dataclass
@@ -67,8 +71,8 @@ class _Retreat:
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:
     units = list(position.units)
     dislodged = list(position.dislodged)
-    disbanded_now: list[dict[str, Any]] = []
-    if rules.disbands_on_dislodgement:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
+    disbanded_now: list[Event] = []
+    if "retreating" in rules.overrides:  # what cannot retreat at all (Hoplite Wars' garrisons) goes first
         retreating = []
         for d in dislodged:
             part = rules.retreating(d.force)
@@ -95,13 +99,13 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         row = len(results) - 1
         entry.canonical = order
         if order.unit is None:
-            entry.reason = "only dislodged units are ordered in a retreat phase"
+            entry.reasons = (OnlyDislodged(),)
             continue
         province = province_of(order.unit.location)
         stack = stacks.get(province, [])
         mine = [k for k in stack if pending[k].force.power == sub.power or rules.may_order(sub.power, pending[k].force)]
         if not stack:
-            entry.reason = f"there is no dislodged unit in {province}"
+            entry.reasons = (NoDislodgedUnitAt(province),)
             continue
         if not mine:
             entry.reasons = [NotYours(province, pending[stack[0]].force.power)]
@@ -111,7 +115,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
         elif order.kind is OrderKind.REMOVE:
             order = replace(order, kind=OrderKind.DISBAND)  # "R A Par" or "Remove A Par" for a dislodged unit
         if order.kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
-            entry.reasons = [Note(f"a {order.kind.value} order is not possible in a retreat phase"), Lost()]
+            entry.reasons = [NotThisPhase(order.kind, PhaseType.RETREAT), Lost()]
             continue
         assert order.unit is not None
         kind = order.unit.composition.kind if order.unit.composition is not None else None
@@ -121,7 +125,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             free = mine[:1]
         if len(free) < count:
             entry.reasons = [
-                Note(f"only {len(free)} dislodged unit(s) left to order in {province}"),
+                DislodgedShort(len(free), province),
                 Lost(LostAs.REST),
             ]
             continue
@@ -134,7 +138,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             wheres = {_retreat_location(rules, pending[k], order.destination) for k in chosen}
             where = wheres.pop() if len(wheres) == 1 else None
             if where is None:
-                entry.reasons = [Note(f"{first.describe()} cannot retreat to {order.destination}"), Lost()]
+                entry.reasons = [CannotRetreat(unit_name(first), order.destination), Lost()]
                 continue
             order = replace(order, destination=where)
             entry.canonical = order
@@ -147,7 +151,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
                 voided.update(earlier.units)
                 for void_row in (*earlier.rows, row):
                     results[void_row].result = Result.ILLEGAL
-                    results[void_row].reasons = [Note("the unit was given different orders"), Lost(LostAs.IT)]
+                    results[void_row].reasons = [DifferentOrders(holds=False), Lost(LostAs.IT)]
             continue
         retreat = _Retreat(sub.power, chosen, order, [row])
         for k in chosen:
@@ -160,7 +164,7 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             assert r.order.destination is not None
             arrivals.setdefault(province_of(r.order.destination), []).append(r)
 
-    events: list[dict[str, Any]] = disbanded_now
+    events: list[Event] = disbanded_now
     after = list(units)
     arrived: set[int] = set()
     for province, group in arrivals.items():

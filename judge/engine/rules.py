@@ -10,11 +10,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.orders import OrderKind, Verb
+from judge.engine.refusals import (
+    ArmyOnCoast,
+    BuiltAlready,
+    CannotStand,
+    FleetNeedsCoast,
+    GarrisonNeverMoves,
+    NotAUnit,
+    NotHome,
+    NotMultiple,
+    NotOwned,
+    Occupied,
+    Refusal,
+    unit_name,
+)
 from judge.engine.units import Composition, Force, stacking_problem
 
 if TYPE_CHECKING:
@@ -102,6 +117,17 @@ class Rules:
 
     variant: ClassVar[str] = "standard"
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    overrides: ClassVar[frozenset[str]] = frozenset()
+    """The hooks (methods of `Rules`) this variant's module answers otherwise than standard Diplomacy: worked
+    out once, when the class is made (`__init_subclass__`), by finding which class of its lineage defines each
+    hook. The engine asks a module only the questions it overrides where asking costs (a call into Python for
+    every move of every phase) or where a standard answer is known without asking: `"may_enter" in
+    rules.overrides`. Nothing is set by hand, so an override is never skipped for a forgotten flag."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.overrides = _overridden(cls)
+
     weighs_compositions: ClassVar[bool] = False
     """True where a force's strength depends on its composition and terrain (the multi-unit variants)."""
     shares_provinces: ClassVar[bool] = False
@@ -211,13 +237,11 @@ class Rules:
     reader knows them only in this variant's games, and the variant's binding decides what they do"""
     unit_facts: ClassVar[tuple[str, ...]] = ()
     """the per-unit facts the variant keeps (`Force.facts`), read and written as extra keys of a unit's entry"""
-    has_after_phase: ClassVar[bool] = False
-    """True where `after_phase` does something (the engine skips the call otherwise)"""
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
         """Apply what changes by rule after any phase (a wandering centre moves, colonies declare, towns change
         hands after Spring), into `outcome`: its centres, state, events. `rng` is seeded by the case's seed and
-        the phase. Set `has_after_phase` where a variant overrides this."""
+        the phase. The engine calls it only where a variant overrides it (`overrides`)."""
 
     def power_label(self, power: str, phase: Phase) -> str:
         """How results and mails name a power in this phase: presentation only, never stored (Mad Diplomacy's
@@ -241,25 +265,25 @@ class Rules:
         """Is this composition a unit of the variant? Standard: single armies and fleets."""
         return composition.is_single and composition.garrisons == 0
 
-    def check_force(self, force: Force) -> str | None:
+    def check_force(self, force: Force) -> Refusal | None:
         """Why this force cannot stand where it stands, or None."""
         composition = force.composition
         province = self.board.provinces[force.province]
         coast = force.at.partition("/")[2]
         if not self.allows(composition):
-            return f"{composition} is not a unit of {self.variant}"
+            return NotAUnit(composition, self.variant)
         if composition.is_army:
             if not province.holds_armies:
-                return f"an army cannot stand in {province.id}"
+                return CannotStand(composition, province.id)
             if coast:
-                return f"an army in {province.id} stands on no coast"
+                return ArmyOnCoast(province.id)
         elif composition.is_fleet:
             if not province.holds_fleets:
-                return f"a fleet cannot stand in {province.id}"
+                return CannotStand(composition, province.id)
             if province.coasts and coast not in province.coasts:
-                return f"a fleet in {province.id} must name its coast"
+                return FleetNeedsCoast(province.id)
         elif not province.holds_fleets:
-            return f"{composition} cannot stand inland in {province.id}"
+            return CannotStand(composition, province.id)
         return None
 
     sides_stand_together: ClassVar[bool] = False
@@ -280,9 +304,6 @@ class Rules:
         """The force's detachments for a phase, one for each part (the parts its orders name, then what stays
         idle), with the per-unit facts each part takes. Standard: every part keeps the force's facts."""
         return [force.part(part) for part in parts]
-
-    disbands_on_dislodgement: ClassVar[bool] = False
-    """True where `retreating` lets part of a dislodged force go without a retreat"""
 
     def retreating(self, force: Force) -> Force | None:
         """The part of a dislodged force that must retreat; the rest disbands at once (Hoplite Wars: a garrison
@@ -309,9 +330,6 @@ class Rules:
         of Delphi raises). Standard: none."""
         return {}
 
-    splits_upkeep: ClassVar[bool] = False
-    """True where `costs` charges one force to several powers"""
-
     def costs(self, force: Force) -> list[tuple[str, int]]:
         """Who pays for a force, in half centres (Hoplite Wars: a mixed force's Minor units are the Minor's to
         pay, the units Delphi raised nobody's). Standard: its power, its upkeep."""
@@ -328,15 +346,11 @@ class Rules:
         force as its Major's and its Minor's entries). Standard: itself."""
         return (force,)
 
-    limits_orders: ClassVar[bool] = False
-    """True where `order_problem` refuses more than a garrison's moves (the engine asks only then, or for a
-    force with garrisons)"""
-
-    def order_problem(self, force: Force, order: Order) -> str | None:
+    def order_problem(self, force: Force, order: Order) -> Refusal | None:
         """Why this force may not be given this kind of order at all, or None: a garrison (`G`) never moves
         and never convoys; a variant may restrict its support too (Hoplite Wars: only to units merging with it)."""
         if force.composition.garrisons and order.kind in (OrderKind.MOVE, OrderKind.CONVOY):
-            return f"a garrison never moves; {force.describe()} can only hold or support"
+            return GarrisonNeverMoves(unit_name(force))
         return None
 
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
@@ -350,9 +364,6 @@ class Rules:
         if detachment.merge is not None:
             return ("merge", detachment.power, detachment.merge)
         return index
-
-    cuts_within_sides: ClassVar[bool] = False
-    """True where `cut_side` tells apart units of one side that may cut each other's support"""
 
     def cut_side(self, power: str, side: str) -> str:
         """Whose attacks cannot cut a support: units of one side never cut each other's support (1971 rules,
@@ -383,29 +394,29 @@ class Rules:
         units: Sequence[Force],
         built_at: set[str],
         state: Mapping[str, Any] | None = None,
-    ) -> str | None:
+    ) -> Refusal | None:
         """Why `power` may not build in `province` this winter, or None: an owned home centre, one build a
         province, vacant (or, where `builds_beside_own_units`, held by no other power)."""
         home = self.home_centres(power, state or {}, centres)
         if province not in home:
-            return f"{province} is not a home centre of {power}"
+            return NotHome(province, power)
         if centres.get(province) != power:
-            return f"{power} does not own {province}"
+            return NotOwned(power, province)
         if province in built_at:
-            return f"a unit was already built in {province} (one build a province)"
+            return BuiltAlready(province)
         if self.builds_beside_own_units:
             if any(f.province == province and f.power != power for f in units):
-                return f"{province} is held by another power"
+                return Occupied(province, "power")
         elif any(f.province == province for f in units):
-            return f"{province} is occupied"
+            return Occupied(province)
         return None
 
-    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> Refusal | None:
         """Why this build may not be made in this phase, beyond the site and the count, or None (Multiplicity
         II's opening allows only single units, one on each home centre)."""
         return None
 
-    def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
+    def build_onto_problem(self, occupant: Composition, built: Composition) -> Refusal | None:
         """Why `built` may not be added onto the power's own `occupant` of a home centre, or None (only asked
         where `builds_beside_own_units`)."""
         return None
@@ -429,14 +440,14 @@ class Rules:
     split_parts_support: ClassVar[bool] = False
     """May the part of a split that stays support a part that moves away (Multiplicity I: yes; II: no)?"""
 
-    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> Refusal | None:
         """Why a SPLIT of `force` into these parts is not allowed, or None. Standard has no multiples."""
-        return f"{force.describe()} is not a multiple unit"
+        return NotMultiple(unit_name(force))
 
-    def merge_problem(self, merged: Composition, province: str) -> str | None:
+    def merge_problem(self, merged: Composition, province: str) -> Refusal | None:
         """Why the force a MERGE forms may not stand in `province`, or None."""
         if not self.allows(merged):
-            return f"{merged} is not a unit of {self.variant}"
+            return NotAUnit(merged, self.variant)
         return None
 
     merge_fails_whole: ClassVar[bool] = True
@@ -450,18 +461,15 @@ class Rules:
         """May a merging unit enter a province it could not enter alone (an army joining a fleet at sea)?"""
         return False
 
-    def may_enter(self, composition: Composition, province: str) -> str | None:
+    def may_enter(self, composition: Composition, province: str) -> Refusal | None:
         """Why a force of this composition may not move into `province`, or None (seaworthiness, ...)."""
         return None
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         """Moves to call off after a resolution, with why (then everything is resolved again). Standard: none."""
         return {}
 
-    limits_supports: ClassVar[bool] = False
-    """True where `support_problem` refuses supports the board would allow (the engine asks only then)"""
-
-    def support_problem(self, force: Force, into: str) -> str | None:
+    def support_problem(self, force: Force, into: str) -> Refusal | None:
         """Why this force may not support into the province `into` although it reaches it, or None (CW
         Heptadiplomacy's modules 1 and 2: only units on the board moved to support)."""
         return None
@@ -478,9 +486,6 @@ class Rules:
         from judge.engine.legality import convoy_possible
 
         return convoy_possible(self.board, origin, destination, through=sea)
-
-    links_convoys: ClassVar[bool] = False
-    """True where `convoy_link` forbids some fleets next to each other to pass an army on"""
 
     def convoy_link(self, fleet_at: str, next_at: str) -> bool:
         """May the fleet at `fleet_at` pass a convoyed army on to the fleet at `next_at` (they are adjacent)?
@@ -520,17 +525,20 @@ class Rules:
         return composition.size
 
 
-def answers_otherwise(variant: type[Rules], question: str) -> bool:
-    """Does this rule module answer `question` (a method of `Rules`) otherwise than standard Diplomacy does? The
-    engine asks the module only then: it is interpreted, so every question asked is a call into Python, and some
-    are asked for every move of every phase. Worked out once a module and question."""
-    key = (variant, question)
-    known = _ANSWERS.get(key)
-    if known is None:
-        mine, standard = getattr(variant, question), getattr(Rules, question)
-        # a classmethod comes bound, afresh each time: compare the functions beneath
-        known = _ANSWERS[key] = getattr(mine, "__func__", mine) is not getattr(standard, "__func__", standard)
-    return known
+def _overridden(cls: type[Rules]) -> frozenset[str]:
+    """The hooks `cls` defines otherwise than `Rules`: for each, the first class of its lineage that defines it
+    (a classmethod or a cached property compared as what the class holds, never as the object a lookup builds)."""
+    out = set()
+    for name in HOOKS:
+        owner = next(c for c in cls.__mro__ if name in vars(c))
+        if owner is not Rules:
+            out.add(name)
+    return frozenset(out)
 
 
-_ANSWERS: dict[tuple[type[Rules], str], bool] = {}
+HOOKS: frozenset[str] = frozenset(
+    name
+    for name, value in vars(Rules).items()
+    if not name.startswith("_") and isinstance(value, (FunctionType, classmethod, staticmethod, cached_property))
+)
+"""every hook a variant may override: the public methods (and class methods, cached properties) of `Rules`"""

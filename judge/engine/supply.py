@@ -52,13 +52,12 @@ def _centre_halves(rules: Rules, centres: dict[str, str]) -> dict[str, int]:
 
 def _upkeep_halves(rules: Rules, units: Iterable[Force]) -> dict[str, int]:
     cost: dict[str, int] = {}
-    if rules.splits_upkeep:
+    if "costs" in rules.overrides:
         for force in units:
             for power, halves in rules.costs(force):
                 cost[power] = cost.get(power, 0) + halves
         return cost
-    # `answers_otherwise(type(rules), "upkeep")` asked inline, as in legality: several times a phase
-    if type(rules).upkeep is Rules.upkeep:  # the standard upkeep, precomputed on each (shared) composition
+    if "upkeep" not in rules.overrides:  # the standard upkeep, precomputed on each (shared) composition
         for force in units:
             cost[force.power] = cost.get(force.power, 0) + force.composition.halves
         return cost

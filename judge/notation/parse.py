@@ -448,6 +448,10 @@ class OrderReader:
             cur.pos += 1
             if verb.shape == "line":
                 return Order(verb.kind, None, words=" ".join(line.split()[1:]))
+            if cur.done and verb.example:
+                raise OrderSyntaxError(line, f"expected more after {tokens[cur.pos - 1]!r}; write {verb.example}")
+            if verb.shape == "place for power":
+                return self._place_for_power(cur, line, verb)
             names_centre = cur.peek() in CENTRE_WORDS or (cur.peek() == "a" and cur.peek(1) in CENTRE_WORDS)
             if verb.shape == "placement" and not names_centre:
                 unit = self._unit(cur, line, "the unit to place")
@@ -480,8 +484,48 @@ class OrderReader:
             destination = self._place(cur, line, "where the unit goes")
             self._expect_end(cur, line)
             return Order(verb.kind, unit, destination=destination)
+        if verb.shape == "unit becomes":
+            return self._becomes(cur, line, unit, verb)
+        if verb.shape == "unit" and not cur.done:  # "A(Del) SACK Delphi": the place it acts on, named again
+            destination = self._place(cur, line, f"the place to {verb.kind.value}")
+            self._expect_end(cur, line)
+            return Order(verb.kind, unit, destination=destination)
         self._expect_end(cur, line)
         return Order(verb.kind, unit)
+
+    def _becomes(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
+        """What a unit becomes ("TO F", "into F sc", "-> F meg/sc"): its type in `target`, at the unit's
+        province, or on the coast named."""
+        while cur.peek() in ("to", "into", "-", "=", "as"):
+            cur.pos += 1
+        composition = self._composition(cur, line)
+        if composition is None:
+            example = f"; write {verb.example}" if verb.example else ""
+            raise OrderSyntaxError(line, f"expected what the unit becomes (A or F){example}")
+        location = province_of(unit.location)
+        coast = self._coast(cur)
+        if coast is not None:
+            location = f"{location}/{coast}"
+        elif not cur.done:
+            location = self._place(cur, line, "where the unit stands")
+        self._expect_end(cur, line)
+        return Order(verb.kind, unit, target=UnitRef(composition, location))
+
+    def _place_for_power(self, cur: _Cursor, line: str, verb: Verb) -> Order:
+        """A place and the power it is for ("CAPTURE Meg FOR Anactorium")."""
+        example = f"; write {verb.example}" if verb.example else ""
+        destination = self._place(cur, line, "the place")
+        if cur.peek() != "for":
+            raise OrderSyntaxError(line, f"expected FOR and a power after the place{example}")
+        cur.pos += 1
+        token = cur.peek()
+        power = self._power_word(token) if token is not None else None
+        if power is None:
+            named = f"{token!r} is not a power of this game" if token is not None else "expected a power after FOR"
+            raise OrderSyntaxError(line, f"{named}{example}")
+        cur.pos += 1
+        self._expect_end(cur, line)
+        return Order(verb.kind, None, destination=destination, for_power=power)
 
     def _order(self, cur: _Cursor, line: str, verbs: Mapping[str, Verb]) -> Order:
         rest = cur.tokens[cur.pos :]

@@ -15,11 +15,11 @@ from functools import cache
 from typing import Any
 
 from judge.contract.orders import order_from_json
+from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import NotYours, PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
 from judge.engine.units import Composition
-from judge.notation.render import NJUDGE, ZINE, render_order
 from judge.render.annotations import Annotated, annotate
 from judge.variants import UnknownVariant, get_variant
 

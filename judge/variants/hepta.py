@@ -25,11 +25,13 @@ from judge.board import load_map
 from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.binding import Binding
+from judge.engine.events import ClaimJudged
 from judge.engine.legality import convoy_possible, seas_chain
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result
 from judge.engine.reasons import ClaimPending
+from judge.engine.refusals import AndSo, ClaimOutOfSeason, ClaimUnread, OnlyTargetBoard, Refusal, SoloNeedsNoClaim, Then
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Force
 from judge.variants.hepta_board import BOARDS, hepta_board, unqualified
@@ -76,10 +78,6 @@ class HeptaRules(Rules):
         ),
     }
     verbs: ClassVar[Mapping[str, Verb]] = {"claim": Verb(OrderKind.CLAIM, "line")}
-    limits_supports = True
-    links_convoys = True
-    cuts_within_sides = True
-    has_after_phase = True
 
     @classmethod
     def shape_board(cls, board: Board, options: Mapping[str, Any]) -> Board:
@@ -104,10 +102,10 @@ class HeptaRules(Rules):
 
     # --- across the boards (rule 3) ---------------------------------------------------------------------
 
-    def support_problem(self, force: Force, into: str) -> str | None:
+    def support_problem(self, force: Force, into: str) -> Refusal | None:
         if self.module == 3 or board_of(force.at) == board_of(into):
             return None
-        return f"under module {self.module} only units on board {board_of(into)} may support into {into} (rule 3)"
+        return OnlyTargetBoard(self.module, str(board_of(into)), into)
 
     def convoy_link(self, fleet_at: str, next_at: str) -> bool:
         """Module 2: "multi-fleet convoys must be on the same board"; module 3: fleets of any boards."""
@@ -185,17 +183,17 @@ class HeptaRules(Rules):
         assert row.canonical is not None
         row.result = Result.ILLEGAL
         if position.phase.season not in ("Fall", "Autumn"):
-            row.reason = "claims are made with the Autumn orders (rule 7); the claim is discounted"
+            row.reasons = (ClaimOutOfSeason(),)
             return None
         player = self.players(position).get(row.power, row.power)
         try:
             names = sorted(set(self.players(position).values()))
             claim = read_claim(row.canonical.words, player, row.power, self._finder(position), names)
         except ClaimError as refused:
-            row.reason = f"{refused}; the claim is discounted (rule 7)"
+            row.reasons = (AndSo(ClaimUnread(str(refused)), Then.CLAIM),)
             return None
         if claim is None:
-            row.reason = "a solo win needs no claim: 70 centres at the end of an Autumn win (rule 7)"
+            row.reasons = (SoloNeedsNoClaim(),)
             return None
         row.result = Result.SUCCEEDS
         row.reasons = [ClaimPending("at the end of the Autumn")]
@@ -298,17 +296,7 @@ class HeptaRules(Rules):
             if row is not None:
                 row.result = Result.SUCCEEDS if granted else Result.FAILS
                 row.reasons = reasons
-            outcome.events.append(
-                {
-                    "kind": "claim",
-                    "player": claim.player,
-                    "power": claim.power,
-                    "claim": claim.text,
-                    "granted": granted,
-                    "reason": "; ".join(r.text() for r in reasons),
-                    "reasons": [r.json() for r in reasons],
-                }
-            )
+            outcome.events.append(ClaimJudged(claim.player, claim.power, claim.text, granted, tuple(reasons)))
         if verdicts.wins:
             outcome.winner = sorted(verdicts.wins)
             outcome.wins = dict(sorted(verdicts.wins.items()))

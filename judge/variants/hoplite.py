@@ -20,7 +20,6 @@ What departs from Multiplicity II (rule numbers of the Hoplite Wars text; ruling
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -28,10 +27,39 @@ from typing import Any, ClassVar
 from judge.board.model import Terrain, province_of
 from judge.engine.adjustment import check_build
 from judge.engine.binding import Binding
+from judge.engine.events import Captured, ColonyDeclared, Sacked
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result
-from judge.engine.reasons import Note
+from judge.engine.reasons import UnitName
+from judge.engine.refusals import (
+    AndSo,
+    BuiltAlready,
+    CityInSpring,
+    ConvertsArmyOrFleet,
+    ConvertsInCentre,
+    ConvertWhat,
+    ConvertWhichCoast,
+    DelphiRaises,
+    GarrisonOffCentre,
+    GarrisonsOnly,
+    GarrisonSupport,
+    MinorOpening,
+    NoOwnUnitAt,
+    NotACentre,
+    NotOwned,
+    NotYourMinor,
+    Occupied,
+    RaisedByDelphi,
+    Refusal,
+    SackedOnce,
+    SackerShunned,
+    SackFailed,
+    SackOnlyDelphi,
+    SacksWhereItStands,
+    Then,
+    unit_name,
+)
 from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption
 from judge.engine.units import Composition, Force, facts_of
@@ -103,14 +131,14 @@ class HopliteRules(Multiplicity2Rules):
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
     unit_facts: ClassVar[tuple[str, ...]] = ("minor", "delphi")
     verbs: ClassVar[Mapping[str, Verb]] = {
-        "sack": Verb(OrderKind.SACK, "unit"),
-        "capture": Verb(OrderKind.CAPTURE, "line"),
-        "convert": Verb(OrderKind.CONVERT, "line"),
+        "sack": Verb(OrderKind.SACK, "unit", "SACK Delphi, or A(Del) SACK Delphi"),
+        "capture": Verb(
+            OrderKind.CAPTURE, "place for power", "CAPTURE <centre> FOR <your Minor>, e.g. CAPTURE Meg FOR Anactorium"
+        ),
+        "convert": Verb(OrderKind.CONVERT, "unit becomes", "CONVERT A <centre> TO F (or CONVERT F <centre> TO A)"),
+        "transform": Verb(OrderKind.CONVERT, "unit becomes", "Transform A(Cor) to F (or Transform F(Cor) to A)"),
     }
     sides_stand_together = True
-    disbands_on_dislodgement = True
-    splits_upkeep = True
-    has_after_phase = True
 
     # --- sides and mixed forces (rules 1, 3, 5) -------------------------------------------------------
 
@@ -206,14 +234,14 @@ class HopliteRules(Multiplicity2Rules):
     def allows(self, composition: Composition) -> bool:
         return composition.size > 0
 
-    def check_force(self, force: Force) -> str | None:
+    def check_force(self, force: Force) -> Refusal | None:
         """A garrison stands only in a City or Town (where it was built, rule 4); the rest of a force as usual."""
         composition = force.composition
         if not composition.garrisons:
             return super().check_force(force)
         province = self.board.provinces[force.province]
         if not province.supply_centre:
-            return f"a garrison stands only in a City or Town, not in {province.id}"
+            return GarrisonOffCentre(province.id)
         rest = Composition.of(composition.armies, composition.fleets)
         return super().check_force(replace(force, composition=rest)) if rest.size else None
 
@@ -224,7 +252,7 @@ class HopliteRules(Multiplicity2Rules):
             return composition.armies + composition.garrisons
         return super().force_strength(composition, terrain)
 
-    def order_problem(self, force: Force, order: Order) -> str | None:
+    def order_problem(self, force: Force, order: Order) -> Refusal | None:
         """A garrison never moves; it supports only units merging with it (rule 4), which it does by being named in
         their MERGE (Multiplicity II rule 3: merging forces support each other). A mixed force with a garrison
         supports elsewhere by naming its other units."""
@@ -234,10 +262,7 @@ class HopliteRules(Multiplicity2Rules):
         into = order.destination or (order.target.location if order.target else "")
         if order.destination is not None and province_of(into) == force.province:
             return None
-        return (
-            f"a garrison supports only units merging with it (rule 4); {force.describe()} cannot give this support"
-            + ("" if force.composition.size == force.composition.garrisons else " (name the units that can)")
-        )
+        return GarrisonSupport(unit_name(force), force.composition.size != force.composition.garrisons)
 
     def retreating(self, force: Force) -> Force | None:
         """Rule 4: "If a garrison unit is forced to retreat it disbands"; the rest of its force retreats."""
@@ -255,68 +280,79 @@ class HopliteRules(Multiplicity2Rules):
         """Multiplicity II's binding, with a SACK read as the unit holding, and supports from other players for
         the units of the player who sacked Delphi refused (rule 7)."""
         sacker = position.variant_state.get("sacked_by")
-        shunned: dict[int, str] = {}
+        refused: dict[int, Refusal] = {}
+        sacks: dict[int, Order] = {}
         lines: list[Submitted] = []
         for k, sub in enumerate(submitted):
             order = sub.order
-            if order is not None and order.kind is OrderKind.SACK and order.unit is not None:
-                lines.append(replace(sub, order=Order(OrderKind.HOLD, order.unit)))
+            if order is not None and order.kind is OrderKind.SACK:
+                sack = self._sacking(position, sub.power, order)
+                if isinstance(sack, Refusal):
+                    refused[k] = sack
+                    lines.append(replace(sub, order=None))  # its row is answered below
+                else:
+                    sacks[k] = sack
+                    lines.append(replace(sub, order=Order(OrderKind.HOLD, sack.unit)))
                 continue
             if sacker and order is not None and order.kind is OrderKind.SUPPORT and order.target is not None:
                 target = next((f for f in position.units if f.province == province_of(order.target.location)), None)
                 if target is not None and major_of(target.power) == sacker != major_of(sub.power):
-                    shunned[k] = (
-                        f"{sacker} sacked Delphi: its units may not receive support from any other player (rule 7); "
-                        "the unit holds"
-                    )
-                    lines.append(replace(sub, order=None, error=shunned[k]))
+                    refused[k] = AndSo(SackerShunned(sacker), Then.UNIT)
+                    lines.append(replace(sub, order=None))  # its row is answered below
                     continue
             lines.append(sub)
         binding = super().bind_movement(position, lines)
         for k, sub in enumerate(submitted):
             row = binding.results[k]
-            if k in shunned:
-                row.canonical = sub.order
-            elif sub.order is not None and sub.order.kind is OrderKind.SACK:
-                row.canonical = sub.order
+            if k in refused:
+                row.canonical, row.reasons = sub.order, (refused[k],)
+            elif k in sacks:
+                row.canonical = sacks[k]
                 if row.result is not Result.ILLEGAL:
-                    self._check_sack(position, sub, row)
+                    self._check_sack(position, sacks[k], row)
             elif sub.order is not None and sub.order.kind is OrderKind.CAPTURE:
-                self._check_capture(position, sub, row)
+                self._check_capture(position, sub.power, sub.order, row)
         return binding
 
-    def _check_sack(self, position: Position, sub: Submitted, row: OrderResult) -> None:
-        assert sub.order is not None and sub.order.unit is not None
-        if province_of(sub.order.unit.location) != DELPHI:
-            row.result, row.reasons = Result.ILLEGAL, [Note("only Delphi can be sacked (rule 7); the unit holds")]
+    def _sacking(self, position: Position, power: str, order: Order) -> Order | Refusal:
+        """The SACK order as the unit it concerns (rule 7: "The specific order 'SACK Delphi' must be written"; "Any
+        occupying unit may sack Delphi"): `SACK Delphi` names the unit there, `A(Del) SACK Delphi` names it and
+        the place again, which must be where it stands."""
+        assert order.unit is not None
+        if order.destination is not None and province_of(order.destination) != province_of(order.unit.location):
+            named = UnitName(power, str(order.unit.composition or ""), order.unit.location)
+            return AndSo(SacksWhereItStands(named, province_of(order.destination)), Then.UNIT)
+        return Order(OrderKind.SACK, order.unit)
+
+    def _check_sack(self, position: Position, order: Order, row: OrderResult) -> None:
+        assert order.unit is not None
+        if province_of(order.unit.location) != DELPHI:
+            row.result, row.reasons = Result.ILLEGAL, [AndSo(SackOnlyDelphi(), Then.UNIT)]
         elif position.variant_state.get("sacked_by"):
-            row.result, row.reasons = Result.ILLEGAL, [Note("Delphi may only be sacked once; the unit holds")]
+            row.result, row.reasons = Result.ILLEGAL, [AndSo(SackedOnce(), Then.UNIT)]
         else:
             row.result, row.reasons = Result.FAILS, []  # until the phase is resolved
 
-    def _check_capture(self, position: Position, sub: Submitted, row: OrderResult) -> None:
-        found = self._capture(sub)
-        if isinstance(found, str):
-            row.result, row.reasons = Result.ILLEGAL, [Note(found)]
+    def _check_capture(self, position: Position, power: str, order: Order, row: OrderResult) -> None:
+        found = self._capture(power, order)
+        if isinstance(found, Refusal):
+            row.result, row.reasons = Result.ILLEGAL, [found]
             return
         row.result, row.reasons = Result.SUCCEEDS, []
         if position.phase.season == "Spring" and self.board.provinces[found[0]].centre_kind != "town":
             row.result = Result.ILLEGAL
-            row.reasons = [Note(f"{found[0]} is a City: Cities change hands only after the Autumn (rule 8)")]
+            row.reasons = [CityInSpring(found[0])]
 
-    def _capture(self, sub: Submitted) -> tuple[str, str] | str:
-        """`CAPTURE Meg FOR Anactorium`: the centre and the Minor that takes it, or why the line is refused."""
-        assert sub.order is not None
-        match = re.fullmatch(r"\s*(.+?)\s+for\s+(.+?)\s*", sub.order.words, flags=re.I)
-        if match is None:
-            return "write CAPTURE <centre> FOR <your Minor>, e.g. CAPTURE Meg FOR Anactorium"
-        place = self.board.lookup(match[1])
-        power = self.board.lookup_power(match[2])
-        if place is None or not self.board.provinces[province_of(place)].supply_centre:
-            return f"{match[1]} is not a City or Town"
-        if power is None or power not in MAJOR_OF or MAJOR_OF[power] != major_of(sub.power):
-            return f"{match[2]} is not your Minor State"
-        return province_of(place), power
+    def _capture(self, power: str, order: Order) -> tuple[str, str] | Refusal:
+        """`CAPTURE Meg FOR Anactorium`, as the reader read it: the centre and the Minor that takes it, or why the
+        line is refused."""
+        province = province_of(order.destination or "")
+        minor = order.for_power or ""
+        if province not in self.board.provinces or not self.board.provinces[province].supply_centre:
+            return NotACentre(province)
+        if minor not in MAJOR_OF or MAJOR_OF[minor] != major_of(power):
+            return NotYourMinor(minor)
+        return province, minor
 
     # --- ownership (rules 5, 6, 8) ------------------------------------------------------------------
 
@@ -351,28 +387,28 @@ class HopliteRules(Multiplicity2Rules):
         units: Sequence[Force],
         built_at: set[str],
         state: Mapping[str, Any] | None = None,
-    ) -> str | None:
+    ) -> Refusal | None:
         """Rule 9: any City or Town the power controls, one build a province, held by no other player's unit (a
         build onto the player's own units there makes a multiple, rule 3)."""
         if centres.get(province) != power:
-            return f"{power} does not control {province}"
+            return NotOwned(power, province, controls=True)
         if province in built_at:
-            return f"a unit was already built in {province} (one build a province)"
+            return BuiltAlready(province)
         side = major_of(power)
         if any(f.province == province and major_of(f.power) != side for f in units):
-            return f"{province} is held by another player's unit"
+            return Occupied(province, "player")
         return None
 
-    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> Refusal | None:
         """The opening (rule 1): a Major builds what it likes on its home centres, multiples and garrisons too,
         and may leave some empty; a Minor starts with a single unit, or a double garrison."""
         if phase not in self.calendar.opening or built.power not in MAJOR_OF:
             return None
         composition = built.composition
         if not (composition.is_single or composition == Composition.of(garrisons=2)):
-            return f"a Minor State starts with a single unit or a double garrison (rule 1), not {composition}"
+            return MinorOpening(built.power, composition)
         if any(f.power == built.power for f in units):
-            return f"{built.power} already has its unit: a Minor State starts with a single unit (rule 1)"
+            return MinorOpening(built.power, composition, again=True)
         return None
 
     def extra_builds(self, state: Mapping[str, Any]) -> dict[str, int]:
@@ -442,49 +478,40 @@ class HopliteRules(Multiplicity2Rules):
         row = OrderResult(sub.power, sub.text, sub.order, Result.ILLEGAL)
         built, why = check_build(self, sub.power, sub.order, position, units, set())
         if built is None:
-            row.reasons = [Note(why)]
+            assert why is not None
+            row.reasons = [why]
             return row
         if built.composition.size > raising[sub.power]:
-            row.reasons = [Note(f"Delphi raises {raising[sub.power]} more unit(s), not {built.composition}")]
+            row.reasons = [DelphiRaises(raising[sub.power], built.composition)]
             return row
         problem = self.check_force(built)
         if problem:
-            row.reasons = [Note(problem)]
+            row.reasons = [problem]
             return row
         raising[sub.power] -= built.composition.size
         units.append(Force(sub.power + RAISED, built.composition, built.at))
         row.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
         row.result = Result.SUCCEEDS
-        row.reasons = [Note("raised by the sack of Delphi, beyond the centres (rule 7)")]
+        row.reasons = [RaisedByDelphi()]
         return row
 
     def _convert(self, sub: Submitted, units: list[Force], centres: Mapping[str, str]) -> OrderResult:
-        """`CONVERT A ath TO F`: an army in a City or Town becomes a fleet, or a fleet an army (rule 9)."""
-        assert sub.order is not None
-        row = OrderResult(sub.power, sub.text, sub.order, Result.ILLEGAL)
-        match = re.fullmatch(r"\s*(.+?)\s+(?:to|into|->|=)\s+(\w)\s*(\S*)\s*", sub.order.words, flags=re.I)
-        if match is None:
-            row.reasons = [Note("write CONVERT A <centre> TO F (or CONVERT F <centre> TO A)")]
+        """`CONVERT A ath TO F`, `Transform A(Cor) to F`, as the reader read them (the unit, and what it becomes in
+        `target`): an army in a City or Town becomes a fleet, or a fleet an army (rule 9)."""
+        order = sub.order
+        assert order is not None
+        row = OrderResult(sub.power, sub.text, order, Result.ILLEGAL)
+        named, becomes = order.unit, order.target
+        if named is None or named.composition is None or becomes is None or becomes.composition is None:
+            row.reasons = [ConvertWhat()]
             return row
-        from judge.notation.parse import OrderSyntaxError, parse_order
-
-        try:
-            named = parse_order(self.board, match[1])
-        except OrderSyntaxError as refused:
-            row.reasons = [Note(refused.why)]
-            return row
-        wanted = match[2].lower()
-        if named.unit is None or named.unit.composition is None or wanted not in ("a", "f"):
-            row.reasons = [Note("name one army or fleet and what it becomes: CONVERT A ath TO F")]
-            return row
-        old = named.unit.composition
-        new = Composition.of(armies=1) if wanted == "a" else Composition.of(fleets=1)
-        province = province_of(named.unit.location)
-        if not old.is_single or old.garrisons or old == new:
-            row.reasons = [Note(f"an army becomes a fleet or a fleet an army, not {old} into {new}")]
+        old, new = named.composition, becomes.composition
+        province = province_of(named.location)
+        if not old.is_single or old.garrisons or not new.is_single or new.garrisons or old == new:
+            row.reasons = [ConvertsArmyOrFleet(old, new)]
             return row
         if not self.board.provinces[province].supply_centre:
-            row.reasons = [Note(f"a unit converts only in a City or Town (rule 9), not in {province}")]
+            row.reasons = [ConvertsInCentre(province)]
             return row
         mine = (sub.power, sub.power + RAISED)  # its own units, and the units Delphi raised for it
         at = next(
@@ -496,26 +523,25 @@ class HopliteRules(Multiplicity2Rules):
             None,
         )
         if at is None:
-            row.reasons = [Note(f"{sub.power} has no {old} in {province}")]
+            row.reasons = [NoOwnUnitAt(sub.power, province, old)]
             return row
         force = units[at]
         location = force.at if _minus(force.composition, old).fleets else province  # an army names no coast
         if new.fleets and "/" not in location:  # a fleet joining fleets on a coast stands on that coast
-            coast = (match[3] or "").strip("()/").lower()
             coasts = self.board.provinces[province].coasts
             if coasts:
-                coast = coast.rpartition("/")[2]
+                coast = becomes.location.partition("/")[2]
                 if coast not in coasts:
-                    row.reasons = [Note(f"say on which coast of {province} the fleet stands: {', '.join(coasts)}")]
+                    row.reasons = [ConvertWhichCoast(province, coasts)]
                     return row
                 location = f"{province}/{coast}"
         converted = Force(force.power, _minus(force.composition, old).plus(new), location, force.facts)
         problem = self.check_force(converted)
         if problem:
-            row.reasons = [Note(problem)]
+            row.reasons = [problem]
             return row
         units[at] = converted
-        row.canonical = Order(OrderKind.CONVERT, None, words=f"{old} {force.at} to {new}")
+        row.canonical = Order(OrderKind.CONVERT, UnitRef(old, force.at), target=UnitRef(new, location))
         row.result, row.reasons = Result.SUCCEEDS, []
         return row
 
@@ -527,13 +553,11 @@ class HopliteRules(Multiplicity2Rules):
         wanted = (ref.composition or Composition.of(garrisons=1)).times(ref.count or 1)
         province = province_of(ref.location)
         if wanted.armies or wanted.fleets:
-            row.reasons = [
-                Note(f"{sub.power} has no removals to make; only garrisons may be disbanded at will (rule 4)")
-            ]
+            row.reasons = [GarrisonsOnly(sub.power)]
             return row
         at = next((i for i, f in enumerate(units) if f.province == province and f.power == sub.power), None)
         if at is None or units[at].composition.minus(wanted) is None:
-            row.reasons = [Note(f"{sub.power} has no {wanted} in {province}")]
+            row.reasons = [NoOwnUnitAt(sub.power, province, wanted)]
             return row
         force = units[at]
         left = _minus(force.composition, wanted)
@@ -583,13 +607,13 @@ class HopliteRules(Multiplicity2Rules):
                 continue
             dislodged = any(d.force.province == DELPHI for d in outcome.dislodged)
             if dislodged:
-                row.result, row.reasons = Result.FAILS, [Note("dislodged from Delphi: the sack fails")]
+                row.result, row.reasons = Result.FAILS, [SackFailed()]
                 continue
             sacker = major_of(row.power)
             row.result, row.reasons = Result.SUCCEEDS, []
             outcome.variant_state["sacked_by"] = sacker
             outcome.variant_state["delphi_builds"] = {sacker: DELPHI_UNITS}
-            outcome.events.append({"kind": "sack", "power": row.power, "player": sacker, "at": DELPHI})
+            outcome.events.append(Sacked(row.power, sacker, DELPHI))
             following = outcome.next_phase.type
             if following is PhaseType.MOVEMENT and self.calendar.ends_year(position.phase):
                 # the two units are built "in the next adjustment phase": this winter is played for them
@@ -600,8 +624,8 @@ class HopliteRules(Multiplicity2Rules):
         for row in results:
             order = row.canonical
             if order is not None and order.kind is OrderKind.CAPTURE and row.result is Result.SUCCEEDS:
-                found = self._capture(Submitted(row.power, row.input, order))
-                if not isinstance(found, str):
+                found = self._capture(row.power, order)
+                if not isinstance(found, Refusal):
                     out.append(found)
         return out
 
@@ -613,7 +637,7 @@ class HopliteRules(Multiplicity2Rules):
                 f.province == province and major_of(f.power) == major for f in outcome.units
             ):
                 outcome.centres[province] = minor
-                outcome.events.append({"kind": "capture", "power": minor, "centre": province})
+                outcome.events.append(Captured(minor, province))
 
     def _colonies_declare(self, outcome: Outcome, rng: random.Random) -> None:
         """Rule 6: each colony declares for a different Major, drawn at random, and the Major controls it."""
@@ -622,7 +646,7 @@ class HopliteRules(Multiplicity2Rules):
         declared = dict(zip(COLONIES, majors, strict=True))
         for colony, major in declared.items():
             outcome.centres[colony] = major
-            outcome.events.append({"kind": "colony", "colony": colony, "major": major})
+            outcome.events.append(ColonyDeclared(colony, major))
         outcome.variant_state["colonies_declared"] = declared
 
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:

@@ -30,10 +30,12 @@ from typing import Any, ClassVar
 
 from judge.board.model import Terrain
 from judge.engine.binding import Binding
+from judge.engine.events import Annihilated
 from judge.engine.orders import Order, OrderKind, Submitted, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import Outcome, Position, Result
-from judge.engine.reasons import NoConvoy, Note, RouteBroken
+from judge.engine.reasons import NoConvoy, RouteBroken
+from judge.engine.refusals import AFAshore, AFOnlyAtSea, LandingCalledOff, MergeOnLand, Refusal
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
@@ -67,7 +69,6 @@ class MadRules(MultiplicityRules):
     split_parts_support = True  # rule 7: units remaining may support units moving out
     builds_beside_own_units = True  # rule 5b: strength added to a unit on a home centre
     convoys_several = True  # rule 4e: separate armies carried by one fleet land in different provinces
-    has_after_phase = True
     unit_facts = ("aboard",)
     verbs: ClassVar[Mapping[str, Verb]] = {
         "centre": Verb(OrderKind.CENTRE, "place"),
@@ -118,10 +119,10 @@ class MadRules(MultiplicityRules):
         fleet), which check_force keeps at sea."""
         return composition.garrisons == 0 and composition.size > 0
 
-    def check_force(self, force: Force) -> str | None:
+    def check_force(self, force: Force) -> Refusal | None:
         composition = force.composition
         if composition.armies and composition.fleets and not self.board.provinces[force.province].is_sea:
-            return f"an A/F exists only at sea (rule 4b), not in {force.province}"
+            return AFOnlyAtSea(force.province)
         return super().check_force(force)
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
@@ -133,20 +134,20 @@ class MadRules(MultiplicityRules):
             return composition.fleets
         return composition.size
 
-    def may_enter(self, composition: Composition, province: str) -> str | None:
+    def may_enter(self, composition: Composition, province: str) -> Refusal | None:
         if composition.armies and composition.fleets and not self.board.provinces[province].is_sea:
-            return "an A/F cannot be ordered to a land province as an entity (rule 4b): the army disembarks"
+            return AFAshore()
         return None
 
     def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
         """An army boards its own fleet at sea (rule 4b)."""
         return self.board.provinces[province].is_sea
 
-    def merge_problem(self, merged: Composition, province: str) -> str | None:
+    def merge_problem(self, merged: Composition, province: str) -> Refusal | None:
         """Armies and fleets combine only by boarding: at sea (rule 6, "A's and F's may not merge except by the
         A/F move")."""
         if merged.armies and merged.fleets and not self.board.provinces[province].is_sea:
-            return f"armies and fleets may not merge on land ({merged} in {province}), only by boarding at sea"
+            return MergeOnLand(merged, province)
         return super().merge_problem(merged, province)
 
     def can_convoy(self, composition: Composition) -> bool:
@@ -156,10 +157,10 @@ class MadRules(MultiplicityRules):
         """Any strength of fleet convoys any strength of army (rule 4c)."""
         return None
 
-    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, Refusal]:
         return {}  # Multiplicity's A/F rule 7 is not Mad Diplomacy's
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         """A split at sea that would leave an army alone there fails whole, except where the army is landing from
         the sea its fleet sails to (it stays aboard the fleet if the landing fails, rule 4b)."""
         off = super().called_off(resolver)
@@ -168,13 +169,13 @@ class MadRules(MultiplicityRules):
         off.update(self._landings_of_dislodged_fleets(resolver))
         return off
 
-    def _landings_of_dislodged_fleets(self, resolver: MovementView) -> dict[int, str]:
+    def _landings_of_dislodged_fleets(self, resolver: MovementView) -> dict[int, Refusal]:
         """Rule 4b with 4d: an army landing from a fleet at sea is carried by it ("a fleet disembarking an army",
         the A/F convoy rule), so when that fleet is forced to retreat in the same move, the landing is a convoy
         whose fleet was dislodged: the army does not land, and (after the phase) is annihilated with the fleet's
         A/F. A landing carried by the fleet's sail (`via`) goes with the sail: a fleet that sailed was not
         dislodged."""
-        off: dict[int, str] = {}
+        off: dict[int, Refusal] = {}
         provinces = self.board.provinces
         for i, d in enumerate(resolver.dets):
             if resolver.kind[i] is not OrderKind.MOVE or d.order.via or d.composition.fleets:
@@ -193,10 +194,7 @@ class MadRules(MultiplicityRules):
                 for g in resolver.moves_to.get(sea, ())
             )
             if stayed and entered:
-                off[i] = (
-                    f"the fleet in {sea} disembarking the army was forced to retreat: the army does not land and is "
-                    f"lost with it (rules 4b, 4d)"
-                )
+                off[i] = LandingCalledOff(sea)
         return off
 
     # --- cuts (rule 10) -------------------------------------------------------------------------------
@@ -227,7 +225,7 @@ class MadRules(MultiplicityRules):
             entry = binding.results[row]
             entry.canonical = order
             entry.result = Result.SUCCEEDS if ok else Result.ILLEGAL
-            entry.reasons = [] if ok and order.kind is OrderKind.BOARD else [Note(note)]
+            entry.reasons = [] if ok and order.kind is OrderKind.BOARD else [note]
         return binding
 
     # --- retreats (rule 8) -----------------------------------------------------------------------------
@@ -341,10 +339,9 @@ def _count_moves_aboard(position: Position, outcome: Outcome) -> None:
         if moves >= MOVES_ABOARD:
             fleet = Composition.of(0, composition.fleets)
             units.append(Force(force.power, fleet, force.at))
-            outcome.events.append(
-                {"kind": "annihilated", "power": force.power, "unit": str(Composition.of(composition.armies, 0)),
-                 "at": force.at, "reason": "not landed by the end of its fourth move aboard (rule 4b)"}
-            )  # fmt: skip
+            armies = str(Composition.of(composition.armies, 0))
+            why = "not landed by the end of its fourth move aboard (rule 4b)"
+            outcome.events.append(Annihilated(force.power, armies, force.at, why))
             continue
         units.append(force.with_facts(aboard=moves))
     outcome.units = tuple(units)
@@ -358,10 +355,9 @@ def _annihilate_convoyed(position: Position, outcome: Outcome) -> None:
         if composition.armies and composition.fleets:
             fleet = Force(d.force.power, Composition.of(0, composition.fleets), d.force.at)
             kept_dislodged.append(replace(d, force=fleet))
-            outcome.events.append(
-                {"kind": "annihilated", "power": d.force.power, "unit": str(Composition.of(composition.armies, 0)),
-                 "at": d.force.at, "reason": "the fleet carrying it was forced to retreat (rule 4d)"}
-            )  # fmt: skip
+            armies = str(Composition.of(composition.armies, 0))
+            why = "the fleet carrying it was forced to retreat (rule 4d)"
+            outcome.events.append(Annihilated(d.force.power, armies, d.force.at, why))
         else:
             kept_dislodged.append(d)
     outcome.dislodged = tuple(kept_dislodged)
@@ -393,10 +389,8 @@ def _annihilate_convoyed(position: Position, outcome: Outcome) -> None:
     kept = []
     for force in outcome.units:
         if force.at in doomed and force.composition.fleets == 0:
-            outcome.events.append(
-                {"kind": "annihilated", "power": force.power, "unit": str(force.composition), "at": force.at,
-                 "reason": "its convoying fleet was forced to retreat (rule 4d)"}
-            )  # fmt: skip
+            why = "its convoying fleet was forced to retreat (rule 4d)"
+            outcome.events.append(Annihilated(force.power, str(force.composition), force.at, why))
             continue
         kept.append(force)
     outcome.units = tuple(kept)

@@ -20,6 +20,7 @@ import random
 from typing import TYPE_CHECKING
 
 from judge.board.model import Terrain
+from judge.engine.events import AtlantisMoved, Roll
 from judge.engine.position import Outcome
 
 if TYPE_CHECKING:
@@ -49,17 +50,17 @@ def wander(rules: MadRules, outcome: Outcome, rng: random.Random) -> None:
     """Move Atlantis after a movement season (rule 9): a die for each place, the highest wins, ties roll again."""
     at = where(rules, outcome)
     rolling = candidates(rules, at)
-    rounds: list[list[dict[str, object]]] = []
+    rounds: list[tuple[Roll, ...]] = []
     while True:
         rolls = {place: rng.randint(1, 6) for place in rolling}
-        rounds.append([{"at": place, "roll": roll} for place, roll in rolls.items()])
+        rounds.append(tuple(Roll(place, roll) for place, roll in rolls.items()))
         best = max(rolls.values())
         rolling = [place for place, roll in rolls.items() if roll == best]
         if len(rolling) == 1:
             break
     to = rolling[0]
     outcome.variant_state = {**outcome.variant_state, "atlantis": to}
-    outcome.events.append({"kind": "atlantis", "from": at, "to": to, "roll": best, "rounds": rounds})
+    outcome.events.append(AtlantisMoved(at, to, best, tuple(rounds)))
 
 
 def owner(rules: MadRules, outcome: Outcome) -> str | None:

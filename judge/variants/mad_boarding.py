@@ -21,6 +21,19 @@ from typing import TYPE_CHECKING
 from judge.board.model import province_of
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Position
+from judge.engine.refusals import (
+    Aboard,
+    BoardsAtSea,
+    NoArmyToBoard,
+    NoFleetToBoard,
+    NoneToBoard,
+    NotAnArmy,
+    NotNextTo,
+    PartOfMerge,
+    Refusal,
+    Worded,
+    unit_name,
+)
 from judge.engine.units import Composition, Force
 
 if TYPE_CHECKING:
@@ -34,14 +47,14 @@ class Prepared:
 
     position: Position
     submitted: list[Submitted]
-    settled: dict[int, tuple[Order, str, bool]] = field(default_factory=dict)
+    settled: dict[int, tuple[Order, Worded, bool]] = field(default_factory=dict)
     """row -> (canonical order, note, succeeded)"""
 
 
 def prepare(rules: MadRules, position: Position, submitted: Sequence[Submitted]) -> Prepared:
     forces = list(position.units)
     lines = list(submitted)
-    settled: dict[int, tuple[Order, str, bool]] = {}
+    settled: dict[int, tuple[Order, Worded, bool]] = {}
     board = rules.board
     for row, sub in enumerate(lines):
         order = sub.order
@@ -49,11 +62,11 @@ def prepare(rules: MadRules, position: Position, submitted: Sequence[Submitted])
             continue
         assert order.unit is not None and order.target is not None
         why = _board(rules, forces, sub.power, order.unit, order.target)
-        if why:
+        if why is not None:
             settled[row] = (order, why, False)
-            lines[row] = replace(sub, order=None, error=why)
+            lines[row] = replace(sub, order=None, error="boarding")
             continue
-        settled[row] = (order, "the army is aboard", True)
+        settled[row] = (order, Aboard(), True)
         lines[row] = replace(sub, order=None, error="aboard")
     carried: set[int] = set()  # the sails and landings already rewritten
     sailing: dict[tuple[str, str], tuple[int, str]] = {}  # (power, sea it sails to) -> (row, sea it sails from)
@@ -126,35 +139,35 @@ def _force_at(forces: list[Force], power: str, location: str) -> Force | None:
     return next((f for f in forces if f.province == province and f.power == power), None)
 
 
-def _board(rules: MadRules, forces: list[Force], power: str, army_ref: UnitRef, fleet_ref: UnitRef) -> str:
+def _board(rules: MadRules, forces: list[Force], power: str, army_ref: UnitRef, fleet_ref: UnitRef) -> Refusal | None:
     """Put the army aboard (changing `forces`), or say why it cannot board."""
     board = rules.board
     army = _force_at(forces, power, army_ref.location)
     fleet = _force_at(forces, power, fleet_ref.location)
     if army is None:
-        return f"{power} has no army in {province_of(army_ref.location)}"
+        return NoArmyToBoard(power, province_of(army_ref.location))
     if fleet is None or not fleet.composition.fleets:
-        return f"{power} has no fleet in {province_of(fleet_ref.location)} to board"
+        return NoFleetToBoard(power, province_of(fleet_ref.location))
     if army.composition.fleets:
-        return f"{army.describe()} is not an army"
+        return NotAnArmy(unit_name(army))
     if not board.provinces[fleet.province].is_sea:
-        return f"an army boards a fleet at sea (rule 4b), and {fleet.province} is not a sea"
+        return BoardsAtSea(fleet.province)
     if fleet.province not in board.borders.get(army.province, frozenset()):
-        return f"{army.province} is not next to {fleet.province}"
+        return NotNextTo(army.province, fleet.province)
     wanted = army_ref.composition.times(army_ref.count or 1) if army_ref.composition else army.composition
     rest = army.composition.minus(wanted)
     if rest is None or wanted.fleets:
-        return f"{army.describe()} has no {wanted} to board"
+        return NoneToBoard(unit_name(army), wanted)
     forces.remove(army)
     if rest.size:
         forces.append(army.part(rest))
     forces.remove(fleet)
     aboard = fleet.with_facts(aboard=fleet.fact("aboard") or 0)
     forces.append(aboard.joined(Force(power, wanted, fleet.at)))
-    return ""
+    return None
 
 
-def _merged_supports(lines: list[Submitted], settled: dict[int, tuple[Order, str, bool]]) -> None:
+def _merged_supports(lines: list[Submitted], settled: dict[int, tuple[Order, Worded, bool]]) -> None:
     """A merging unit in the merge's own province that also supports the merge: its strength is the merge's
     already (merges are self-supporting), so the support line is settled as given and takes no part."""
     merges = [
@@ -173,6 +186,6 @@ def _merged_supports(lines: list[Submitted], settled: dict[int, tuple[Order, str
         helped = province_of(order.target.location)
         for power, province, members in merges:
             if power == sub.power and province == into and here in members and helped in members:
-                settled[row] = (order, "part of the merge it supports, which is self-supporting (rule 7)", True)
+                settled[row] = (order, PartOfMerge(), True)
                 lines[row] = replace(sub, order=None, error="merge support")
                 break

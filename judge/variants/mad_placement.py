@@ -15,13 +15,25 @@ as an unordered build is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from judge.board import load_map
 from judge.board.model import Terrain, province_of
+from judge.engine.events import CentrePlaced, Event
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
-from judge.engine.reasons import Note
+from judge.engine.refusals import (
+    CentresPlaced,
+    OutsideCountry,
+    PlacedAlready,
+    PlacedByJudge,
+    PlacementStrength,
+    PlacementWrongPhase,
+    PlaceMixed,
+    PlaceWhichCoast,
+    PlaceWhichType,
+    Refusal,
+)
 from judge.engine.units import ARMY, FLEET, Force
 from judge.variants.mad_atlantis import START as ATLANTIS_START
 
@@ -43,24 +55,24 @@ def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submi
         power = sub.power
         entry.canonical = order
         if order.kind is not OrderKind.CENTRE or order.destination is None:
-            entry.reason = "Spring 1900 is for placing supply centres (Centre Bur), not units (rule 2)"
+            entry.reasons = (PlacementWrongPhase(units=True),)
             continue
         province = province_of(order.destination)
         country = board.powers[power].country
         entry.canonical = Order(OrderKind.CENTRE, None, destination=province)
         if province not in country:
-            entry.reason = f"{province} is not within the borders of {power} (rule 2: {', '.join(country)})"
+            entry.reasons = (OutsideCountry(province, power, 2, tuple(country)),)
             continue
         if province in taken:
-            entry.reason = f"a centre is already placed in {province}"
+            entry.reasons = (PlacedAlready(province),)
             continue
         if len(placed[power]) >= board.powers[power].allocation:
-            entry.reason = f"{power} places {board.powers[power].allocation} centres, and has placed them"
+            entry.reasons = (CentresPlaced(power, board.powers[power].allocation),)
             continue
         placed[power].append(province)
         taken.add(province)
         entry.result = Result.SUCCEEDS
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     for power, chosen in sorted(placed.items()):
         spec = board.powers[power]
         defaults = [p for p in (*_standard_homes(power), *sorted(spec.country)) if p not in taken]
@@ -73,13 +85,14 @@ def place_centres(rules: MadRules, position: Position, submitted: Sequence[Submi
             results.append(
                 OrderResult(
                     power, "", Order(OrderKind.CENTRE, None, destination=province), Result.SUCCEEDS,
-                    [Note("placed by the judge: a centre the power did not place")], added=True,
+                    [PlacedByJudge()], added=True,
                 )
             )  # fmt: skip
             events.append(
-                {"kind": "placed", "power": power, "centre": province,
-                 "reason": "rule 2: every power has its normal number of centres; this one was not placed"}
-            )  # fmt: skip
+                CentrePlaced(
+                    power, province, "rule 2: every power has its normal number of centres; this one was not placed"
+                )
+            )
     centres = {province: power for power, chosen in placed.items() for province in chosen}
     state = {
         **position.variant_state,
@@ -116,23 +129,21 @@ def place_units(rules: MadRules, position: Position, submitted: Sequence[Submitt
             entry.result = Result.SUCCEEDS
             continue
         if order.kind is not OrderKind.BUILD or order.unit is None:
-            entry.reason = "Autumn 1900 is for placing units (Place 2A Bur, Place F Bre), one a province (rule 3)"
+            entry.reasons = (PlacementWrongPhase(units=False),)
             continue
         placed, why = _unit(rules, power, order.unit)
         if placed is None:
-            entry.reason = why
+            assert why is not None
+            entry.reasons = (why,)
             continue
         entry.canonical = Order(OrderKind.BUILD, UnitRef(placed.composition, placed.at))
         if placed.province in held:
-            entry.reason = f"a unit is already placed in {placed.province} (one unit a province)"
+            entry.reasons = (PlacedAlready(placed.province, unit=True),)
             continue
         size = placed.composition.size
         if used[power] + size > strength[power]:
             left = strength[power] - used[power]
-            entry.reason = (
-                f"{power} holds {strength[power]} centres and may place units of total strength {strength[power]} "
-                f"(rule 3); {placed.composition} needs {size} and {left} is left"
-            )
+            entry.reasons = (PlacementStrength(power, strength[power], placed.composition, size, left),)
             continue
         used[power] += size
         held.add(placed.province)
@@ -150,13 +161,13 @@ def place_units(rules: MadRules, position: Position, submitted: Sequence[Submitt
     )
 
 
-def _unit(rules: MadRules, power: str, ref: UnitRef) -> tuple[Force | None, str]:
+def _unit(rules: MadRules, power: str, ref: UnitRef) -> tuple[Force | None, Refusal | None]:
     """The unit a placement order names, where it may stand within the power's country, or why not."""
     board = rules.board
     province = province_of(ref.location)
     country = board.powers[power].country
     if province not in country:
-        return None, f"{province} is not within the borders of {power} (rule 3: {', '.join(country)})"
+        return None, OutsideCountry(province, power, 3, tuple(country))
     composition = ref.composition
     terrain = board.provinces[province].terrain
     if composition is None:
@@ -165,15 +176,15 @@ def _unit(rules: MadRules, power: str, ref: UnitRef) -> tuple[Force | None, str]
         elif "/" in ref.location:
             composition = FLEET
         else:
-            return None, "say whether to place an army or a fleet (Place A Bre, Place 2F Bre)"
+            return None, PlaceWhichType()
     composition = composition.times(ref.count or 1)
     if composition.armies and composition.fleets:
-        return None, f"{composition}: a unit is armies or fleets; an army and a fleet combine only aboard at sea"
+        return None, PlaceMixed(composition)
     at = ref.location if composition.fleets and "/" in ref.location else province
     if composition.fleets and board.provinces[province].coasts and "/" not in at:
-        return None, f"say which coast of {province} the fleet is placed on"
+        return None, PlaceWhichCoast(province)
     placed = Force(power, composition, at)
     problem = rules.check_force(placed)
     if problem:
         return None, problem
-    return placed, ""
+    return placed, None

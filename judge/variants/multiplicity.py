@@ -36,9 +36,25 @@ from typing import ClassVar
 
 from judge.board.model import Terrain
 from judge.engine.binding import Binding, bind_multiples
+from judge.engine.events import UnitPlaced
 from judge.engine.orders import Order, OrderKind, Submitted
 from judge.engine.phase import Phase
 from judge.engine.position import Outcome, Position
+from judge.engine.refusals import (
+    BuildOntoRule12,
+    MergePartStopped,
+    NotAUnit,
+    NotMultiple,
+    NotSeaworthy,
+    OpeningHasUnit,
+    OpeningSingle,
+    PartLeftCannotStand,
+    Refusal,
+    SplitFailsWhole,
+    StrandedSupport,
+    SupportOfAMerger,
+    unit_name,
+)
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.engine.view import MovementView
@@ -94,15 +110,12 @@ class MultiplicityRules(Rules):
     def convoy_capacity(self, composition: Composition) -> int | None:
         return composition.fleets
 
-    def build_onto_problem(self, occupant: Composition, built: Composition) -> str | None:
+    def build_onto_problem(self, occupant: Composition, built: Composition) -> Refusal | None:
         """A/F rule 12 (option `build_onto = af12`): only onto a single unit, and only the other type."""
         if self.options.get("build_onto") != "af12":
             return None
         if not occupant.is_single or not built.is_single or occupant.is_army == built.is_army:
-            return (
-                f"under A/F rule 12 a build onto an occupied centre must add the other type to a single unit "
-                f"(an A/F), not {built} onto {occupant}"
-            )
+            return BuildOntoRule12(built, occupant)
         return None
 
     # --- orders ---------------------------------------------------------------------------------------
@@ -110,12 +123,12 @@ class MultiplicityRules(Rules):
     def bind_movement(self, position: Position, submitted: Sequence[Submitted]) -> Binding:
         return bind_multiples(self, position, submitted)
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         """A split at sea whose failed parts would leave a force there that cannot stand at sea (an army
         alone; in Multiplicity II an unseaworthy force) fails whole (Multiplicity II rule 7, and for Multiplicity
         I the A/F rules' 'each component must move away')."""
         provinces = self.board.provinces
-        off: dict[int, str] = self._stranded_supports(resolver)
+        off: dict[int, Refusal] = self._stranded_supports(resolver)
         for province, here in resolver.holders.items():
             if not provinces[province].is_sea:
                 continue
@@ -133,15 +146,14 @@ class MultiplicityRules(Rules):
             power = resolver.dets[here[0]].power
             left = Force(power, staying, resolver.dets[here[0]].at)
             if staying.size and (self.check_force(left) or self.may_enter(staying, province)):
-                why = f"the split fails whole: it would leave {staying} at sea, which cannot stand there"
-                off.update(dict.fromkeys(leaving, why))
+                off.update(dict.fromkeys(leaving, SplitFailsWhole(staying)))
         return off
 
-    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, Refusal]:
         """A/F rule 7: "supports for the remaining unit are nullified if the other component fails to leave" --
         the supports to hold an A/F's staying component are void when a component ordered away stays. (Multiplicity
         II has no such clause; its Rules override this away.)"""
-        void: dict[int, str] = {}
+        void: dict[int, Refusal] = {}
         for province, here in resolver.holders.items():
             whole = Composition.of()
             for h in here:
@@ -158,25 +170,22 @@ class MultiplicityRules(Rules):
                 continue
             for s in range(len(resolver.dets)):
                 if resolver.kind[s] is OrderKind.SUPPORT and not resolver.dest[s] and resolver.target[s] == province:
-                    void[s] = (
-                        f"void: the other component of the A/F in {province} failed to leave, so a support for "
-                        f"the component that stays is nullified (A/F rule 7)"
-                    )
+                    void[s] = StrandedSupport(province)
         return void
 
-    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> str | None:
+    def split_problem(self, force: Force, parts: list[tuple[Composition, Order]]) -> Refusal | None:
         if force.composition.is_single:
-            return f"{force.describe()} is a single unit and cannot split"
+            return NotMultiple(unit_name(force), single=True)
         staying = force.composition
         for composition, order in parts:
             if not self.allows(composition):
-                return f"{composition} is not a unit of {self.variant}"
+                return NotAUnit(composition, self.variant)
             if order.kind is OrderKind.MOVE:
                 staying = staying.minus(composition) or staying
         if staying.size and staying != force.composition:
             problem = self.check_force(Force(force.power, staying, force.at)) or self.may_enter(staying, force.province)
             if problem:
-                return f"the part left in {force.province} ({staying}) could not stand there: {problem}"
+                return PartLeftCannotStand(force.province, staying, problem)
         return None
 
     # --- cuts -----------------------------------------------------------------------------------------
@@ -274,13 +283,13 @@ class Multiplicity2Rules(MultiplicityRules):
     def allows(self, composition: Composition) -> bool:
         return composition.garrisons == 0 and composition.size > 0
 
-    def _stranded_supports(self, resolver: MovementView) -> dict[int, str]:
+    def _stranded_supports(self, resolver: MovementView) -> dict[int, Refusal]:
         return {}  # A/F rule 7 is not a Multiplicity II rule
 
-    def called_off(self, resolver: MovementView) -> dict[int, str]:
+    def called_off(self, resolver: MovementView) -> dict[int, Refusal]:
         return {**super().called_off(resolver), **self._stopped_merge_parts(resolver)}
 
-    def _stopped_merge_parts(self, resolver: MovementView) -> dict[int, str]:
+    def _stopped_merge_parts(self, resolver: MovementView) -> dict[int, Refusal]:
         """Rule 3: "if part of a merge fails due to one of the component units failing to reach the space in which
         the merge is to take place, then any other units ordered to merge will follow their movement orders
         unaffected (even if this results in a normal move as opposed to a merge)". A merge attacks as one (its
@@ -290,7 +299,7 @@ class Multiplicity2Rules(MultiplicityRules):
         leave to the others. The dislodged part stays, and the phase is resolved again with the others moving
         without it: a merge of the rest or a plain move. A support to hold the part's province is void as it was
         (a unit ordered to move is not supported to hold) and stays void."""
-        off: dict[int, str] = {}
+        off: dict[int, Refusal] = {}
         bounced = self.options.get("merge_part_stopped") == "bounced"
         for g, members in resolver.members.items():
             if resolver.resolution[g] or len(members) < 2 or not (resolver.dets[g].merge or "").startswith("merge"):
@@ -300,17 +309,11 @@ class Multiplicity2Rules(MultiplicityRules):
                     k for k in resolver.moves_to.get(resolver.origin[m], ()) if resolver.power[k] != resolver.power[m]
                 ]
                 if any(resolver.resolution[k] for k in coming):
-                    off[m] = (
-                        f"dislodged, so it does not join the merge into {resolver.dest[m]}; the others follow their "
-                        f"orders without it (rule 3)"
-                    )
+                    off[m] = MergePartStopped(str(resolver.dest[m]), bounced=False)
                 elif bounced and any(
                     resolver.origin[x] == resolver.dest[m] for k in coming for x in resolver.members[k]
                 ):
-                    off[m] = (
-                        f"met the unit leaving {resolver.dest[m]} head to head, so it does not join the merge; the "
-                        f"others follow their orders without it (rule 3, merge_part_stopped = bounced)"
-                    )
+                    off[m] = MergePartStopped(str(resolver.dest[m]), bounced=True)
         stopped = {resolver.origin[m] for m in off}
         for s, kind in enumerate(resolver.kind):
             into = resolver.target[s]
@@ -320,23 +323,19 @@ class Multiplicity2Rules(MultiplicityRules):
                 and into in stopped
                 and all(h in off for h in resolver.holders[into])
             ):
-                off[s] = f"void: the unit in {into} was ordered to merge, not to hold"
+                off[s] = SupportOfAMerger(str(into))
         return off
 
     # --- rule 1: the initial placement ----------------------------------------------------------------
 
-    has_after_phase = True
-
-    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> str | None:
+    def build_problem(self, built: Force, units: Sequence[Force], phase: Phase) -> Refusal | None:
         """Rule 1: the game opens with one army or one fleet on each home supply centre, never a multiple."""
         if phase not in self.calendar.opening:
             return None
         if not built.composition.is_single:
-            return (
-                f"the initial placement is one army or one fleet on each home centre (rule 1), not {built.composition}"
-            )
+            return OpeningSingle(built.composition)
         if any(f.province == built.province for f in units):
-            return f"{built.province} already has its unit: one unit on each home centre (rule 1)"
+            return OpeningHasUnit(built.province)
         return None
 
     def after_phase(self, position: Position, outcome: Outcome, rng: random.Random) -> None:
@@ -354,10 +353,8 @@ class Multiplicity2Rules(MultiplicityRules):
                 placed = Force(power.name, ARMY if start.kind == "A" else FLEET, start.location)
                 units.append(placed)
                 held.add(province)
-                outcome.events.append(
-                    {"kind": "placed", "power": power.name, "unit": str(placed.composition), "at": placed.at,
-                     "reason": "rule 1: every home centre starts with a unit; none was placed here"}
-                )  # fmt: skip
+                why = "rule 1: every home centre starts with a unit; none was placed here"
+                outcome.events.append(UnitPlaced(power.name, str(placed.composition), placed.at, why))
         outcome.units = tuple(units)
 
     def force_strength(self, composition: Composition, terrain: Terrain) -> int:
@@ -370,15 +367,15 @@ class Multiplicity2Rules(MultiplicityRules):
             return composition.armies  # fleets cannot act inland at all: that is the board, not an A/F rule
         return composition.size
 
-    def may_enter(self, composition: Composition, province: str) -> str | None:
+    def may_enter(self, composition: Composition, province: str) -> Refusal | None:
         if self.board.provinces[province].is_sea and composition.armies > composition.fleets:
-            return f"{composition} is not seaworthy (more armies than fleets) and cannot go to sea"
+            return NotSeaworthy(composition)
         return None
 
     def merge_may_enter(self, force: Force, province: str, merge: Order) -> bool:
         return self.board.provinces[province].is_sea  # an army may join a fleet at sea (rule 5)
 
-    def merge_problem(self, merged: Composition, province: str) -> str | None:
+    def merge_problem(self, merged: Composition, province: str) -> Refusal | None:
         return super().merge_problem(merged, province) or self.may_enter(merged, province)
 
     def can_convoy(self, composition: Composition) -> bool:

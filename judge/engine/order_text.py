@@ -2,6 +2,9 @@
 results may print (`results.orders`): the zines' (`F Nth C A Yor - Nwy`) and njudge's (`Fleet North Sea CONVOY
 Army Yorkshire -> Norway.`), which njudge's mappers and jDip's result import read.
 
+It lives in the engine, which writes an order result's canonical order and the orders in its events from its own
+values; the order reader (`judge.notation`) sits above the engine and may import it, never the reverse.
+
 Every form is written from the order as read (an `Order` value), never from the words the player typed.
 """
 
@@ -100,6 +103,8 @@ def _body(order: Order, form: Form) -> str:
         return sentence
     if kind is OrderKind.WAIVE:
         return "Waive"
+    if kind is OrderKind.CAPTURE and order.for_power is not None:
+        return f"CAPTURE {form.place(order.destination or '')} FOR {order.for_power}"
     if order.unit is None and kind in (OrderKind.CLAIM, OrderKind.CAPTURE, OrderKind.CONVERT):
         return f"{kind.value.upper()} {order.words}".rstrip()  # a line of a variant's own (CLAIM ..., CAPTURE ...)
     if kind is OrderKind.CENTRE:
@@ -139,6 +144,10 @@ def _body(order: Order, form: Form) -> str:
         return f"{unit} boards {_unit(order.target, form)}"
     if kind is OrderKind.SACK:
         return f"{unit} SACK"
+    if kind is OrderKind.CONVERT:
+        assert order.target is not None
+        coast = f" {form.place(order.target.location)}" if "/" in order.target.location else ""
+        return f"CONVERT {unit} to {_kind(order.target.composition, form)}{coast}"
     return f"Remove {unit}"
 
 
