@@ -14,7 +14,7 @@ from judge.engine.units import Force
 from judge.notation.render import render_order
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Dislodged:
     force: Force
     attacker_from: str | None
@@ -61,7 +61,7 @@ class Result(StrEnum):
     ILLEGAL = "illegal"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class OrderResult:
     power: str
     input: str
@@ -180,7 +180,7 @@ class Outcome:
         return self._adjustments
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class OwnershipChange:
     centre: str
     before: str | None
