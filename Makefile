@@ -11,8 +11,7 @@ HOT := $(wildcard judge/engine/*.py judge/notation/*.py judge/contract/*.py) jud
 
 # the bytecode of every module, written ahead: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python
 # never writes it itself and would compile the judge's modules again at every start (17 ms of judge adjudicate's);
-# then what every start would do again from texts that seldom change: compile each dataclass method, parse the
-# map (judge/kept.py)
+# then the shipped maps parsed, which the first case of every start would parse again (judge/kept.py)
 install: $(STAMP) $(COMPILED)
 	@$(BIN)/python -m compileall -q judge
 	@$(BIN)/python -c "from judge.kept import build; build()"

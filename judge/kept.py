@@ -1,9 +1,9 @@
 """Work done ahead by `make install` for every later start, kept by the very text it was done on.
 
-Some of a start's work is a pure function of a text that rarely changes: `dataclasses` compiles each method from
-its source text (judge/dataclass_code.py), and the first case of a process parses its map's TOML
-(judge/board/loader.py). Python keeps its modules' bytecode for the same reason; these are kept the same way, in
-files beside the bytecode (`judge/__pycache__/`), one file for each kind of work:
+Some of a start's work is a pure function of a text that rarely changes: the first case of a process parses its
+map's TOML (judge/board/loader.py). Python keeps its modules' bytecode for the same reason; this is kept the same
+way, in files beside the bytecode (`judge/__pycache__/`), one file for each kind of work, read by the judge's own
+code only (nothing here changes how Python or any other module works):
 
 - a value is found by the whole text it was made from, so a changed text finds nothing and the work is done as
   before: nothing kept can be stale, and no key can give another value than its own text would;
@@ -29,7 +29,7 @@ def _header() -> str:
 
 
 def kept_path(kind: str) -> str | None:
-    """Where the work of `kind` ("dataclasses", "maps") is kept (None where this Python names no bytecode
+    """Where the work of `kind` ("maps") is kept (None where this Python names no bytecode
     caches, so keeps nothing here)."""
     tag = sys.implementation.cache_tag
     if tag is None:
@@ -64,10 +64,7 @@ def write(path: str, values: Mapping[str, Any]) -> None:
 
 def build() -> None:
     """Everything kept, done again: `make install` runs this after the compiled modules are built."""
-    from judge.dataclass_code import keep_judge_methods
-
-    methods = keep_judge_methods()  # first: a module imported before it would define its classes unseen
     from judge.board.loader import keep_shipped_maps
 
     maps = keep_shipped_maps()
-    print(f"kept ahead: {methods} dataclass methods, {maps} map files")
+    print(f"kept ahead: {maps} map files")

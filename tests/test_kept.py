@@ -1,8 +1,8 @@
 """What `make install` keeps ahead (judge/kept.py) is used only where it is exactly what the work would give.
 
-A kept value stands in for work done again at every start (a map's TOML parsed, judge/board/loader.py; dataclass
-methods compiled, tests/test_dataclass_code.py): it must be found only by the very text it was made from, and a
-file that does not fit this Python must be left unread rather than trusted.
+A kept value stands in for work done again at every start (a map's TOML parsed, judge/board/loader.py): it must
+be found only by the very text it was made from, and a file that does not fit this Python must be left unread
+rather than trusted.
 """
 
 from __future__ import annotations

@@ -1,12 +1,20 @@
 """The engine's value classes whose `__init__` is written out rather than generated (judge/speedups.py: compiled,
 a generated one runs as Python on every order and force) must take exactly the dataclass's fields, in order,
 with the same defaults, and leave every field set as given: a field added to the class but not to its
-`__init__` would otherwise be silently missing."""
+`__init__` would otherwise be silently missing.
+
+The reason kinds write out all that `dataclasses` would write for a frozen dataclass (their `__init__` here,
+equality, hash, repr and refusing assignment in their base, `Reason`), and every written-out `__init__` is one
+`dataclasses` is told not to write: it compiles each method it writes from text at every start (docs/engine.md,
+"Start-up"). They must be what `dataclasses` would have written: the same repr, equal and hashing alike exactly
+when a frozen dataclass of the same fields would be."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import itertools
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,29 +22,53 @@ import pytest
 
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, OwnershipChange, Result
-from judge.engine.reasons import Bounced, HeadToHead, HeldBy, OwnUnit, UnitName
+from judge.engine.reasons import (
+    _KINDS,
+    Bounced,
+    DisbandCause,
+    HeadToHead,
+    HeldBy,
+    LostAs,
+    Note,
+    OwnUnit,
+    Reason,
+    UnitName,
+)
 from judge.engine.resolution import Detachment
 from judge.engine.units import ARMY, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
+KINDS = sorted(_KINDS.values(), key=lambda k: k.__name__)
+"""every reason kind"""
 WRITTEN_OUT = [
     Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor,
-    UnitName, OwnUnit, HeadToHead, HeldBy, Bounced,
+    UnitName, *(kind for kind in KINDS if dataclasses.fields(kind)),
 ]  # fmt: skip
 SOURCE = Path(__file__).resolve().parent.parent
 _EMPTY = object()
 
 
-def _written_out(cls: type) -> list[tuple[str, Any]]:
-    """The parameters of the class's `__init__` as written in its source, with their defaults (read from the
-    source: compiled, the method has no signature to inspect)."""
+def _init_source(cls: type) -> ast.FunctionDef:
+    """The class's `__init__` as written in its source (compiled, the method has no signature to inspect)."""
     path = SOURCE / (cls.__module__.replace(".", "/") + ".py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = next(node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == cls.__name__)
-    init = next(node for node in found.body if isinstance(node, ast.FunctionDef) and node.name == "__init__")
+    return next(node for node in found.body if isinstance(node, ast.FunctionDef) and node.name == "__init__")
+
+
+def _default(cls: type, node: ast.expr) -> Any:
+    """A default as written: a literal, or a member of an enum of the class's module (`LostAs.UNIT`)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return getattr(getattr(sys.modules[cls.__module__], node.value.id), node.attr)
+    return ast.literal_eval(node)
+
+
+def _written_out(cls: type) -> list[tuple[str, Any]]:
+    """The parameters of the class's `__init__` as written in its source, with their defaults."""
+    init = _init_source(cls)
     names = [a.arg for a in init.args.args[1:]]
-    defaults = [ast.literal_eval(d) for d in init.args.defaults]
+    defaults = [_default(cls, d) for d in init.args.defaults]
     padded = [_EMPTY] * (len(names) - len(defaults)) + defaults
     return list(zip(names, padded, strict=True))
 
@@ -103,3 +135,74 @@ def test_written_out_values_stay_frozen_and_equal_by_value() -> None:
     assert hash(Order(OrderKind.HOLD, UnitRef(ARMY, "par"))) == hash(Order(OrderKind.HOLD, UnitRef(ARMY, "par")))
     with pytest.raises(dataclasses.FrozenInstanceError):
         Force("France", ARMY, "par").at = "bur"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda c: c.__name__)
+def test_a_written_out_init_is_not_generated_as_well(cls: Any) -> None:
+    """`dataclasses` would compile its own `__init__` at every start and throw it away."""
+    assert cls.__dataclass_params__.init is False
+
+
+NAME = UnitName("France", "A", "par")
+SAMPLES: dict[str, tuple[Any, Any]] = {
+    "str": ("par", "bur"),
+    "str | None": ("par", None),
+    "bool": (True, False),
+    "int": (2, 3),
+    "UnitName": (NAME, UnitName("Germany", "F", "kie")),
+    "tuple[UnitName, ...]": ((NAME,), ()),
+    "tuple[str, ...]": (("par", "bur"), ("kie",)),
+    "tuple[int, ...]": ((1, 2), (3,)),
+    "tuple[Reason, ...]": ((Note("void"),), ()),
+    "LostAs": (LostAs.UNIT, LostAs.REST),
+    "DisbandCause": (DisbandCause.CLASHED, DisbandCause.ORDERED),
+}
+"""two values of each type a kind's field has, unequal"""
+
+
+def _samples(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two sets of arguments for the class, differing in every field, by the types its `__init__` is written
+    with."""
+    first, second = {}, {}
+    for arg in _init_source(cls).args.args[1:]:
+        assert arg.annotation is not None
+        first[arg.arg], second[arg.arg] = SAMPLES[ast.unparse(arg.annotation)]
+    return first, second
+
+
+def _as_dataclasses_writes_it(cls: type) -> Any:
+    """A frozen dataclass of the same name and fields, with the methods `dataclasses` writes."""
+    twin = dataclasses.make_dataclass(cls.__name__, [f.name for f in dataclasses.fields(cls)], frozen=True)
+    twin.__qualname__ = cls.__qualname__
+    return twin
+
+
+@pytest.mark.parametrize("cls", [UnitName, *KINDS], ids=lambda c: c.__name__)
+def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> None:
+    first, second = _samples(cls) if dataclasses.fields(cls) else ({}, {})
+    value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
+    assert repr(value) == repr(twin)
+    assert value == cls(**first) and hash(value) == hash(cls(**first)) == hash(twin)
+    assert value != twin, "a value equals only one of its own class, as a dataclass's"
+    for name in first:
+        other = cls(**{**first, name: second[name]})
+        assert value != other, f"{cls.__name__}.{name} counts for equality"
+    for name in first or ["words"]:  # a kind without fields refuses any name, as a frozen dataclass does
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, second.get(name))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(value, name)
+
+
+def test_reasons_of_two_kinds_with_the_same_fields_differ() -> None:
+    """Equality is of the same kind only: a `Note` is never equal to another kind with the same words."""
+    alike = [
+        (a, b)
+        for a, b in itertools.combinations(KINDS, 2)
+        if [f.name for f in dataclasses.fields(a)] == [f.name for f in dataclasses.fields(b)]
+    ]
+    assert alike, "some kinds share their fields"
+    for a, b in alike:
+        first, _ = _samples(a) if dataclasses.fields(a) else ({}, {})
+        assert a(**first) != b(**first), (a.__name__, b.__name__)
+    assert Reason.__eq__(Note("x"), "x") is NotImplemented

@@ -44,7 +44,7 @@ RETREAT_KINDS = frozenset({OrderKind.RETREAT, OrderKind.DISBAND})
 ADJUSTMENT_KINDS = frozenset({OrderKind.BUILD, OrderKind.REMOVE, OrderKind.WAIVE})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class UnitRef:
     """How an order names a unit: its type (if given), where it stands, and (Multiplomacy) how many."""
 
@@ -68,7 +68,7 @@ class UnitRef:
         return f"{head}{kind}{self.location}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Order:
     """One order. `destination` is the move's, retreat's, or supported/convoyed move's destination;
     a support with no destination is a support to hold, a support with no target supports the merge into its
@@ -150,7 +150,7 @@ class Verb:
     example: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Submitted:
     """An order line as a power sent it, read or not."""
 

@@ -16,7 +16,7 @@ from judge.engine.refusals import Unreadable
 from judge.engine.units import Force
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Dislodged:
     force: Force
     attacker_from: str | None
@@ -63,7 +63,7 @@ class Result(StrEnum):
     ILLEGAL = "illegal"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class OrderResult:
     power: str
     input: str
@@ -178,7 +178,7 @@ class Outcome:
         return self._adjustments
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class OwnershipChange:
     centre: str
     before: str | None

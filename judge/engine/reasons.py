@@ -13,7 +13,7 @@ refusal itself is the order's `illegal` result).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -30,9 +30,10 @@ class Mark(StrEnum):
     DESTROYED = "destroyed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class UnitName:
-    """A unit (or force, or detachment) as a reason names it."""
+    """A unit (or force, or detachment) as a reason names it. Its `__init__`, `__eq__`, `__hash__` and `__repr__`
+    are written out, as the kinds' are in `Reason`: see there."""
 
     power: str
     unit: str
@@ -45,6 +46,17 @@ class UnitName:
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "at", at)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, UnitName) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.power, self.unit, self.at) == (other.power, other.unit, other.at)
+
+    def __hash__(self) -> int:
+        return hash((self.power, self.unit, self.at))
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(power={self.power!r}, unit={self.unit!r}, at={self.at!r})"
+
     def __str__(self) -> str:
         return f"{self.power} {self.unit} {self.at}"
 
@@ -56,7 +68,16 @@ class Reason:
     """What every reason is: a kind (its name in the JSON), the zine marks it calls for, a sentence and a JSON
     object. The kinds are dataclasses; this base is a plain class, and each kind's `kind` and `marks` are set
     after its class: the module is compiled (judge/speedups.py), and mypyc would take a class variable written
-    in a dataclass's body for one of its fields."""
+    in a dataclass's body for one of its fields.
+
+    A kind is a value, as a frozen dataclass is, but `dataclasses` is left to write none of its methods: it
+    compiles each one it writes from text when the class is defined, in every process, and `judge adjudicate`
+    defines every kind at its start (five methods a kind were a fifth of that start: docs/engine.md, "Start-up").
+    So each kind writes out its `__init__` and says `init=False, eq=False, repr=False`, and this base has, once
+    for all kinds, what `dataclasses` would write for them: equality and hash over the fields, the repr, and no
+    assignment once made (`FrozenInstanceError`, as a frozen dataclass raises; the kinds are not declared frozen,
+    since `dataclasses` would then write that too). tests/test_written_out_inits.py holds them to what
+    `dataclasses` writes."""
 
     __slots__ = ()
     kind: ClassVar[str] = "reason"
@@ -64,6 +85,27 @@ class Reason:
 
     def text(self) -> str:
         raise NotImplementedError
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in _field_names(type(self))])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Reason):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in _field_names(type(self))])
+        return f"{self.__class__.__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -114,11 +156,14 @@ def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
 # --- words only -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Note(Reason):
     """A reason given in words only (why an order is illegal, why a rule called a move off)."""
 
     words: str
+
+    def __init__(self, words: str) -> None:
+        object.__setattr__(self, "words", words)
 
     def text(self) -> str:
         return self.words
@@ -127,13 +172,18 @@ class Note(Reason):
 Note.kind = "note"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class NotYours(Reason):
     """An order for a unit of another power: illegal, and never printed in the public results."""
 
     at: str
     owner: str
     many: bool = False
+
+    def __init__(self, at: str, owner: str, many: bool = False) -> None:
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "many", many)
 
     def text(self) -> str:
         return (
@@ -149,11 +199,14 @@ NotYours.kind = "not_yours"
 # --- moves ------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class NoConvoy(Reason):
     """A move by convoy found no convoy order to carry it (or, `disrupted`, every route was broken)."""
 
     disrupted: bool = False
+
+    def __init__(self, disrupted: bool = False) -> None:
+        object.__setattr__(self, "disrupted", disrupted)
 
     def text(self) -> str:
         return "convoy disrupted" if self.disrupted else "no convoy"
@@ -163,7 +216,7 @@ NoConvoy.kind = "no_convoy"
 NoConvoy.marks = (Mark.NO_CONVOY,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class OwnUnit(Reason):
     """A move that would dislodge a unit of its own side (only its own side's supports would carry it)."""
 
@@ -182,7 +235,7 @@ OwnUnit.kind = "own_unit"
 OwnUnit.marks = (Mark.BOUNCE,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class HeadToHead(Reason):
     """Beaten in a head-to-head battle: attack against the other unit's defence."""
 
@@ -205,7 +258,7 @@ HeadToHead.kind = "head_to_head"
 HeadToHead.marks = (Mark.BOUNCE,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class HeldBy(Reason):
     """The unit in the destination held: attack against hold strength. `stayed` when it was ordered to move
     away and did not."""
@@ -233,7 +286,7 @@ HeldBy.kind = "held_by"
 HeldBy.marks = (Mark.BOUNCE,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Bounced(Reason):
     """Stood off by other attacks on the same province, each at least as strong as this one."""
 
@@ -252,7 +305,7 @@ Bounced.kind = "bounced"
 Bounced.marks = (Mark.BOUNCE,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Failed(Reason):
     """A move that failed for none of the reasons above (a rule of the variant stopped it)."""
 
@@ -266,7 +319,7 @@ Failed.kind = "failed"
 # --- what happened to the unit ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class WasDislodged(Reason):
     """The unit was dislodged by the attack from `from_` (several provinces for a merge or attacks in unison);
     `from_` is empty where the unit's order was illegal and only where it stood is told."""
@@ -274,6 +327,11 @@ class WasDislodged(Reason):
     at: str
     from_: tuple[str, ...] = ()
     convoyed: bool = False
+
+    def __init__(self, at: str, from_: tuple[str, ...] = (), convoyed: bool = False) -> None:
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "from_", from_)
+        object.__setattr__(self, "convoyed", convoyed)
 
     def text(self) -> str:
         if not self.from_:
@@ -289,13 +347,18 @@ WasDislodged.marks = (Mark.DISLODGED,)
 # --- supports and convoys ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class VoidSupport(Reason):
     """The support matched no order: no unit where it points, or the unit there did something else."""
 
     target: str
     destination: str | None
     no_unit: bool
+
+    def __init__(self, target: str, destination: str | None, no_unit: bool) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "no_unit", no_unit)
 
     def text(self) -> str:
         if self.no_unit:
@@ -309,12 +372,16 @@ VoidSupport.kind = "void_support"
 VoidSupport.marks = (Mark.VOID,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Cut(Reason):
     """The support was cut by these attacks (each unit with the province it attacked from)."""
 
     by: tuple[UnitName, ...]
     from_: tuple[str, ...]
+
+    def __init__(self, by: tuple[UnitName, ...], from_: tuple[str, ...]) -> None:
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "from_", from_)
 
     def text(self) -> str:
         if not self.by:
@@ -326,7 +393,7 @@ Cut.kind = "cut"
 Cut.marks = (Mark.CUT,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class PartlyCut(Reason):
     """Part of a multiple support stood and part was cut (Multiplomacy rule 5 ii prints the two apart)."""
 
@@ -339,6 +406,17 @@ class PartlyCut(Reason):
     fell: int
     by: tuple[UnitName, ...]
     from_: tuple[str, ...]
+
+    def __init__(
+        self, unit: str, at: str, support: str, stood: int, fell: int, by: tuple[UnitName, ...], from_: tuple[str, ...]
+    ) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "support", support)
+        object.__setattr__(self, "stood", stood)
+        object.__setattr__(self, "fell", fell)
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "from_", from_)
 
     def part(self, count: int) -> str:
         return f"{count} {self.unit} {self.at} {self.support}"
@@ -355,11 +433,14 @@ class PartlyCut(Reason):
 PartlyCut.kind = "partly_cut"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Paradox(Reason):
     """A convoy paradox: the support fails, or (`convoy`) the convoying fleet holds, by the Szykman rule."""
 
     convoy: bool = False
+
+    def __init__(self, convoy: bool = False) -> None:
+        object.__setattr__(self, "convoy", convoy)
 
     def text(self) -> str:
         return "convoy paradox: the fleet holds (Szykman rule)" if self.convoy else "paradox: support fails"
@@ -369,13 +450,18 @@ Paradox.kind = "paradox"
 Paradox.marks = (Mark.PARADOX,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class VoidConvoy(Reason):
     """The convoy matched no move: no such army moved, or (`overland`) it went by land."""
 
     target: str
     destination: str
     overland: bool
+
+    def __init__(self, target: str, destination: str, overland: bool) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "overland", overland)
 
     def text(self) -> str:
         if self.overland:
@@ -387,7 +473,7 @@ VoidConvoy.kind = "void_convoy"
 VoidConvoy.marks = (Mark.VOID,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class RouteBroken(Reason):
     """The convoy stood, but every route of the army it carried was broken elsewhere."""
 
@@ -402,13 +488,18 @@ RouteBroken.marks = (Mark.NO_CONVOY,)
 # --- several parts on one line ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Part(Reason):
     """What became of one part of an order for several detachments (a split, a merge)."""
 
     unit: str
     at: str
     reasons: tuple[Reason, ...]
+
+    def __init__(self, unit: str, at: str, reasons: tuple[Reason, ...]) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "reasons", reasons)
 
     @property
     def marks(self) -> tuple[Mark, ...]:  # type: ignore[override]
@@ -426,7 +517,7 @@ Part.kind = "part"
 # --- retreats and adjustments -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class RetreatClash(Reason):
     """Retreats met in one province; `lost` of this order's `units` were disbanded."""
 
@@ -434,6 +525,12 @@ class RetreatClash(Reason):
     into: str
     lost: int
     units: int
+
+    def __init__(self, with_: tuple[UnitName, ...], into: str, lost: int, units: int) -> None:
+        object.__setattr__(self, "with_", with_)
+        object.__setattr__(self, "into", into)
+        object.__setattr__(self, "lost", lost)
+        object.__setattr__(self, "units", units)
 
     @property
     def marks(self) -> tuple[Mark, ...]:  # type: ignore[override]
@@ -455,11 +552,14 @@ class LostAs(StrEnum):
     IT = "it is disbanded"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Lost(Reason):
     """A dislodged unit whose retreat order could not be carried out is disbanded."""
 
     words: LostAs = LostAs.UNIT
+
+    def __init__(self, words: LostAs = LostAs.UNIT) -> None:
+        object.__setattr__(self, "words", words)
 
     def text(self) -> str:
         return self.words.value
@@ -476,11 +576,14 @@ class DisbandCause(StrEnum):
     UNORDERED = "no retreat was ordered"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class Disbanded(Reason):
     """A dislodged unit left the board in the retreat phase."""
 
     cause: DisbandCause
+
+    def __init__(self, cause: DisbandCause) -> None:
+        object.__setattr__(self, "cause", cause)
 
     def text(self) -> str:
         return self.cause.value
@@ -489,7 +592,7 @@ class Disbanded(Reason):
 Disbanded.kind = "disbanded"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class CivilDisorder(Reason):
     """A removal the judge made because the power ordered too few."""
 
@@ -507,12 +610,16 @@ def _players(players: tuple[str, ...]) -> str:
     return " and ".join(players) if len(players) < 3 else f"{', '.join(players[:-1])} and {players[-1]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class WinDeclared(Reason):
     """A claim granted: the game is won (`win` is "solo", "two-way" or "three-way")."""
 
     win: str
     players: tuple[str, ...]
+
+    def __init__(self, win: str, players: tuple[str, ...]) -> None:
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "players", players)
 
     def text(self) -> str:
         return f"{self.win} win declared for {_players(self.players)}"
@@ -521,7 +628,7 @@ class WinDeclared(Reason):
 WinDeclared.kind = "win_declared"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimShort(Reason):
     """A joint win claimed by players who hold too few centres for it."""
 
@@ -531,6 +638,13 @@ class ClaimShort(Reason):
     together: int
     each: int
 
+    def __init__(self, win: str, players: tuple[str, ...], held: tuple[int, ...], together: int, each: int) -> None:
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "held", held)
+        object.__setattr__(self, "together", together)
+        object.__setattr__(self, "each", each)
+
     def text(self) -> str:
         holdings = ", ".join(f"{p} {n}" for p, n in zip(self.players, self.held, strict=True))
         return f"too few centres ({holdings}): a {self.win} win needs {self.together} together and {self.each} each"
@@ -539,12 +653,16 @@ class ClaimShort(Reason):
 ClaimShort.kind = "claim_short"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimNotJoined(Reason):
     """A joint win that not every partner claimed."""
 
     win: str
     missing: tuple[str, ...]
+
+    def __init__(self, win: str, missing: tuple[str, ...]) -> None:
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "missing", missing)
 
     def text(self) -> str:
         return f"{_players(self.missing)} did not claim this {self.win} win"
@@ -553,11 +671,14 @@ class ClaimNotJoined(Reason):
 ClaimNotJoined.kind = "claim_not_joined"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimCondition(Reason):
     """A condition a claim was made on that did not hold."""
 
     condition: str
+
+    def __init__(self, condition: str) -> None:
+        object.__setattr__(self, "condition", condition)
 
     def text(self) -> str:
         return f"its condition did not hold: {self.condition}"
@@ -566,12 +687,15 @@ class ClaimCondition(Reason):
 ClaimCondition.kind = "claim_condition"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimPending(Reason):
     """A claim recorded with the Autumn orders and judged later: after the Autumn retreats, or after the Winter
     builds it is conditional on."""
 
     until: str
+
+    def __init__(self, until: str) -> None:
+        object.__setattr__(self, "until", until)
 
     def text(self) -> str:
         return f"recorded; judged {self.until}"
@@ -580,13 +704,17 @@ class ClaimPending(Reason):
 ClaimPending.kind = "claim_pending"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimSuperseded(Reason):
     """A claim that could have been granted, set aside for a win its players preferred or a win that took one
     of them."""
 
     win: str
     players: tuple[str, ...]
+
+    def __init__(self, win: str, players: tuple[str, ...]) -> None:
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "players", players)
 
     def text(self) -> str:
         return f"set aside: the {self.win} win of {_players(self.players)} was declared"

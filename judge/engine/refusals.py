@@ -28,7 +28,8 @@ class Worded(Reason):
     """A reason the judge words itself, written to the contract as a note: a refusal, or a remark on an order
     that stands.
 
-    The kinds are plain classes, each with its fields (`names`) set once by its `__init__` and never changed, and
+    The kinds are plain classes, each with its fields (`names`) set once by its `__init__` (through
+    `object.__setattr__`: `Reason` refuses assignment, as a frozen dataclass does) and never changed, and
     compared, hashed and shown by them here: not dataclasses, for a module of a hundred dataclasses took as long
     to import as the rest of the engine (the decorator's work for each class at every start), and `judge
     adjudicate` starts for every batch. The module is compiled (judge/speedups.py) with `reasons.py`, whose `Reason`
@@ -102,8 +103,8 @@ class AndSo(Refusal):
     names = ("refusal", "then")
 
     def __init__(self, refusal: Refusal, then: Then) -> None:
-        self.refusal = refusal
-        self.then = then
+        object.__setattr__(self, "refusal", refusal)
+        object.__setattr__(self, "then", then)
 
     def text(self) -> str:
         return f"{self.refusal.text()}; {self.then.value}"
@@ -120,7 +121,7 @@ class Unreadable(Refusal):
     names = ("error",)
 
     def __init__(self, error: str = "") -> None:
-        self.error = error
+        object.__setattr__(self, "error", error)
 
     def text(self) -> str:
         return self.error or "could not read this order"
@@ -135,8 +136,8 @@ class NotThisPhase(Refusal):
     names = ("order", "phase")
 
     def __init__(self, order: OrderKind, phase: PhaseType) -> None:
-        self.order = order
-        self.phase = phase
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "phase", phase)
 
     def text(self) -> str:
         article = "an" if self.phase.value[0] in "AEIOU" else "a"
@@ -151,7 +152,7 @@ class NoUnitAt(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"there is no unit in {self.province}"
@@ -167,9 +168,9 @@ class NoMultiples(Refusal):
     names = ("variant", "count", "unit")
 
     def __init__(self, variant: str, count: int, unit: str) -> None:
-        self.variant = variant
-        self.count = count
-        self.unit = unit
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "unit", unit)
 
     def text(self) -> str:
         return f"{self.variant} has no multiple units: {self.count} {self.unit} is not a unit here"
@@ -183,7 +184,7 @@ class DifferentOrders(Refusal):
     names = ("holds",)
 
     def __init__(self, holds: bool = True) -> None:
-        self.holds = holds
+        object.__setattr__(self, "holds", holds)
 
     def text(self) -> str:
         if self.holds:
@@ -209,10 +210,10 @@ class StackShort(Refusal):
     names = ("free", "what", "province", "count")
 
     def __init__(self, free: int, what: str, province: str, count: int) -> None:
-        self.free = free
-        self.what = what
-        self.province = province
-        self.count = count
+        object.__setattr__(self, "free", free)
+        object.__setattr__(self, "what", what)
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "count", count)
 
     def text(self) -> str:
         return f"only {self.free} {self.what} left to order in {self.province}, not {self.count}"
@@ -227,8 +228,8 @@ class StackLacks(Refusal):
     names = ("province", "wanted")
 
     def __init__(self, province: str, wanted: Composition) -> None:
-        self.province = province
-        self.wanted = wanted
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "wanted", wanted)
 
     def text(self) -> str:
         return f"{self.province} does not hold {self.wanted} to support or convoy"
@@ -243,8 +244,8 @@ class NothingLeft(Refusal):
     names = ("force", "part")
 
     def __init__(self, force: UnitName, part: Composition) -> None:
-        self.force = force
-        self.part = part
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "part", part)
 
     def text(self) -> str:
         return f"{_unit(self.force)} has no {self.part} left to order; it holds"
@@ -261,7 +262,7 @@ class GarrisonNeverMoves(Refusal):
     names = ("force",)
 
     def __init__(self, force: UnitName) -> None:
-        self.force = force
+        object.__setattr__(self, "force", force)
 
     def text(self) -> str:
         return f"a garrison never moves; {_unit(self.force)} can only hold or support"
@@ -276,8 +277,8 @@ class CannotSail(Refusal):
     names = ("fleet_at", "via")
 
     def __init__(self, fleet_at: str, via: str) -> None:
-        self.fleet_at = fleet_at
-        self.via = via
+        object.__setattr__(self, "fleet_at", fleet_at)
+        object.__setattr__(self, "via", via)
 
     def text(self) -> str:
         return f"the fleet at {self.fleet_at} cannot sail to {self.via}"
@@ -291,7 +292,7 @@ class LandsOnlyNextTo(Refusal):
     names = ("at",)
 
     def __init__(self, at: str) -> None:
-        self.at = at
+        object.__setattr__(self, "at", at)
 
     def text(self) -> str:
         return f"an army at {self.at} can only land on a coast next to it"
@@ -312,7 +313,7 @@ class ArmyToSea(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"an army cannot move to the sea {self.province}"
@@ -327,8 +328,8 @@ class NoConvoyChain(Refusal):
     names = ("origin", "destination")
 
     def __init__(self, origin: str, destination: str) -> None:
-        self.origin = origin
-        self.destination = destination
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "destination", destination)
 
     def text(self) -> str:
         return f"no fleets at sea could convoy an army from {self.origin} to {self.destination}"
@@ -343,8 +344,8 @@ class OutOfReach(Refusal):
     names = ("destination", "origin")
 
     def __init__(self, destination: str, origin: str) -> None:
-        self.destination = destination
-        self.origin = origin
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "origin", origin)
 
     def text(self) -> str:
         return f"{self.destination} is not next to {self.origin}, and no fleets at sea could convoy it there"
@@ -365,7 +366,7 @@ class FleetInland(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a fleet cannot move inland to {self.province}"
@@ -380,8 +381,8 @@ class CoastUnreachable(Refusal):
     names = ("at", "coast")
 
     def __init__(self, at: str, coast: str) -> None:
-        self.at = at
-        self.coast = coast
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "coast", coast)
 
     def text(self) -> str:
         return f"a fleet in {self.at} cannot reach {self.coast}"
@@ -396,8 +397,8 @@ class NotAdjacent(Refusal):
     names = ("province", "at")
 
     def __init__(self, province: str, at: str) -> None:
-        self.province = province
-        self.at = at
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "at", at)
 
     def text(self) -> str:
         return f"{self.province} is not next to {self.at} for a fleet"
@@ -412,8 +413,8 @@ class WhichCoast(Refusal):
     names = ("province", "coasts")
 
     def __init__(self, province: str, coasts: tuple[str, ...]) -> None:
-        self.province = province
-        self.coasts = coasts
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "coasts", coasts)
 
     def text(self) -> str:
         return f"say which coast of {self.province}: {_either(self.coasts)}"
@@ -440,9 +441,9 @@ class CannotReach(Refusal):
     names = ("force", "province", "supporting")
 
     def __init__(self, force: UnitName, province: str, supporting: Supporting) -> None:
-        self.force = force
-        self.province = province
-        self.supporting = supporting
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "supporting", supporting)
 
     def text(self) -> str:
         return f"{_unit(self.force)} cannot reach {self.province}, so it cannot support {self.supporting.value}"
@@ -456,7 +457,7 @@ class SupportIntoOwnProvince(Refusal):
     names = ("merge",)
 
     def __init__(self, merge: bool = False) -> None:
-        self.merge = merge
+        object.__setattr__(self, "merge", merge)
 
     def text(self) -> str:
         if self.merge:
@@ -472,7 +473,7 @@ class NoUnitToSupport(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"there is no unit in {self.province} to support"
@@ -486,7 +487,7 @@ class SupportsItself(Refusal):
     names = ("move",)
 
     def __init__(self, move: bool = False) -> None:
-        self.move = move
+        object.__setattr__(self, "move", move)
 
     def text(self) -> str:
         return "a unit cannot support its own move" if self.move else "a unit cannot support itself"
@@ -501,8 +502,8 @@ class CannotMoveThere(Refusal):
     names = ("force", "destination")
 
     def __init__(self, force: UnitName, destination: str) -> None:
-        self.force = force
-        self.destination = destination
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "destination", destination)
 
     def text(self) -> str:
         return f"{_unit(self.force)} cannot move to {self.destination}"
@@ -516,7 +517,7 @@ class CannotConvoy(Refusal):
     names = ("composition",)
 
     def __init__(self, composition: Composition) -> None:
-        self.composition = composition
+        object.__setattr__(self, "composition", composition)
 
     def text(self) -> str:
         return f"{self.composition} cannot convoy"
@@ -537,7 +538,7 @@ class NoArmyToConvoy(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"there is no army in {self.province} to convoy"
@@ -553,9 +554,9 @@ class NotOnConvoyRoute(Refusal):
     names = ("at", "origin", "destination")
 
     def __init__(self, at: str, origin: str, destination: str) -> None:
-        self.at = at
-        self.origin = origin
-        self.destination = destination
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "destination", destination)
 
     def text(self) -> str:
         return f"{self.at} cannot be part of a convoy from {self.origin} to {self.destination}"
@@ -571,9 +572,9 @@ class TooMuchCargo(Refusal):
     names = ("force", "room", "cargo")
 
     def __init__(self, force: UnitName, room: int, cargo: Composition) -> None:
-        self.force = force
-        self.room = room
-        self.cargo = cargo
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "room", room)
+        object.__setattr__(self, "cargo", cargo)
 
     def text(self) -> str:
         armies = "army" if self.room == 1 else "armies"
@@ -592,8 +593,8 @@ class NotAUnit(Refusal):
     names = ("composition", "variant")
 
     def __init__(self, composition: Composition, variant: str) -> None:
-        self.composition = composition
-        self.variant = variant
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "variant", variant)
 
     def text(self) -> str:
         return f"{self.composition} is not a unit of {self.variant}"
@@ -608,8 +609,8 @@ class NotMultiple(Refusal):
     names = ("force", "single")
 
     def __init__(self, force: UnitName, single: bool = False) -> None:
-        self.force = force
-        self.single = single
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "single", single)
 
     def text(self) -> str:
         if self.single:
@@ -627,9 +628,9 @@ class PartCannot(Refusal):
     names = ("part", "order", "refusal")
 
     def __init__(self, part: Composition, order: OrderKind, refusal: Refusal) -> None:
-        self.part = part
-        self.order = order
-        self.refusal = refusal
+        object.__setattr__(self, "part", part)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         return f"the part {self.part} cannot {self.order.value}: {self.refusal.text()}"
@@ -644,8 +645,8 @@ class PartsTooMany(Refusal):
     names = ("parts", "force")
 
     def __init__(self, parts: Composition, force: UnitName) -> None:
-        self.parts = parts
-        self.force = force
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "force", force)
 
     def text(self) -> str:
         return f"the parts ({self.parts}) are more than {_unit(self.force)}"
@@ -668,9 +669,9 @@ class PartLeftCannotStand(Refusal):
     names = ("province", "staying", "refusal")
 
     def __init__(self, province: str, staying: Composition, refusal: Refusal) -> None:
-        self.province = province
-        self.staying = staying
-        self.refusal = refusal
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "staying", staying)
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         return f"the part left in {self.province} ({self.staying}) could not stand there: {self.refusal.text()}"
@@ -684,7 +685,7 @@ class MergeAcrossPowers(Refusal):
     names = ("force",)
 
     def __init__(self, force: UnitName) -> None:
-        self.force = force
+        object.__setattr__(self, "force", force)
 
     def text(self) -> str:
         return f"units of different powers do not merge ({_unit(self.force)} is {self.force.power})"
@@ -699,8 +700,8 @@ class MergeNotAdjacent(Refusal):
     names = ("force", "province")
 
     def __init__(self, force: UnitName, province: str) -> None:
-        self.force = force
-        self.province = province
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return (
@@ -719,9 +720,9 @@ class CannotMerge(Refusal):
     names = ("force", "destination", "refusal")
 
     def __init__(self, force: UnitName, destination: str, refusal: Refusal) -> None:
-        self.force = force
-        self.destination = destination
-        self.refusal = refusal
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         return f"{_unit(self.force)} cannot merge into {self.destination}: {self.refusal.text()}"
@@ -735,7 +736,7 @@ class StaysRule3(Refusal):
     names = ("refusal",)
 
     def __init__(self, refusal: Refusal) -> None:
-        self.refusal = refusal
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         return f"{self.refusal.text()}; it stays (rule 3)"
@@ -757,8 +758,8 @@ class MergeCoasts(Refusal):
     names = ("province", "coasts")
 
     def __init__(self, province: str, coasts: tuple[str, ...]) -> None:
-        self.province = province
-        self.coasts = coasts
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "coasts", coasts)
 
     def text(self) -> str:
         return f"the merging fleets would arrive on different coasts of {self.province} ({', '.join(self.coasts)})"
@@ -774,9 +775,9 @@ class WouldForm(Refusal):
     names = ("province", "formed", "refusal")
 
     def __init__(self, province: str, formed: Composition, refusal: Refusal) -> None:
-        self.province = province
-        self.formed = formed
-        self.refusal = refusal
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "formed", formed)
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         return f"together the units ordered into {self.province} would form {self.formed}: {self.refusal.text()}"
@@ -794,8 +795,8 @@ class CannotStand(Refusal):
     names = ("composition", "province")
 
     def __init__(self, composition: Composition, province: str) -> None:
-        self.composition = composition
-        self.province = province
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         if self.composition.is_army:
@@ -813,7 +814,7 @@ class ArmyOnCoast(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"an army in {self.province} stands on no coast"
@@ -827,7 +828,7 @@ class FleetNeedsCoast(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a fleet in {self.province} must name its coast"
@@ -851,7 +852,7 @@ class NoDislodgedUnitAt(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"there is no dislodged unit in {self.province}"
@@ -866,8 +867,8 @@ class DislodgedShort(Refusal):
     names = ("free", "province")
 
     def __init__(self, free: int, province: str) -> None:
-        self.free = free
-        self.province = province
+        object.__setattr__(self, "free", free)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"only {self.free} dislodged unit(s) left to order in {self.province}"
@@ -882,8 +883,8 @@ class CannotRetreat(Refusal):
     names = ("force", "destination")
 
     def __init__(self, force: UnitName, destination: str) -> None:
-        self.force = force
-        self.destination = destination
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "destination", destination)
 
     def text(self) -> str:
         return f"{_unit(self.force)} cannot retreat to {self.destination}"
@@ -907,7 +908,7 @@ class FleetBuiltInland(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a fleet cannot be built inland in {self.province}"
@@ -921,7 +922,7 @@ class BuildWhichCoast(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"say which coast of {self.province} the fleet is built on"
@@ -935,7 +936,7 @@ class NoBuilds(Refusal):
     names = ("power",)
 
     def __init__(self, power: str) -> None:
-        self.power = power
+        object.__setattr__(self, "power", power)
 
     def text(self) -> str:
         return f"{self.power} has no builds this winter"
@@ -950,8 +951,8 @@ class BuildsUsed(Refusal):
     names = ("power", "due")
 
     def __init__(self, power: str, due: str) -> None:
-        self.power = power
-        self.due = due
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "due", due)
 
     def text(self) -> str:
         return f"{self.power} has only {self.due} build(s)"
@@ -968,10 +969,10 @@ class BuildsShort(Refusal):
     names = ("composition", "cost", "power", "left")
 
     def __init__(self, composition: Composition, cost: str, power: str, left: str) -> None:
-        self.composition = composition
-        self.cost = cost
-        self.power = power
-        self.left = left
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "left", left)
 
     def text(self) -> str:
         return f"{self.composition} needs {self.cost} builds and {self.power} has {self.left} left"
@@ -985,7 +986,7 @@ class NoRemovals(Refusal):
     names = ("power",)
 
     def __init__(self, power: str) -> None:
-        self.power = power
+        object.__setattr__(self, "power", power)
 
     def text(self) -> str:
         return f"{self.power} has no removals to make"
@@ -1000,8 +1001,8 @@ class RemovalsUsed(Refusal):
     names = ("power", "left")
 
     def __init__(self, power: str, left: str) -> None:
-        self.power = power
-        self.left = left
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "left", left)
 
     def text(self) -> str:
         return f"{self.power} has only {self.left} removal(s) left"
@@ -1017,9 +1018,9 @@ class NoOwnUnitAt(Refusal):
     names = ("power", "province", "wanted")
 
     def __init__(self, power: str, province: str, wanted: Composition | None = None) -> None:
-        self.power = power
-        self.province = province
-        self.wanted = wanted
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "wanted", wanted)
 
     def text(self) -> str:
         if self.wanted is None:
@@ -1036,8 +1037,8 @@ class StatedWrongly(Refusal):
     names = ("stated", "made")
 
     def __init__(self, stated: Composition, made: Composition) -> None:
-        self.stated = stated
-        self.made = made
+        object.__setattr__(self, "stated", stated)
+        object.__setattr__(self, "made", made)
 
     def text(self) -> str:
         made = str(self.made) if self.made.size else "nothing"
@@ -1052,7 +1053,7 @@ class BuildOnItsCoast(Refusal):
     names = ("joined",)
 
     def __init__(self, joined: UnitName) -> None:
-        self.joined = joined
+        object.__setattr__(self, "joined", joined)
 
     def text(self) -> str:
         return f"{_unit(self.joined)} stands on {self.joined.at}: a unit built onto it must be built there"
@@ -1072,11 +1073,11 @@ class BuildOntoMakes(Refusal):
     def __init__(
         self, built: Composition, joined: UnitName, formed: Composition, variant: str, refusal: Refusal | None = None
     ) -> None:
-        self.built = built
-        self.joined = joined
-        self.formed = formed
-        self.variant = variant
-        self.refusal = refusal
+        object.__setattr__(self, "built", built)
+        object.__setattr__(self, "joined", joined)
+        object.__setattr__(self, "formed", formed)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "refusal", refusal)
 
     def text(self) -> str:
         head = f"building {self.built} onto {_unit(self.joined)} would make {self.formed}"
@@ -1095,9 +1096,9 @@ class RemovalLeaves(Refusal):
     names = ("taken", "force", "rest")
 
     def __init__(self, taken: Composition, force: UnitName, rest: Composition) -> None:
-        self.taken = taken
-        self.force = force
-        self.rest = rest
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "rest", rest)
 
     def text(self) -> str:
         return f"removing {self.taken} from {_unit(self.force)} would leave {self.rest}, which cannot stand there"
@@ -1112,8 +1113,8 @@ class NotHome(Refusal):
     names = ("province", "power")
 
     def __init__(self, province: str, power: str) -> None:
-        self.province = province
-        self.power = power
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "power", power)
 
     def text(self) -> str:
         return f"{self.province} is not a home centre of {self.power}"
@@ -1129,9 +1130,9 @@ class NotOwned(Refusal):
     names = ("power", "province", "controls")
 
     def __init__(self, power: str, province: str, controls: bool = False) -> None:
-        self.power = power
-        self.province = province
-        self.controls = controls
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "controls", controls)
 
     def text(self) -> str:
         return f"{self.power} does not {'control' if self.controls else 'own'} {self.province}"
@@ -1145,7 +1146,7 @@ class BuiltAlready(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a unit was already built in {self.province} (one build a province)"
@@ -1160,8 +1161,8 @@ class Occupied(Refusal):
     names = ("province", "by")
 
     def __init__(self, province: str, by: str = "") -> None:
-        self.province = province
-        self.by = by
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "by", by)
 
     def text(self) -> str:
         if self.by == "power":
@@ -1183,8 +1184,8 @@ class BuildOntoRule12(Refusal):
     names = ("built", "occupant")
 
     def __init__(self, built: Composition, occupant: Composition) -> None:
-        self.built = built
-        self.occupant = occupant
+        object.__setattr__(self, "built", built)
+        object.__setattr__(self, "occupant", occupant)
 
     def text(self) -> str:
         return (
@@ -1201,7 +1202,7 @@ class SplitFailsWhole(Refusal):
     names = ("staying",)
 
     def __init__(self, staying: Composition) -> None:
-        self.staying = staying
+        object.__setattr__(self, "staying", staying)
 
     def text(self) -> str:
         return f"the split fails whole: it would leave {self.staying} at sea, which cannot stand there"
@@ -1215,7 +1216,7 @@ class StrandedSupport(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return (
@@ -1232,7 +1233,7 @@ class OpeningSingle(Refusal):
     names = ("composition",)
 
     def __init__(self, composition: Composition) -> None:
-        self.composition = composition
+        object.__setattr__(self, "composition", composition)
 
     def text(self) -> str:
         return f"the initial placement is one army or one fleet on each home centre (rule 1), not {self.composition}"
@@ -1246,7 +1247,7 @@ class OpeningHasUnit(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"{self.province} already has its unit: one unit on each home centre (rule 1)"
@@ -1260,7 +1261,7 @@ class NotSeaworthy(Refusal):
     names = ("composition",)
 
     def __init__(self, composition: Composition) -> None:
-        self.composition = composition
+        object.__setattr__(self, "composition", composition)
 
     def text(self) -> str:
         return f"{self.composition} is not seaworthy (more armies than fleets) and cannot go to sea"
@@ -1277,7 +1278,7 @@ class AFOnlyAtSea(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"an A/F exists only at sea (rule 4b), not in {self.province}"
@@ -1299,8 +1300,8 @@ class MergeOnLand(Refusal):
     names = ("formed", "province")
 
     def __init__(self, formed: Composition, province: str) -> None:
-        self.formed = formed
-        self.province = province
+        object.__setattr__(self, "formed", formed)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"armies and fleets may not merge on land ({self.formed} in {self.province}), only by boarding at sea"
@@ -1315,8 +1316,8 @@ class NoArmyToBoard(Refusal):
     names = ("power", "province")
 
     def __init__(self, power: str, province: str) -> None:
-        self.power = power
-        self.province = province
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"{self.power} has no army in {self.province}"
@@ -1331,8 +1332,8 @@ class NoFleetToBoard(Refusal):
     names = ("power", "province")
 
     def __init__(self, power: str, province: str) -> None:
-        self.power = power
-        self.province = province
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"{self.power} has no fleet in {self.province} to board"
@@ -1346,7 +1347,7 @@ class NotAnArmy(Refusal):
     names = ("force",)
 
     def __init__(self, force: UnitName) -> None:
-        self.force = force
+        object.__setattr__(self, "force", force)
 
     def text(self) -> str:
         return f"{_unit(self.force)} is not an army"
@@ -1360,7 +1361,7 @@ class BoardsAtSea(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"an army boards a fleet at sea (rule 4b), and {self.province} is not a sea"
@@ -1375,8 +1376,8 @@ class NotNextTo(Refusal):
     names = ("province", "other")
 
     def __init__(self, province: str, other: str) -> None:
-        self.province = province
-        self.other = other
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "other", other)
 
     def text(self) -> str:
         return f"{self.province} is not next to {self.other}"
@@ -1391,8 +1392,8 @@ class NoneToBoard(Refusal):
     names = ("force", "wanted")
 
     def __init__(self, force: UnitName, wanted: Composition) -> None:
-        self.force = force
-        self.wanted = wanted
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "wanted", wanted)
 
     def text(self) -> str:
         return f"{_unit(self.force)} has no {self.wanted} to board"
@@ -1406,7 +1407,7 @@ class PlacementWrongPhase(Refusal):
     names = ("units",)
 
     def __init__(self, units: bool) -> None:
-        self.units = units
+        object.__setattr__(self, "units", units)
 
     def text(self) -> str:
         if self.units:
@@ -1425,10 +1426,10 @@ class OutsideCountry(Refusal):
     names = ("province", "power", "rule", "country")
 
     def __init__(self, province: str, power: str, rule: int, country: tuple[str, ...]) -> None:
-        self.province = province
-        self.power = power
-        self.rule = rule
-        self.country = country
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "country", country)
 
     def text(self) -> str:
         return (
@@ -1445,8 +1446,8 @@ class PlacedAlready(Refusal):
     names = ("province", "unit")
 
     def __init__(self, province: str, unit: bool = False) -> None:
-        self.province = province
-        self.unit = unit
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "unit", unit)
 
     def text(self) -> str:
         if self.unit:
@@ -1463,8 +1464,8 @@ class CentresPlaced(Refusal):
     names = ("power", "allocation")
 
     def __init__(self, power: str, allocation: int) -> None:
-        self.power = power
-        self.allocation = allocation
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "allocation", allocation)
 
     def text(self) -> str:
         return f"{self.power} places {self.allocation} centres, and has placed them"
@@ -1482,11 +1483,11 @@ class PlacementStrength(Refusal):
     names = ("power", "strength", "composition", "size", "left")
 
     def __init__(self, power: str, strength: int, composition: Composition, size: int, left: int) -> None:
-        self.power = power
-        self.strength = strength
-        self.composition = composition
-        self.size = size
-        self.left = left
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "strength", strength)
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "left", left)
 
     def text(self) -> str:
         return (
@@ -1510,7 +1511,7 @@ class PlaceMixed(Refusal):
     names = ("composition",)
 
     def __init__(self, composition: Composition) -> None:
-        self.composition = composition
+        object.__setattr__(self, "composition", composition)
 
     def text(self) -> str:
         return f"{self.composition}: a unit is armies or fleets; an army and a fleet combine only aboard at sea"
@@ -1524,7 +1525,7 @@ class PlaceWhichCoast(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"say which coast of {self.province} the fleet is placed on"
@@ -1541,7 +1542,7 @@ class GarrisonOffCentre(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a garrison stands only in a City or Town, not in {self.province}"
@@ -1556,8 +1557,8 @@ class GarrisonSupport(Refusal):
     names = ("force", "others")
 
     def __init__(self, force: UnitName, others: bool) -> None:
-        self.force = force
-        self.others = others
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "others", others)
 
     def text(self) -> str:
         name = " (name the units that can)" if self.others else ""
@@ -1575,7 +1576,7 @@ class SackerShunned(Refusal):
     names = ("sacker",)
 
     def __init__(self, sacker: str) -> None:
-        self.sacker = sacker
+        object.__setattr__(self, "sacker", sacker)
 
     def text(self) -> str:
         return f"{self.sacker} sacked Delphi: its units may not receive support from any other player (rule 7)"
@@ -1604,8 +1605,8 @@ class SacksWhereItStands(Refusal):
     names = ("force", "place")
 
     def __init__(self, force: UnitName, place: str) -> None:
-        self.force = force
-        self.place = place
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "place", place)
 
     def text(self) -> str:
         return f"{_unit(self.force).strip()} is not in {self.place}: a unit sacks the place it stands in (rule 7)"
@@ -1626,7 +1627,7 @@ class NotACentre(Refusal):
     names = ("place",)
 
     def __init__(self, place: str) -> None:
-        self.place = place
+        object.__setattr__(self, "place", place)
 
     def text(self) -> str:
         return f"{self.place} is not a City or Town"
@@ -1640,7 +1641,7 @@ class NotYourMinor(Refusal):
     names = ("power",)
 
     def __init__(self, power: str) -> None:
-        self.power = power
+        object.__setattr__(self, "power", power)
 
     def text(self) -> str:
         return f"{self.power} is not your Minor State"
@@ -1654,7 +1655,7 @@ class CityInSpring(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"{self.province} is a City: Cities change hands only after the Autumn (rule 8)"
@@ -1669,8 +1670,8 @@ class DelphiRaises(Refusal):
     names = ("left", "composition")
 
     def __init__(self, left: int, composition: Composition) -> None:
-        self.left = left
-        self.composition = composition
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "composition", composition)
 
     def text(self) -> str:
         return f"Delphi raises {self.left} more unit(s), not {self.composition}"
@@ -1692,8 +1693,8 @@ class ConvertsArmyOrFleet(Refusal):
     names = ("old", "new")
 
     def __init__(self, old: Composition, new: Composition) -> None:
-        self.old = old
-        self.new = new
+        object.__setattr__(self, "old", old)
+        object.__setattr__(self, "new", new)
 
     def text(self) -> str:
         return f"an army becomes a fleet or a fleet an army, not {self.old} into {self.new}"
@@ -1707,7 +1708,7 @@ class ConvertsInCentre(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"a unit converts only in a City or Town (rule 9), not in {self.province}"
@@ -1722,8 +1723,8 @@ class ConvertWhichCoast(Refusal):
     names = ("province", "coasts")
 
     def __init__(self, province: str, coasts: tuple[str, ...]) -> None:
-        self.province = province
-        self.coasts = coasts
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "coasts", coasts)
 
     def text(self) -> str:
         return f"say on which coast of {self.province} the fleet stands: {', '.join(self.coasts)}"
@@ -1737,7 +1738,7 @@ class GarrisonsOnly(Refusal):
     names = ("power",)
 
     def __init__(self, power: str) -> None:
-        self.power = power
+        object.__setattr__(self, "power", power)
 
     def text(self) -> str:
         return f"{self.power} has no removals to make; only garrisons may be disbanded at will (rule 4)"
@@ -1753,9 +1754,9 @@ class MinorOpening(Refusal):
     names = ("power", "composition", "again")
 
     def __init__(self, power: str, composition: Composition, again: bool = False) -> None:
-        self.power = power
-        self.composition = composition
-        self.again = again
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "composition", composition)
+        object.__setattr__(self, "again", again)
 
     def text(self) -> str:
         if self.again:
@@ -1776,9 +1777,9 @@ class OnlyTargetBoard(Refusal):
     names = ("module", "board", "into")
 
     def __init__(self, module: int, board: str, into: str) -> None:
-        self.module = module
-        self.board = board
-        self.into = into
+        object.__setattr__(self, "module", module)
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "into", into)
 
     def text(self) -> str:
         return f"under module {self.module} only units on board {self.board} may support into {self.into} (rule 3)"
@@ -1799,7 +1800,7 @@ class ClaimUnread(Refusal):
     names = ("why",)
 
     def __init__(self, why: str) -> None:
-        self.why = why
+        object.__setattr__(self, "why", why)
 
     def text(self) -> str:
         return self.why
@@ -1856,8 +1857,8 @@ class MergePartStopped(Refusal):
     names = ("destination", "bounced")
 
     def __init__(self, destination: str, bounced: bool) -> None:
-        self.destination = destination
-        self.bounced = bounced
+        object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "bounced", bounced)
 
     def text(self) -> str:
         if self.bounced:
@@ -1879,7 +1880,7 @@ class LandingCalledOff(Refusal):
     names = ("sea",)
 
     def __init__(self, sea: str) -> None:
-        self.sea = sea
+        object.__setattr__(self, "sea", sea)
 
     def text(self) -> str:
         return (
@@ -1896,7 +1897,7 @@ class SupportOfAMerger(Refusal):
     names = ("province",)
 
     def __init__(self, province: str) -> None:
-        self.province = province
+        object.__setattr__(self, "province", province)
 
     def text(self) -> str:
         return f"void: the unit in {self.province} was ordered to merge, not to hold"

@@ -32,7 +32,7 @@ HOLD, MOVE, SUPPORT, CONVOY = OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT,
 ALL = CUT_ALL
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Detachment:
     force: Force
     """the troops: a whole force, or the part of a force that has this order"""

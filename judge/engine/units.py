@@ -134,7 +134,7 @@ Facts = tuple[tuple[str, Any], ...]
 """Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Force:
     power: str
     composition: Composition

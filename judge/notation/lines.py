@@ -24,7 +24,7 @@ _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|
 _BY_JOINERS = re.compile(r"\s*(?:,|&|\band\b|\+)\s*(?=(?:\d+\s*)?[a-z])", re.I)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ReadOrder:
     """One order found in a line: the text reported as its input, and the order or why it could not be read."""
 

@@ -95,7 +95,7 @@ _PRIORITY = re.compile(r"^\s*(?:#\s*(\d+)|\(?(\d+)[.)])\s+(?=[^\d\s])")
 _BOARD_PREFIX = re.compile(r"\b(\d+)\s*:\s*(?=[a-z])", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(init=False)
 class _Cursor:
     tokens: list[str]
     pos: int = 0
