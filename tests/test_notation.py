@@ -18,7 +18,7 @@ from judge.board.model import normalise_name
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import ARMY, FLEET, Composition
 from judge.notation import OrderSyntaxError, parse_order, render_order
-from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _tokenise
+from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _same_place, _tokenise
 from judge.variants import get_variant
 
 BOARD = load_map("standard")
@@ -673,7 +673,7 @@ def test_multi_unit_forces(line: str, expected: str, composition: Composition) -
         ("A stp/nc - mos", "A stp/nc - mos"),  # an army on a coast
         ("Build A swi", "Build A swi"),  # impassable, not a centre
         ("F nth C F lon - bel", "F nth C F lon - bel"),  # convoying a fleet
-        ("A mun S A mun - mun", "A mun S A mun - mun"),
+        ("A mun S A mun - mun", "A mun S A mun"),  # a self-support (a move to its own place is a hold)
         ("A bud S A gal - bud via convoy", None),  # support carries no "via convoy": trailing words
     ],
 )
@@ -811,6 +811,12 @@ def _unit_refs(*, counted: bool = True) -> st.SearchStrategy[UnitRef]:
     return st.builds(UnitRef, compositions, st.sampled_from(LOCATIONS), counts)
 
 
+def _not_to_its_own_province(order: Order) -> bool:
+    """A support of a move to the supported unit's own province is read as a hold support ("A Gal S A Vie-Vie"),
+    so it has no text of its own to round-trip (tests/test_orders_as_players_write_them.py)."""
+    return order.destination is None or order.target is None or not _same_place(order.target.location, order.destination)
+
+
 def _orders() -> st.SearchStrategy[Order]:
     locations = st.sampled_from(LOCATIONS)
     return st.one_of(
@@ -822,7 +828,7 @@ def _orders() -> st.SearchStrategy[Order]:
             _unit_refs(),
             target=_unit_refs(),
             destination=st.one_of(st.none(), locations),
-        ),
+        ).filter(_not_to_its_own_province),
         st.builds(Order, st.just(OrderKind.CONVOY), _unit_refs(), target=_unit_refs(), destination=locations),
         st.builds(Order, st.just(OrderKind.RETREAT), _unit_refs(), destination=locations),
         st.builds(Order, st.just(OrderKind.DISBAND), _unit_refs()),

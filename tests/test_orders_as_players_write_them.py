@@ -150,7 +150,9 @@ def test_a_move_and_its_support_in_one_line_multiplomacy() -> None:
     assert [render_order(r.order) for r in both if r.order] == ["2 A swi - mun", "1 A swi S 2 A swi - mun"]
 
 
-def test_a_support_for_both_units_of_a_stack_keeps_both_multiplomacy() -> None:
+def test_a_support_for_both_units_of_a_stack_is_one_support_from_each_fleet_multiplomacy() -> None:
+    """Rule 7's "2 F Wes sup 1 A & 1 F Naf": a unit supports one unit, so the two fleets give a support each, one to
+    the army and one to the fleet; never one support of a fused A/F. Both stand."""
     case = {
         "variant": "multiplomacy",
         "units": [
@@ -161,9 +163,13 @@ def test_a_support_for_both_units_of_a_stack_keeps_both_multiplomacy() -> None:
         ],
         "orders": {"France": ["2 F Wes sup 1 A & 1 F Naf"]},
     }
-    first = run_case(case)["orders"][0]
-    assert first["order"] == "2 F wes S A/F naf"
-    assert first["result"] == "succeeds"
+    orders = run_case(case)["orders"]
+    supports = [o for o in orders if o["input"]]
+    assert [(o["order"], o["result"]) for o in supports] == [
+        ("1 F wes S A naf", "succeeds"),
+        ("1 F wes S F naf", "succeeds"),
+    ]
+    assert "A/F" not in " ".join(o["order"] for o in orders)
 
 
 def test_a_nationality_letter_names_whose_unit_is_meant() -> None:
