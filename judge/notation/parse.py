@@ -210,8 +210,9 @@ def _tokenise(line: str) -> list[str]:
     tokens: list[str] = []
     for raw in raws:
         if raw == ":":
-            # a colon is kept only between words it can join ("A Vie : Bud", "England : A Par"): first, last,
-            # or after one of the reader's own words ("M: A/F(Pic)", "D:", "Build:") it is punctuation
+            # a colon is kept after a word it can join to the next ("A Vie : Bud", "England : A Par"); first, or
+            # after one of the reader's own words ("M: A/F(Pic)", "D:", "Build:"), it is punctuation. Last ("A
+            # Vie:") it stays, and is refused: the order may go on in a line the reader never sees
             if tokens and tokens[-1] not in KEYWORDS and tokens[-1] not in _BEFORE_COLON:
                 tokens.append(raw)
             continue
@@ -229,8 +230,6 @@ def _tokenise(line: str) -> list[str]:
                 tokens.append("-")
             if part:
                 tokens.append(part)
-    if tokens and tokens[-1] == ":":  # "A Par:"
-        tokens.pop()
     return tokens
 
 
@@ -460,7 +459,7 @@ class OrderReader:
             return None
         nxt = cur.peek(1)
         power = self._power_word(token)
-        if power is not None and nxt == ":" and at_start:
+        if power is not None and nxt == ":" and at_start and cur.peek(2) is not None:
             # "England: A Par - Bur"; "Eng: Bre" is the unit in the English Channel moving to Brest
             after = cur.peek(2)
             if self._lookup(token) is None or self._is_type(after) or after in BUILD_WORDS | REMOVE_WORDS:
@@ -593,7 +592,7 @@ class OrderReader:
                 self._expect_end(cur, line)
                 return Order(OrderKind.RETREAT, unit, destination=destination)
             self._expect_end(cur, line)
-        if head in ("+", "-") and (self._is_type(cur.peek(1)) or _is_count(cur.peek(1) or "")):
+        if head in ("+", "-") and (self._is_type(cur.peek(1)) or _is_count(cur.peek(1) or "") or cur.peek(1) in ARTICLES):
             return self._sign(cur, line, head)
         for words, kind, what in (
             (BUILD_WORDS, OrderKind.BUILD, "the unit to build"),
