@@ -814,7 +814,9 @@ def _unit_refs(*, counted: bool = True) -> st.SearchStrategy[UnitRef]:
 def _not_to_its_own_province(order: Order) -> bool:
     """A support of a move to the supported unit's own province is read as a hold support ("A Gal S A Vie-Vie"),
     so it has no text of its own to round-trip (tests/test_orders_as_players_write_them.py)."""
-    return order.destination is None or order.target is None or not _same_place(order.target.location, order.destination)
+    return (
+        order.destination is None or order.target is None or not _same_place(order.target.location, order.destination)
+    )
 
 
 def _orders() -> st.SearchStrategy[Order]:

@@ -513,12 +513,7 @@ def test_a_fused_coast_the_province_does_not_have_is_refused(line: str) -> None:
 
 def _sea_spellings(board: Board) -> list[tuple[str, str]]:
     """(written, sea): every id, name and alias of every sea of the board."""
-    return [
-        (written, p.id)
-        for p in board.provinces.values()
-        if p.is_sea
-        for written in (p.id, p.name, *p.aliases)
-    ]
+    return [(written, p.id) for p in board.provinces.values() if p.is_sea for written in (p.id, p.name, *p.aliases)]
 
 
 @pytest.mark.parametrize(

@@ -47,13 +47,13 @@ class StackParts(OrderSyntaxError):
         each = ", ".join(f"'{p.count} {_unit_text(supporter)} S {_part_text(p)}{goes}'" for p in parts)
         wanted = sum(p.count or 1 for p in parts)
         have = supporter.count or 1
+        one = _unit_text(supporter)
         super().__init__(
             line,
-            f"{'one unit' if have == 1 else f'{have} units'} ({_unit_text(supporter)}) {'supports' if have == 1 else 'support'} "
-            f"{named} {where}, "
-            f"{wanted} units, and a unit supports one unit: for one support from each, number as many supporting "
-            f"units ('{wanted} {_unit_text(supporter)} S {named} {where}{goes}') or write a line for each "
-            f"({each}); or support one of them ('{_unit_text(supporter)} S {_part_text(parts[0])}{goes}')",
+            f"{'one unit' if have == 1 else f'{have} units'} ({one}) {'supports' if have == 1 else 'support'} "
+            f"{named} {where}, {wanted} units, and a unit supports one unit: for one support from each, number as "
+            f"many supporting units ('{wanted} {one} S {named} {where}{goes}') or write a line for each ({each}); "
+            f"or support one of them ('{one} S {_part_text(parts[0])}{goes}')",
         )
 
 
@@ -592,7 +592,9 @@ class OrderReader:
                 self._expect_end(cur, line)
                 return Order(OrderKind.RETREAT, unit, destination=destination)
             self._expect_end(cur, line)
-        if head in ("+", "-") and (self._is_type(cur.peek(1)) or _is_count(cur.peek(1) or "") or cur.peek(1) in ARTICLES):
+        if head in ("+", "-") and (
+            self._is_type(cur.peek(1)) or _is_count(cur.peek(1) or "") or cur.peek(1) in ARTICLES
+        ):
             return self._sign(cur, line, head)
         for words, kind, what in (
             (BUILD_WORDS, OrderKind.BUILD, "the unit to build"),
@@ -762,7 +764,9 @@ class OrderReader:
                 cur.pos += 1
             self._expect_end(cur, line)
             if parts:
-                raise StackParts(line, unit, [UnitRef(c, target.location, n, target.power) for n, c in parts], supported_to)
+                raise StackParts(
+                    line, unit, [UnitRef(c, target.location, n, target.power) for n, c in parts], supported_to
+                )
             return Order(OrderKind.SUPPORT, unit, target=target, destination=supported_to)
         if word in CONVOY_WORDS:
             target = self._unit(cur, line, "the army convoyed")
