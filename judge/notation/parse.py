@@ -16,7 +16,7 @@ from typing import Final
 
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
-from judge.engine.units import Composition
+from judge.engine.units import ARMY, FLEET, Composition
 
 EXAMPLES = '"F nth - nwy", "A bud S A gal - bud", "F nth C A lon - bel", "A par H"'
 ADJUSTMENT_EXAMPLES = '"Build F stp/nc", "Build A par", "Remove A par", "Waive"'
@@ -208,8 +208,9 @@ def _tokenise(line: str) -> list[str]:
     # characters, Py_UNICODE_ISSPACE; tests/test_notation.py holds them to it).
     raws = _TOKEN.findall(text) if "," in text or ";" in text or ":" in text else text.split()
     tokens: list[str] = []
+    colon = ":" in text
     for raw in raws:
-        if raw == ":":
+        if colon and raw == ":":
             # a colon is kept after a word it can join to the next ("A Vie : Bud", "England : A Par"); first, or
             # after one of the reader's own words ("M: A/F(Pic)", "D:", "Build:"), it is punctuation. Last ("A
             # Vie:") it stays, and is refused: the order may go on in a line the reader never sees
@@ -281,9 +282,10 @@ class OrderReader:
         """Read a place name (longest match) with an optional coast; return the location id."""
         if cur.done:
             raise OrderSyntaxError(line, f"expected {what} at the end of the line")
-        if cur.tokens[cur.pos] == "the" and not self.the_is_a_place and cur.pos + 1 < len(cur.tokens):
-            cur.pos += 1
         best = self._name_at(cur.tokens, cur.pos)
+        if best is None and cur.tokens[cur.pos] == "the" and not self.the_is_a_place and cur.pos + 1 < len(cur.tokens):
+            cur.pos += 1  # "moves to the English Channel" (asked only where no name starts with "the")
+            best = self._name_at(cur.tokens, cur.pos)
         if best is None:
             best = self._fused_coast(cur.tokens[cur.pos])
         if best is None:
@@ -695,8 +697,6 @@ class OrderReader:
         if cur.done:
             return Order(OrderKind.HOLD, unit)
         word = cur.take()
-        if word == ":" and cur.peek() in _ORDER_WORDS:  # "A Par: S A Mar - Bur", "A Par: H": the colon says nothing
-            word = cur.take()
         if word in SPLIT_WORDS or (word == "d" and not cur.done and self._is_type(cur.peek())):
             return self._split(cur, line, unit)
         if len(word) == 2 and word[0] == "s" and word[1] in "afgm" and self._lookup(word) is None:
@@ -716,6 +716,8 @@ class OrderReader:
                 self._expect_end(cur, line)
                 return Order(kind, unit)
         if word in MOVE_WORDS:
+            if word == ":" and cur.peek() in _ORDER_WORDS:  # "A Par: S A Mar - Bur", "A Par: H": the colon says nothing
+                return self._after_unit(cur, line, unit)
             kind = OrderKind.RETREAT if word in RETREAT_WORDS else OrderKind.MOVE
             self._skip_move_words(cur)  # "moves to", "retreats to"
             if cur.peek() in HOLD_WORDS and cur.peek(1) is None:  # zines' "F(Pic)-st."
@@ -733,8 +735,6 @@ class OrderReader:
             self._expect_end(cur, line)
             # a retreat is never convoyed: "via convoy" on one is read past, as the engine does (retreat.py)
             return Order(kind, unit, destination=destination, via_convoy=via and kind is OrderKind.MOVE)
-        if word == "via" or (word == "by" and cur.peek() in CONVOY_WORDS):
-            return self._route_first(cur, line, unit)
         if word in SUPPORT_WORDS:
             if cur.peek() in MERGE_WORDS:  # "A(Par) S MERGE (Bur)"
                 cur.pos += 1
@@ -750,20 +750,35 @@ class OrderReader:
                 return Order(OrderKind.SUPPORT, unit, target=None, destination=into)
             if cur.peek() in HOLD_WORDS and cur.peek(1) is not None:  # "support hold A Par"
                 cur.pos += 1
-            parts: list[tuple[int, Composition]] = []
-            target = self._unit(cur, line, "the unit supported", parts)
+            start = cur.pos
+            target = self._unit(cur, line, "the unit supported")
+            named = target.composition
+            parts: list[tuple[int, Composition]] | None = None
+            if (
+                named is not None
+                and named is not ARMY
+                and named is not FLEET
+                and target.count is None
+                and any(t in JOIN_WORDS for t in cur.tokens[start : cur.pos])
+            ):  # a stack named part by part ("1 A & 1 F Naf"): read it again for its parts
+                parts = []
+                end, cur.pos = cur.pos, start
+                self._unit(cur, line, "the unit supported", parts)
+                cur.pos = end
             supported_to: str | None = None
             if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS and cur.peek(2) is None:  # "S A ber to hold"
                 cur.pos += 2
             elif cur.peek() in MOVE_WORDS:
                 self._skip_move_words(cur)
                 supported_to = self._place(cur, line, "where the supported unit goes")
-                if _same_place(target.location, supported_to):
+                if province_of(supported_to) == province_of(target.location) and _same_place(
+                    target.location, supported_to
+                ):
                     supported_to = None  # "A Gal S A Vie-Vie": players write a hold support so
             elif cur.peek() in HOLD_WORDS:
                 cur.pos += 1
             self._expect_end(cur, line)
-            if parts:
+            if parts is not None and len(parts) > 1:
                 raise StackParts(
                     line, unit, [UnitRef(c, target.location, n, target.power) for n, c in parts], supported_to
                 )
@@ -774,12 +789,13 @@ class OrderReader:
                 raise OrderSyntaxError(line, 'expected where the convoyed army goes, like "F nth C A lon - bel"')
             self._skip_move_words(cur)
             destination = self._place(cur, line, "where the convoyed army goes")
-            route = []
+            route: list[str] = []
             while cur.peek() == "-":  # the army's route repeated: "F Nwg C A Edi-Nwg-Nwy"
                 cur.pos += 1
                 route.append(self._sea_of_route(line, destination))
                 destination = self._place(cur, line, "where the convoyed army goes")
-            route.extend(self._route(cur, line) or ())
+            if cur.peek() == "via":
+                route.extend(self._route(cur, line) or ())
             if route and province_of(unit.location) not in route:
                 raise OrderSyntaxError(
                     line,
@@ -788,6 +804,8 @@ class OrderReader:
                 )
             self._expect_end(cur, line)
             return Order(OrderKind.CONVOY, unit, target=target, destination=destination)
+        if word == "via" or (word == "by" and cur.peek() in CONVOY_WORDS):
+            return self._route_first(cur, line, unit)
         raise OrderSyntaxError(line, f"did not understand {word!r}; expected an order like {EXAMPLES}")
 
     @staticmethod
