@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from judge.board import load_map
@@ -673,7 +673,7 @@ def test_multi_unit_forces(line: str, expected: str, composition: Composition) -
         ("A stp/nc - mos", "A stp/nc - mos"),  # an army on a coast
         ("Build A swi", "Build A swi"),  # impassable, not a centre
         ("F nth C F lon - bel", "F nth C F lon - bel"),  # convoying a fleet
-        ("A mun S A mun - mun", "A mun S A mun"),  # a self-support (a move to its own place is a hold)
+        ("A mun S A mun - mun", None),  # a move to its own place: a hold support or not? asked
         ("A bud S A gal - bud via convoy", None),  # support carries no "via convoy": trailing words
     ],
 )
@@ -794,6 +794,8 @@ def test_every_map_name_reads_as_its_province() -> None:
 def test_any_map_name_reads_in_any_case_and_position(place: tuple[str, str], case: object, template: str) -> None:
     name, province = place
     assert callable(case)
+    # a support of Galicia's move to Galicia is asked about, not read (test_orders_as_players_write_them.py)
+    assume(not (province == "gal" and template.endswith("- gal")))
     order = read(template.format(case(name)))
     read_places = {
         order.unit.location if order.unit else None,

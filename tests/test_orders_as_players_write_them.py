@@ -579,42 +579,57 @@ def test_every_powers_adjective_names_it_on_every_board(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("variant", "line", "hold"),
+    [
+        ("standard", "A Gal SA Vie-Vie", "'A gal S A vie'"),
+        ("standard", "A Gal S A Vie-Vie", "'A gal S A vie'"),
+        ("standard", "A Gal supports A Vie - Vienna", "'A gal S A vie'"),
+        ("standard", "A Gal supports A Vie moving to Vie", "'A gal S A vie'"),
+        ("standard", "F Mao S F Spa/nc - Spa", "'F mao S F spa/nc'"),
+        ("multiplomacy", "2 A Gal S 3 A Vie - Vie", "'A gal S A vie'"),
+        ("hepta", "A 1:gal S A 1:vie - 1:vie", "'A 1:gal S A 1:vie'"),
+    ],
+)
+def test_a_support_of_a_move_to_the_units_own_province_asks_whether_it_is_a_hold_support(
+    variant: str, line: str, hold: str
+) -> None:
+    """Players write a support to hold so ("A Gal SA Vie-Vie"), but DATC 6.A.5 rules a support of a move to the unit's
+    own province illegal: two readings, so the judge asks, naming both and how to write the hold support."""
+    why = refusal_in(variant, line)
+    assert "a support to hold, or a support of that move" in why and "DATC 6.A.5" in why
+    assert hold in why
+
+
+@pytest.mark.parametrize(
     ("variant", "line", "expected"),
     [
-        ("standard", "A Gal SA Vie-Vie", "A gal S A vie"),
-        ("standard", "A Gal S A Vie-Vie", "A gal S A vie"),
-        ("standard", "A Gal supports A Vie - Vienna", "A gal S A vie"),
-        ("standard", "A Gal supports A Vie moving to Vie", "A gal S A vie"),
-        ("standard", "F Mao S F Spa/nc - Spa", "F mao S F spa/nc"),
-        ("multiplomacy", "2 A Gal S 3 A Vie - Vie", "2 A gal S 3 A vie"),
-        ("hepta", "A 1:gal S A 1:vie - 1:vie", "A 1:gal S A 1:vie"),
-        ("standard", "A Gal S A Vie - Bud", "A gal S A vie - bud"),  # a move elsewhere stays a move support
+        ("standard", "A Gal S A Vie - Bud", "A gal S A vie - bud"),
+        ("standard", "A Gal S A Vie", "A gal S A vie"),
         ("hepta", "A 1:gal S A 1:vie - 2:vie", "A 1:gal S A 1:vie - 2:vie"),  # another board's Vienna is elsewhere
     ],
 )
-def test_a_support_of_a_move_to_the_units_own_province_is_a_hold_support(
-    variant: str, line: str, expected: str
-) -> None:
+def test_a_support_of_a_move_elsewhere_or_to_hold_reads_as_before(variant: str, line: str, expected: str) -> None:
     assert read_in(variant, line) == [expected]
 
 
-def test_a_hold_support_written_as_a_move_home_counts_as_one() -> None:
+def test_datc_6_a_5_a_support_of_a_move_to_its_own_sector_is_still_no_support() -> None:
+    """DATC 6.A.5: England's support of A Yor - Yor gives nothing, and London takes Yorkshire."""
     case = {
         "variant": "standard",
         "units": [
-            {"power": "Austria", "unit": "A", "at": "vie"},
-            {"power": "Austria", "unit": "A", "at": "gal"},
-            {"power": "Russia", "unit": "A", "at": "boh"},
-            {"power": "Russia", "unit": "A", "at": "tyr"},
+            {"power": "England", "unit": "F", "at": "nth"},
+            {"power": "England", "unit": "A", "at": "yor"},
+            {"power": "England", "unit": "A", "at": "lvp"},
+            {"power": "Germany", "unit": "F", "at": "lon"},
+            {"power": "Germany", "unit": "A", "at": "wal"},
         ],
-        "orders": {"Austria": ["A Vie H", "A Gal SA Vie-Vie"], "Russia": ["A Boh - Vie", "A Tyr S A Boh - Vie"]},
+        "orders": {
+            "England": ["F nth convoys yor -> yor", "A yor -> yor", "A lvp supports A yor -> yor"],
+            "Germany": ["F lon -> yor", "A wal supports F lon -> yor"],
+        },
     }
     outcome = run_case(case)
-    assert [(o["order"], o["result"]) for o in outcome["orders"]][:2] == [
-        ("A vie H", "succeeds"),
-        ("A gal S A vie", "succeeds"),
-    ]
-    assert {"power": "Austria", "unit": "A", "at": "vie"} in outcome["units"]
+    assert {"power": "Germany", "unit": "F", "at": "yor"} in outcome["units"]
 
 
 @pytest.mark.parametrize(

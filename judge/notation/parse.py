@@ -135,7 +135,7 @@ _ROUTE_JOINS: Final = frozenset({"-", "and", "&", "+"})
 """between the seas of a named route: "via Nwg-Bar", "via Nwg and Bar" (commas are no words)"""
 _ORDER_WORDS: Final = KEYWORDS - {":"}
 """after a colon that follows the unit, the word that says what the order is"""
-_BEFORE_COLON: Final = frozenset(UNIT_WORDS) | {"-", ":"}
+_BEFORE_COLON: Final = frozenset(UNIT_WORDS) | CENTRE_WORDS | {"-", ":"}
 """words after which a colon says nothing: "M: A/F(Pic)", "Build: A Par" (with the reader's own words)"""
 _PRIORITY = re.compile(r"^\s*(?:#\s*(\d+)|\(?(\d+)[.)])\s+(?=[^\d\s])")
 """a number the player put before an order to rank it: "1.", "2)", "(1)", "#1" (not "2 A ...", a count)"""
@@ -534,6 +534,8 @@ class OrderReader:
         verb = verbs.get(cur.peek() or "") if verbs else None
         if verb is not None:  # a variant's verb first: "CLAIM ...", "SACK A Del"
             cur.pos += 1
+            if cur.peek() == ":":  # "Centre: Pic"
+                cur.pos += 1
             if verb.shape == "line":
                 return Order(verb.kind, None, words=" ".join(line.split()[1:]))
             names_centre = cur.peek() in CENTRE_WORDS or (cur.peek() == "a" and cur.peek(1) in CENTRE_WORDS)
@@ -563,7 +565,7 @@ class OrderReader:
     def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
         """What follows a variant's verb, by its shape."""
         if verb.shape == "unit target":
-            while cur.peek() in ("on", "onto", "aboard", "to", "into", "with"):  # "A(Rom) embarks on F(TYS)"
+            while cur.peek() in ("on", "onto", "aboard", "to", "into", "with", ":"):  # "A(Rom) embarks on F(TYS)"
                 cur.pos += 1
             target = self._unit(cur, line, "the unit it concerns")
             self._expect_end(cur, line)
@@ -774,7 +776,7 @@ class OrderReader:
                 if province_of(supported_to) == province_of(target.location) and _same_place(
                     target.location, supported_to
                 ):
-                    supported_to = None  # "A Gal S A Vie-Vie": players write a hold support so
+                    raise OrderSyntaxError(line, _support_home(unit, target))
             elif cur.peek() in HOLD_WORDS:
                 cur.pos += 1
             self._expect_end(cur, line)
@@ -883,6 +885,19 @@ class OrderReader:
             raise OrderSyntaxError(
                 line, f"did not understand {rest!r} at the end of the order; expected nothing after {read!r}"
             )
+
+
+def _support_home(unit: UnitRef, target: UnitRef) -> str:
+    """The question a support of a move to the supported unit's own province ("A Gal SA Vie-Vie") asks. Players
+    write a support to hold so; but no unit moves to its own province, and the DATC (6.A.5) rules a support of such a
+    move illegal, so the reader cannot tell which is meant and names both."""
+    who = f"{unit.composition or ''} {unit.location}".strip()
+    whom = f"{target.composition or ''} {target.location}".strip()
+    return (
+        f"{whom} - {province_of(target.location)} is a move to its own province: a support to hold, or a support of "
+        f"that move (which no unit can make, so the support would be illegal, DATC 6.A.5)? For a support to hold "
+        f"write '{who} S {whom}'"
+    )
 
 
 def _same_place(unit: str, place: str) -> bool:
