@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from judge.board import load_map
@@ -18,7 +18,7 @@ from judge.board.model import normalise_name
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import ARMY, FLEET, Composition
 from judge.notation import OrderSyntaxError, parse_order, render_order
-from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _tokenise
+from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _same_place, _tokenise
 from judge.variants import get_variant
 
 BOARD = load_map("standard")
@@ -673,7 +673,7 @@ def test_multi_unit_forces(line: str, expected: str, composition: Composition) -
         ("A stp/nc - mos", "A stp/nc - mos"),  # an army on a coast
         ("Build A swi", "Build A swi"),  # impassable, not a centre
         ("F nth C F lon - bel", "F nth C F lon - bel"),  # convoying a fleet
-        ("A mun S A mun - mun", "A mun S A mun - mun"),
+        ("A mun S A mun - mun", None),  # a move to its own place: a hold support or not? asked
         ("A bud S A gal - bud via convoy", None),  # support carries no "via convoy": trailing words
     ],
 )
@@ -794,6 +794,8 @@ def test_every_map_name_reads_as_its_province() -> None:
 def test_any_map_name_reads_in_any_case_and_position(place: tuple[str, str], case: object, template: str) -> None:
     name, province = place
     assert callable(case)
+    # a support of Galicia's move to Galicia is asked about, not read (test_orders_as_players_write_them.py)
+    assume(not (province == "gal" and template.endswith("- gal")))
     order = read(template.format(case(name)))
     read_places = {
         order.unit.location if order.unit else None,
@@ -811,6 +813,14 @@ def _unit_refs(*, counted: bool = True) -> st.SearchStrategy[UnitRef]:
     return st.builds(UnitRef, compositions, st.sampled_from(LOCATIONS), counts)
 
 
+def _not_to_its_own_province(order: Order) -> bool:
+    """A support of a move to the supported unit's own province is read as a hold support ("A Gal S A Vie-Vie"),
+    so it has no text of its own to round-trip (tests/test_orders_as_players_write_them.py)."""
+    return (
+        order.destination is None or order.target is None or not _same_place(order.target.location, order.destination)
+    )
+
+
 def _orders() -> st.SearchStrategy[Order]:
     locations = st.sampled_from(LOCATIONS)
     return st.one_of(
@@ -822,7 +832,7 @@ def _orders() -> st.SearchStrategy[Order]:
             _unit_refs(),
             target=_unit_refs(),
             destination=st.one_of(st.none(), locations),
-        ),
+        ).filter(_not_to_its_own_province),
         st.builds(Order, st.just(OrderKind.CONVOY), _unit_refs(), target=_unit_refs(), destination=locations),
         st.builds(Order, st.just(OrderKind.RETREAT), _unit_refs(), destination=locations),
         st.builds(Order, st.just(OrderKind.DISBAND), _unit_refs()),

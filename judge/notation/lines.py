@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.legality import convoy_route_seas
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
-from judge.notation.parse import OrderSyntaxError, parse_order
+from judge.notation.parse import OrderSyntaxError, StackParts, parse_order
 
 _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|sup\.)\s+by\s+(?P<by>.+)$", re.I)
 _BY_JOINERS = re.compile(r"\s*(?:,|&|\band\b|\+)\s*(?=(?:\d+\s*)?[a-z])", re.I)
@@ -70,6 +70,8 @@ def read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) 
 def _read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> list[ReadOrder]:
     try:
         return [ReadOrder(line, parse_order(board, line, verbs))]
+    except StackParts as asked:
+        return _stack_supports(line, asked)
     except OrderSyntaxError as whole:
         failed = whole
     with_support = _move_with_support(board, line, verbs)
@@ -92,6 +94,28 @@ def _read_line(board: Board, line: str, verbs: Mapping[str, Verb] | None = None)
             if len(read) > 1:
                 return read
     return [ReadOrder(line, None, failed.why)]
+
+
+def _stack_supports(line: str, asked: StackParts) -> list[ReadOrder]:
+    """ "2 F Wes sup 1 A & 1 F Naf": one support from each supporting unit, for each unit named, where the units
+    named are as many as the supporting units (Multiplomacy rule 7's example: a unit supports one unit, and an
+    attack of n units cuts n supports). Otherwise the reader's question: "F Ion sup 1 A & 1 F Tun" is one fleet
+    naming two units."""
+    supporter = asked.supporter
+    if sum(part.count or 1 for part in asked.parts) != (supporter.count or 1):
+        return [ReadOrder(line, None, asked.why)]
+    return [
+        ReadOrder(
+            line,
+            Order(
+                OrderKind.SUPPORT,
+                replace(supporter, count=part.count),
+                target=replace(part, count=None) if part.count == 1 else part,
+                destination=asked.destination,
+            ),
+        )
+        for part in asked.parts
+    ]
 
 
 _CONVOY = re.compile(r"^(?P<fleets>.+?)\s+(?:c|con|conv|convoy|convoys)\s+(?P<cargo>.+)$", re.I)

@@ -16,7 +16,7 @@ from typing import Final
 
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
-from judge.engine.units import Composition
+from judge.engine.units import ARMY, FLEET, Composition
 
 EXAMPLES = '"F nth - nwy", "A bud S A gal - bud", "F nth C A lon - bel", "A par H"'
 ADJUSTMENT_EXAMPLES = '"Build F stp/nc", "Build A par", "Remove A par", "Waive"'
@@ -31,6 +31,41 @@ class OrderSyntaxError(ValueError):
         super().__init__(f'"{line.strip()}": {why}')
 
 
+class StackParts(OrderSyntaxError):
+    """A support naming several units of a stack joined by `&` ("F Ion sup 1 A & 1 F Tun"). A unit supports one
+    unit, so this is either one support from each supporting unit (where as many units support as are named,
+    numbered: "2 F Wes sup 1 A & 1 F Naf", Multiplomacy rule 7's example) or a question; never one support of a
+    fused A/F. `judge.notation.lines` makes the supports; the reader alone refuses, naming both readings."""
+
+    def __init__(self, line: str, supporter: UnitRef, parts: list[UnitRef], destination: str | None) -> None:
+        self.supporter = supporter
+        self.parts = parts
+        self.destination = destination
+        where = parts[0].location
+        goes = f" - {destination}" if destination else ""
+        named = " & ".join(f"{p.count} {p.composition}" for p in parts)
+        each = ", ".join(f"'{p.count} {_unit_text(supporter)} S {_part_text(p)}{goes}'" for p in parts)
+        wanted = sum(p.count or 1 for p in parts)
+        have = supporter.count or 1
+        one = _unit_text(supporter)
+        super().__init__(
+            line,
+            f"{'one unit' if have == 1 else f'{have} units'} ({one}) {'supports' if have == 1 else 'support'} "
+            f"{named} {where}, {wanted} units, and a unit supports one unit: for one support from each, number as "
+            f"many supporting units ('{wanted} {one} S {named} {where}{goes}') or write a line for each ({each}); "
+            f"or support one of them ('{one} S {_part_text(parts[0])}{goes}')",
+        )
+
+
+def _unit_text(unit: UnitRef) -> str:
+    """A unit as the refusal names it, without its number: "F ion"."""
+    return f"{unit.composition or ''} {unit.location}".strip()
+
+
+def _part_text(part: UnitRef) -> str:
+    return f"{part.count} {part.composition} {part.location}" if (part.count or 1) > 1 else _unit_text(part)
+
+
 # The reader's words are `Final`: compiled, a final module constant is read from a C static, not looked up in
 # the module's dict at every use (the reader asks about these words a few dozen times a line).
 HOLD_WORDS: Final = frozenset({"h", "hold", "holds", "hld", "stand", "stands", "st", "nothing"})
@@ -39,7 +74,10 @@ CONVOY_WORDS: Final = frozenset(
     {"c", "convoy", "convoys", "cvy", "conv", "convoying", "convoyed", "cto", "transport", "transports"}
 )
 RETREAT_WORDS: Final = frozenset({"r", "retreat", "retreats"})
-MOVE_WORDS: Final = frozenset({"-", "to", "m", "move", "moves", "attack", "attacks", "into"}) | RETREAT_WORDS
+MOVE_WORDS: Final = (
+    frozenset({"-", ":", "to", "m", "move", "moves", "moving", "attack", "attacks", "into"}) | RETREAT_WORDS
+)
+"""words for "goes to"; `:` is a colon between two places ("A Vie : Bud"), the only colon `_tokenise` keeps"""
 DISBAND_WORDS: Final = frozenset({"d", "disband", "disbands", "disbanded", "destroy"})
 REMOVE_WORDS: Final = frozenset({"remove", "removes", "removal"})
 BUILD_WORDS: Final = frozenset({"b", "build", "builds", "add"})
@@ -88,8 +126,17 @@ _PARENS = re.compile(r"[()\[\]]")
 _JOINERS = re.compile(r"([+&=])")
 _COMPOSITION = re.compile(r"^(?:[0-9]*[afg])(?:/[0-9]*[afg])*$")
 _COUNT = re.compile(r"^[0-9]+$")
-_TOKEN = re.compile(r"\d+:[^\s,;:]+|[^\s,;:]+")
-"""words; a board-qualified place (`3:par`, on a board of several maps) is one word, its colon kept"""
+_TOKEN = re.compile(r"\d+:[^\s,;:]+|[^\s,;:]+|(?<!\d):")
+"""words; a board-qualified place (`3:par`, on a board of several maps) is one word, its colon kept; any other
+colon is a word of its own"""
+_LOOSE_COLON = re.compile(r"(?<!\d):")
+"""a colon that is no board prefix (`3:par`): "A Vie: Bud", "England: A Par", "M: A/F(Pic)" """
+_ROUTE_JOINS: Final = frozenset({"-", "and", "&", "+"})
+"""between the seas of a named route: "via Nwg-Bar", "via Nwg and Bar" (commas are no words)"""
+_ORDER_WORDS: Final = KEYWORDS - {":"}
+"""after a colon that follows the unit, the word that says what the order is"""
+_BEFORE_COLON: Final = frozenset(UNIT_WORDS) | CENTRE_WORDS | {"-", ":"}
+"""words after which a colon says nothing: "M: A/F(Pic)", "Build: A Par" (with the reader's own words)"""
 _PRIORITY = re.compile(r"^\s*(?:#\s*(\d+)|\(?(\d+)[.)])\s+(?=[^\d\s])")
 """a number the player put before an order to rank it: "1.", "2)", "(1)", "#1" (not "2 A ...", a count)"""
 _BOARD_PREFIX = re.compile(r"\b(\d+)\s*:\s*(?=[a-z])", re.IGNORECASE)
@@ -148,6 +195,7 @@ def _tokenise(line: str) -> list[str]:
         text = _ARROWS.sub(" - ", text)
     if ":" in text:
         text = _BOARD_PREFIX.sub(r"\1:", text)  # "3: par" -> "3:par"
+        text = _LOOSE_COLON.sub(" : ", text)
     if "(" in text or "/" in text or "." in text:
         text = _COAST_MARK.sub(lambda m: f" /{_coast_code(next(g for g in m.groups() if g))} ", text)
     if "(" in text or ")" in text or "[" in text or "]" in text:
@@ -160,7 +208,15 @@ def _tokenise(line: str) -> list[str]:
     # characters, Py_UNICODE_ISSPACE; tests/test_notation.py holds them to it).
     raws = _TOKEN.findall(text) if "," in text or ";" in text or ":" in text else text.split()
     tokens: list[str] = []
+    colon = ":" in text
     for raw in raws:
+        if colon and raw == ":":
+            # a colon is kept after a word it can join to the next ("A Vie : Bud", "England : A Par"); first, or
+            # after one of the reader's own words ("M: A/F(Pic)", "D:", "Build:"), it is punctuation. Last ("A
+            # Vie:") it stays, and is refused: the order may go on in a line the reader never sees
+            if tokens and tokens[-1] not in KEYWORDS and tokens[-1] not in _BEFORE_COLON:
+                tokens.append(raw)
+            continue
         if "." in raw:
             raw = raw.rstrip(".")
             if not raw:
@@ -209,6 +265,9 @@ class OrderReader:
         # Every start of a name key ("b", "bu", "bud", ..., "budapest"), for `_place` to stop widening a window
         # once its key can no longer become a name.
         self.name_prefixes = frozenset(key[:end] for key in board.names for end in range(len(key) + 1))
+        # "the" before a place ("moves to the English Channel") is read past, unless the map has a place of that
+        # name (Hoplite Wars' Thebes)
+        self.the_is_a_place = board.lookup("the") is not None
 
     def _all_names(self) -> list[str]:
         names = []
@@ -224,6 +283,11 @@ class OrderReader:
         if cur.done:
             raise OrderSyntaxError(line, f"expected {what} at the end of the line")
         best = self._name_at(cur.tokens, cur.pos)
+        if best is None and cur.tokens[cur.pos] == "the" and not self.the_is_a_place and cur.pos + 1 < len(cur.tokens):
+            cur.pos += 1  # "moves to the English Channel" (asked only where no name starts with "the")
+            best = self._name_at(cur.tokens, cur.pos)
+        if best is None:
+            best = self._fused_coast(cur.tokens[cur.pos])
         if best is None:
             token = cur.peek() or ""
             if token == "-":
@@ -272,6 +336,17 @@ class OrderReader:
                 return (width, found)
         return None
 
+    def _fused_coast(self, token: str) -> tuple[int, str] | None:
+        """A coast written into its province's name: "stpnc", "BULEC", "3:spasc" (asked only of a word that is no
+        name: the province must have that coast, so no other name is read into it)."""
+        coast = token[-2:]
+        if len(token) < 4 or coast not in ("nc", "sc", "ec", "wc"):
+            return None
+        found = self._lookup(token[:-2])
+        if found is None or "/" in found or coast not in self.board.provinces[found].coasts:
+            return None
+        return (1, f"{found}/{coast}")
+
     def _coast(self, cur: _Cursor) -> str | None:
         """A coast after a place name: "/nc" from the tokeniser, or a word ("stp nc", "spa north coast")."""
         nxt = cur.peek()
@@ -304,7 +379,9 @@ class OrderReader:
 
     # --- units -----------------------------------------------------------------------------------------
 
-    def _unit(self, cur: _Cursor, line: str, what: str) -> UnitRef:
+    def _unit(self, cur: _Cursor, line: str, what: str, parts: list[tuple[int, Composition]] | None = None) -> UnitRef:
+        """A unit: "A par", "2 F eng", "Russian A gal", "a fleet in stp/nc", "1 A & 1 F Naf" (a stack named part
+        by part, read as one force; `parts`, when given, gets the parts as written)."""
         count: int | None = None
         token = cur.peek()
         if token is not None and _is_count(token):
@@ -320,6 +397,8 @@ class OrderReader:
         if composition is not None and cur.peek() in ("&", "and", "+"):
             # a mixed stack named part by part, as in zines: "1 A & 1 F Naf"
             total = composition.times(count or 1)
+            if parts is not None:
+                parts.append((count or 1, composition))
             count = None
             while cur.peek() in ("&", "and", "+") and cur.peek(1) is not None:
                 cur.pos += 1
@@ -327,6 +406,8 @@ class OrderReader:
                 part = self._composition(cur, line)
                 if part is None:
                     raise OrderSyntaxError(line, f"expected a unit after '&' in {what}")
+                if parts is not None:
+                    parts.append((number, part))
                 more = part.times(number)
                 total = Composition.of(
                     total.armies + more.armies, total.fleets + more.fleets, total.garrisons + more.garrisons
@@ -380,6 +461,13 @@ class OrderReader:
             return None
         nxt = cur.peek(1)
         power = self._power_word(token)
+        if power is not None and nxt == ":" and at_start and cur.peek(2) is not None:
+            # "England: A Par - Bur"; "Eng: Bre" is the unit in the English Channel moving to Brest
+            after = cur.peek(2)
+            if self._lookup(token) is None or self._is_type(after) or after in BUILD_WORDS | REMOVE_WORDS:
+                cur.pos += 2
+                return power
+            return None
         if power is not None and nxt is not None:
             # "ENG" is England and the English Channel: a power only when a unit (or an order) follows
             is_place = self._lookup(token) is not None
@@ -446,6 +534,8 @@ class OrderReader:
         verb = verbs.get(cur.peek() or "") if verbs else None
         if verb is not None:  # a variant's verb first: "CLAIM ...", "SACK A Del"
             cur.pos += 1
+            if cur.peek() == ":":  # "Centre: Pic"
+                cur.pos += 1
             if verb.shape == "line":
                 return Order(verb.kind, None, words=" ".join(line.split()[1:]))
             if cur.done and verb.example:
@@ -466,7 +556,12 @@ class OrderReader:
             unit = self._unit(cur, line, "a unit")
             order = self._verb(cur, line, unit, verb)
         else:
-            order = self._order(cur, line, verbs or {})
+            try:
+                order = self._order(cur, line, verbs or {})
+            except StackParts as asked:  # "England: 2 F Wes sup 1 A & 1 F Naf": the supporting units are England's
+                if power is not None and asked.supporter.power is None:
+                    asked.supporter = replace(asked.supporter, power=power)
+                raise
         if power is not None and order.unit is not None and order.unit.power is None:
             order = replace(order, unit=replace(order.unit, power=power))
         return order
@@ -474,7 +569,7 @@ class OrderReader:
     def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
         """What follows a variant's verb, by its shape."""
         if verb.shape == "unit target":
-            while cur.peek() in ("on", "onto", "aboard", "to", "into", "with"):  # "A(Rom) embarks on F(TYS)"
+            while cur.peek() in ("on", "onto", "aboard", "to", "into", "with", ":"):  # "A(Rom) embarks on F(TYS)"
                 cur.pos += 1
             target = self._unit(cur, line, "the unit it concerns")
             self._expect_end(cur, line)
@@ -545,6 +640,10 @@ class OrderReader:
                 self._expect_end(cur, line)
                 return Order(OrderKind.RETREAT, unit, destination=destination)
             self._expect_end(cur, line)
+        if head in ("+", "-") and (
+            self._is_type(cur.peek(1)) or _is_count(cur.peek(1) or "") or cur.peek(1) in ARTICLES
+        ):
+            return self._sign(cur, line, head)
         for words, kind, what in (
             (BUILD_WORDS, OrderKind.BUILD, "the unit to build"),
             (REMOVE_WORDS, OrderKind.REMOVE, "the unit to remove"),
@@ -568,6 +667,23 @@ class OrderReader:
             cur.pos += 1
             return self._verb(cur, line, unit, verb)
         return self._after_unit(cur, line, unit)
+
+    def _sign(self, cur: _Cursor, line: str, sign: str) -> Order:
+        """ "+ A Mun" builds and "- F Tri" removes, as adjustment lists write them. With an order after the unit
+        ("- A Par - Bur") the sign may instead mark an item of a list: both readings are named and the line
+        refused."""
+        kind = OrderKind.BUILD if sign == "+" else OrderKind.REMOVE
+        cur.pos += 1
+        unit = self._unit(cur, line, "the unit to build" if sign == "+" else "the unit to remove")
+        if not cur.done:
+            rest = " ".join(cur.tokens[cur.pos :])
+            raise OrderSyntaxError(
+                line,
+                f"{sign!r} before a unit {'builds' if sign == '+' else 'removes'} it, but {rest!r} follows: if "
+                f"{sign!r} marks an item of a list, write the order without it; for a "
+                f"{'build' if sign == '+' else 'removal'}, nothing after the unit",
+            )
+        return Order(kind, unit)
 
     def _merge(self, cur: _Cursor, line: str) -> Order | None:
         """ "A Pie + A Par + A Gas MERGE = 3A Bur", "F(Bre)+A(Par)M: A/F(Pic)", "A(Mar) & A(Pic) MERGE 2A(Bur)"."""
@@ -646,6 +762,8 @@ class OrderReader:
                 self._expect_end(cur, line)
                 return Order(kind, unit)
         if word in MOVE_WORDS:
+            if word == ":" and cur.peek() in _ORDER_WORDS:  # "A Par: S A Mar - Bur", "A Par: H": the colon says nothing
+                return self._after_unit(cur, line, unit)
             kind = OrderKind.RETREAT if word in RETREAT_WORDS else OrderKind.MOVE
             self._skip_move_words(cur)  # "moves to", "retreats to"
             if cur.peek() in HOLD_WORDS and cur.peek(1) is None:  # zines' "F(Pic)-st."
@@ -656,6 +774,7 @@ class OrderReader:
             # njudge's convoy route "A lon - nth - bel": the army goes to the last place, by convoy
             while kind is OrderKind.MOVE and cur.peek() == "-":
                 cur.pos += 1
+                self._sea_of_route(line, destination)
                 destination = self._place(cur, line, "where the convoyed army lands")
                 path = True
             via = self._via_convoy(cur, line) or path
@@ -677,16 +796,38 @@ class OrderReader:
                 return Order(OrderKind.SUPPORT, unit, target=None, destination=into)
             if cur.peek() in HOLD_WORDS and cur.peek(1) is not None:  # "support hold A Par"
                 cur.pos += 1
+            start = cur.pos
             target = self._unit(cur, line, "the unit supported")
+            named = target.composition
+            parts: list[tuple[int, Composition]] | None = None
+            if (
+                named is not None
+                and named is not ARMY
+                and named is not FLEET
+                and target.count is None
+                and any(t in JOIN_WORDS for t in cur.tokens[start : cur.pos])
+            ):  # a stack named part by part ("1 A & 1 F Naf"): read it again for its parts
+                parts = []
+                end, cur.pos = cur.pos, start
+                self._unit(cur, line, "the unit supported", parts)
+                cur.pos = end
             supported_to: str | None = None
             if cur.peek() in MOVE_WORDS and cur.peek(1) in HOLD_WORDS and cur.peek(2) is None:  # "S A ber to hold"
                 cur.pos += 2
             elif cur.peek() in MOVE_WORDS:
                 self._skip_move_words(cur)
                 supported_to = self._place(cur, line, "where the supported unit goes")
+                if province_of(supported_to) == province_of(target.location) and _same_place(
+                    target.location, supported_to
+                ):
+                    raise OrderSyntaxError(line, _support_home(unit, target))
             elif cur.peek() in HOLD_WORDS:
                 cur.pos += 1
             self._expect_end(cur, line)
+            if parts is not None and len(parts) > 1:
+                raise StackParts(
+                    line, unit, [UnitRef(c, target.location, n, target.power) for n, c in parts], supported_to
+                )
             return Order(OrderKind.SUPPORT, unit, target=target, destination=supported_to)
         if word in CONVOY_WORDS:
             target = self._unit(cur, line, "the army convoyed")
@@ -694,9 +835,23 @@ class OrderReader:
                 raise OrderSyntaxError(line, 'expected where the convoyed army goes, like "F nth C A lon - bel"')
             self._skip_move_words(cur)
             destination = self._place(cur, line, "where the convoyed army goes")
-            self._route(cur, line)
+            route: list[str] = []
+            while cur.peek() == "-":  # the army's route repeated: "F Nwg C A Edi-Nwg-Nwy"
+                cur.pos += 1
+                route.append(self._sea_of_route(line, destination))
+                destination = self._place(cur, line, "where the convoyed army goes")
+            if cur.peek() == "via":
+                route.extend(self._route(cur, line) or ())
+            if route and province_of(unit.location) not in route:
+                raise OrderSyntaxError(
+                    line,
+                    f"the route named ({', '.join(route)}) does not pass {province_of(unit.location)}, the fleet "
+                    f'that convoys; expected the route through it, or none: "F nwg C A edi - nwy"',
+                )
             self._expect_end(cur, line)
             return Order(OrderKind.CONVOY, unit, target=target, destination=destination)
+        if word == "via" or (word == "by" and cur.peek() in CONVOY_WORDS):
+            return self._route_first(cur, line, unit)
         raise OrderSyntaxError(line, f"did not understand {word!r}; expected an order like {EXAMPLES}")
 
     @staticmethod
@@ -712,19 +867,59 @@ class OrderReader:
         if cur.peek() in CONVOY_WORDS and cur.peek(1) is None:
             cur.pos += 1
             return True
-        return self._route(cur, line)
+        return self._route(cur, line) is not None
 
-    def _route(self, cur: _Cursor, line: str) -> bool:
-        """A trailing "via" with the seas of the route, or alone: read (each sea must be a place) and taken as
-        "by convoy"; which fleets carry the army is still decided by the convoy orders."""
+    def _route(self, cur: _Cursor, line: str) -> list[str] | None:
+        """A trailing "via" with the seas of the route, or alone: read (each must be a sea of the map) and taken
+        as "by convoy"; which fleets carry the army is still decided by the convoy orders. None: no "via"."""
         if cur.peek() != "via":
-            return False
+            return None
         cur.pos += 1
+        seas = []
         while not cur.done:
-            self._place(cur, line, "a sea of the convoy route")
-            if cur.peek() in (",", "-", "and", "&"):
+            seas.append(self._sea_of_route(line, self._place(cur, line, "a sea of the convoy route")))
+            if cur.peek() in _ROUTE_JOINS:
                 cur.pos += 1
-        return True
+        return seas
+
+    def _route_first(self, cur: _Cursor, line: str, unit: UnitRef) -> Order:
+        """The route before the destination: "A Edi via NWG to Nwy", "A Edi via NWG BAR to StP", "A Edi via Nwg -
+        Nwy", "A Edi by convoy to Nwy": a move by convoy. The seas are read and checked to be seas (a land place
+        named as the route is not a convoy: refused), then dropped, as in "A Lon - Nwy via Nth"."""
+        if cur.peek() in CONVOY_WORDS:
+            cur.pos += 1
+        places: list[str] = []
+        dashed = False
+        while not cur.done and (cur.peek() not in MOVE_WORDS or cur.peek() == "-"):
+            if cur.peek() in _ROUTE_JOINS:
+                dashed = dashed or cur.peek() == "-"
+                cur.pos += 1
+                continue
+            places.append(self._place(cur, line, "a sea of the convoy route"))
+        if cur.done:  # "A Edi via Nwg - Nwy": the last place is where the army goes
+            if not (dashed and len(places) > 1):
+                raise OrderSyntaxError(
+                    line, 'expected where the army goes after the route, like "A edi via nwg to nwy"'
+                )
+            destination = places.pop()
+        else:
+            self._skip_move_words(cur)
+            destination = self._place(cur, line, "where the convoyed army goes")
+            self._expect_end(cur, line)
+        for place in places:
+            self._sea_of_route(line, place)
+        return Order(OrderKind.MOVE, unit, destination=destination, via_convoy=True)
+
+    def _sea_of_route(self, line: str, place: str) -> str:
+        """A place named as a sea of a convoy route, which must be one: "A Par - Bur - Mun" is no convoy."""
+        province = province_of(place)
+        if not self.board.provinces[province].is_sea:
+            raise OrderSyntaxError(
+                line,
+                f"{province} is not a sea, so it is no part of a convoy route; expected the seas the army crosses "
+                f'("A lon - nth - nwy", "A edi via nwg to nwy") or one move ("A par - bur")',
+            )
+        return province
 
     @staticmethod
     def _expect_end(cur: _Cursor, line: str) -> None:
@@ -734,6 +929,27 @@ class OrderReader:
             raise OrderSyntaxError(
                 line, f"did not understand {rest!r} at the end of the order; expected nothing after {read!r}"
             )
+
+
+def _support_home(unit: UnitRef, target: UnitRef) -> str:
+    """The question a support of a move to the supported unit's own province ("A Gal SA Vie-Vie") asks. Players
+    write a support to hold so; but no unit moves to its own province, and the DATC (6.A.5) rules a support of such a
+    move illegal, so the reader cannot tell which is meant and names both."""
+    who = f"{unit.composition or ''} {unit.location}".strip()
+    whom = f"{target.composition or ''} {target.location}".strip()
+    return (
+        f"{whom} - {province_of(target.location)} is a move to its own province: a support to hold, or a support of "
+        f"that move (which no unit can make, so the support would be illegal, DATC 6.A.5)? For a support to hold "
+        f"write '{who} S {whom}'"
+    )
+
+
+def _same_place(unit: str, place: str) -> bool:
+    """Whether a move from `unit` to `place` stays in the province ("A Vie-Vie"); two coasts named, and different,
+    are two places (`F spa/nc - spa/sc` is no staying)."""
+    if "/" in unit and "/" in place:
+        return unit == place
+    return province_of(unit) == province_of(place)
 
 
 _READERS: dict[int, OrderReader] = {}
@@ -749,4 +965,4 @@ def parse_order(board: Board, line: str, verbs: Mapping[str, Verb] | None = None
     return reader.read(line, verbs)
 
 
-__all__ = ["OrderReader", "OrderSyntaxError", "parse_order", "province_of"]
+__all__ = ["OrderReader", "OrderSyntaxError", "StackParts", "parse_order", "province_of"]
