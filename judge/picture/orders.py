@@ -3,7 +3,9 @@
 A move or retreat is an arrow; a support a dashed line to the middle of the move it supports (or a ring round
 the unit it keeps in place); a convoy a dotted line to the middle of the army's crossing; a build a ring; a
 removal or disband a cross over the unit. An order that failed is drawn faded with a red cross on it; illegal
-orders (never carried out, perhaps naming no real place) and holds are not drawn.
+orders (never carried out, perhaps naming no real place) and holds are not drawn. An order between two boards
+of which only one is drawn (one Heptadiplomacy board alone) is a short link at the drawn end, written with the
+other end's board and place (`to 3:Par`, `from 1:Par`).
 """
 
 from __future__ import annotations
@@ -11,31 +13,95 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from judge.board.model import Board
+from judge.board.copies import board_of
 from judge.board.planar import Point
 from judge.engine.orders import Order, OrderKind
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Result
 from judge.picture.layout import Layout
-from judge.picture.palette import colours_for
-from judge.picture.svg import attr, num
+from judge.picture.palette import Palette
+from judge.picture.svg import attr, num, text
 from judge.picture.units import dislodged_point
 
 START_GAP = 6.0
 END_GAP = 8.0
 
 
-def draw_orders(board: Board, layout: Layout, results: Sequence[OrderResult], phase: PhaseType) -> str:
-    """Every drawable order, moves last so their arrows lie on top of the supports aimed at them."""
+Segment = tuple[Point, Point]
+LINK = 34.0
+"""how long a link to an undrawn board is"""
+
+
+def draw_orders(
+    palette: Palette, layout: Layout, results: Sequence[OrderResult], phase: PhaseType, lines: list[Segment]
+) -> str:
+    """Every drawable order, moves last so their arrows lie on top of the supports aimed at them; each drawn
+    line is added to `lines` (the names it crosses are written again over it, draw.py)."""
     drawings: list[tuple[int, str]] = []
     for row in results:
         order = row.canonical
         if order is None or row.result is Result.ILLEGAL:
             continue
-        colour = colours_for(board, row.power).strong
+        colour = palette.of(row.power).strong
         failed = row.result is Result.FAILS
-        drawings.extend(_order(layout, order, colour, failed, phase is PhaseType.RETREAT))
+        found = _order(layout, order, colour, failed, phase is PhaseType.RETREAT)
+        if not found and order.kind is not OrderKind.SPLIT:
+            found = _link(layout, order, colour, failed)
+        drawings.extend(found)
+    for _, svg in drawings:
+        lines.extend(_segments(svg))
     return "".join(svg for _, svg in sorted(drawings, key=lambda d: d[0]))
+
+
+def _segments(svg: str) -> list[Segment]:
+    """The lines an order's drawing has (`<line x1=.. y1=.. x2=.. y2=..>`), for the names' sake."""
+    out: list[Segment] = []
+    for chunk in svg.split("<line ")[1:]:
+        values = {}
+        for key in ("x1", "y1", "x2", "y2"):
+            start = chunk.index(f'{key}="') + len(key) + 2
+            values[key] = float(chunk[start : chunk.index('"', start)])
+        out.append(((values["x1"], values["y1"]), (values["x2"], values["y2"])))
+    return out
+
+
+def _elsewhere(layout: Layout, location: str | None) -> str | None:
+    """`3:Par` where the location is on a board of copies that this picture does not draw, else None."""
+    if not location:
+        return None
+    panel, base = layout.split(location)
+    number = board_of(location)
+    if panel is not None or number is None:
+        return None
+    return f"{number}:{base[:1].upper()}{base[1:]}"
+
+
+def _link(layout: Layout, order: Order, colour: str, failed: bool) -> list[tuple[int, str]]:
+    """An order with one end on an undrawn board: a short arrow out of the unit (`to 3:Par`) or into the
+    drawn destination (`from 1:Par`), or a support's or convoy's line towards the other board."""
+    unit = layout.point(order.unit.location) if order.unit is not None else None
+    far = order.destination or (order.target.location if order.target is not None else None)
+    if unit is not None:
+        other = _elsewhere(layout, far)
+        if other is None:
+            return []
+        end = (unit[0] + LINK * 0.8, unit[1] - LINK * 0.6)
+        style = {OrderKind.SUPPORT: "os", OrderKind.CONVOY: "oc"}.get(order.kind)
+        drawn = line(unit, end, colour, failed, style) if style else arrow(unit, end, colour, failed)
+        return [(2, drawn + _tag(end, f"to {other}", colour))]
+    there = layout.point(order.destination) if order.destination else None
+    other = _elsewhere(layout, order.unit.location if order.unit is not None else None)
+    if there is None or other is None:
+        return []
+    start = (there[0] - LINK * 0.8, there[1] - LINK * 0.6)
+    return [(2, arrow(start, there, colour, failed) + _tag(start, f"from {other}", colour))]
+
+
+def _tag(at: Point, words: str, colour: str) -> str:
+    return (
+        f'<text class="lk" x="{num(at[0])}" y="{num(at[1] - 2)}" stroke={attr("#ffffff")} '
+        f"fill={attr(colour)}>{text(words)}</text>"
+    )
 
 
 def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: bool) -> list[tuple[int, str]]:
