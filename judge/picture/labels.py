@@ -31,6 +31,13 @@ def _meets(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _hidden(label: Box, cover: Box) -> bool:
+    """Does `cover` hide enough of the name that it no longer reads (a third of its box)?"""
+    w = min(label[2], cover[2]) - max(label[0], cover[0])
+    h = min(label[3], cover[3]) - max(label[1], cover[1])
+    return w > 0 and h > 0 and w * h >= (label[2] - label[0]) * (label[3] - label[1]) / 3
+
+
 def _crosses(box: Box, segment: Segment) -> bool:
     """Does the segment pass through the box (Liang-Barsky clipping)?"""
     (x0, y0), (x1, y1) = segment
@@ -63,7 +70,7 @@ def uncovered(layout: Layout, boxes: Sequence[Box], lines: Sequence[Segment], se
             cls = "ls" if pid in seas else "lb"
             at = (outline.label[0] + panel.dx, outline.label[1] + panel.dy)
             box = label_box(at, outline.text, size)
-            covering = [b for b in near if _meets(box, b)]
+            covering = [b for b in near if _hidden(box, b)]
             if covering:
                 moved = _free_spot(at, outline.text, covering, taken, size)
                 taken.append(label_box(moved, outline.text, size))

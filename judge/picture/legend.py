@@ -26,7 +26,14 @@ CHAR = 5.9
 @dataclass(frozen=True)
 class Line:
     colours: Colours
-    words: str
+    name: str
+    figures: str
+    in_all: bool = False
+    """the figures end with the side's on every board"""
+
+    @property
+    def words(self) -> str:
+        return f"{self.name}: {self.figures}"
 
 
 @dataclass(frozen=True)
@@ -73,18 +80,23 @@ def entries(board: Board, position: Position, palette: Palette, split: Split = w
             name = label if hatch is None else ", ".join(group)
             if only_board is not None and len(group) == 1 and nation(group[0]) != name:
                 name = f"{name} ({nation(group[0])})"
-            words = f"{name}: {_figures(halves, units)}"
-            if only_board is not None and len(powers) > len(drawn):
+            figures = _figures(halves, units)
+            in_all = only_board is not None and len(powers) > len(drawn)
+            if in_all:
                 all_halves, all_units = _counts(board, position, powers, split)
-                words += f" (all boards {halves_text(all_halves)}, {all_units})"
-            lines.append(Line(palette.of(group[0]), words))
+                figures += f" (all boards {halves_text(all_halves)}, {all_units})"
+            lines.append(Line(palette.of(group[0]), name, figures, in_all))
         out.append(Entry(tuple(lines)))
     return out
 
 
 def _column_width(found: list[Entry]) -> float:
-    longest = max((len(line.words) for e in found for line in e.lines), default=10)
-    return 24 + CHAR * longest
+    """Wide enough for the longest name with the widest figures, so that the legend keeps its shape from
+    phase to phase (the frames of an animation are all one size)."""
+    lines = [line for e in found for line in e.lines]
+    longest = max((len(line.name) for line in lines), default=10)
+    widest = len(": 99½ centres, 99 units") + (len(" (all boards 99½, 99)") if any(x.in_all for x in lines) else 0)
+    return 24 + CHAR * (longest + max([widest, *(len(x.figures) + 2 for x in lines)]))
 
 
 def height(found: list[Entry], width: float) -> float:
@@ -111,7 +123,7 @@ def draw(found: list[Entry], top: float, width: float) -> str:
         for line in entry.lines:
             fill = line.colours.fill
             out.append(
-                f'<rect class="u" x="{num(x)}" y="{num(y + 1)}" width="18" height="10" rx="2" fill={attr(fill)}/>'
+                f'<rect class="lgs" x="{num(x)}" y="{num(y + 1)}" width="18" height="10" rx="2" fill={attr(fill)}/>'
                 f'<text class="lg" x="{num(x + 24)}" y="{num(y + 10)}">{text(line.words)}</text>'
             )
             y += LINE

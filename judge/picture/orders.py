@@ -175,9 +175,10 @@ def arrow(a: Point, b: Point, colour: str, failed: bool) -> str:
     shaft_end = (tip[0] - (tip[0] - start[0]) / length * size * 0.8, tip[1] - (tip[1] - start[1]) / length * size * 0.8)
     faded = " of" if failed else ""
     out = (
-        f'<g class="a{faded}"><line class="o" x1="{num(start[0])}" y1="{num(start[1])}" x2="{num(shaft_end[0])}" '
-        f'y2="{num(shaft_end[1])}" stroke={attr(colour)}/><polygon points="{_head(tip, start, size)}" '
-        f"fill={attr(colour)}/></g>"
+        f'<g class="a{faded}"><line class="oe" x1="{num(start[0])}" y1="{num(start[1])}" x2="{num(shaft_end[0])}" '
+        f'y2="{num(shaft_end[1])}"/><line class="o" x1="{num(start[0])}" y1="{num(start[1])}" '
+        f'x2="{num(shaft_end[0])}" y2="{num(shaft_end[1])}" stroke={attr(colour)}/>'
+        f'<polygon class="oh" points="{_head(tip, start, size)}" fill={attr(colour)}/></g>'
     )
     if failed:
         out += cross(_along(start, tip, 0.62), 4.0, None)

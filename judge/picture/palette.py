@@ -11,9 +11,10 @@ another player.
 
 The seven hues were tuned by a search, from the Okabe-Ito colour-blind-safe set towards the board game's
 colours (Austria red, England dark blue, France light blue, Germany grey, Italy green, Russia purple, Turkey
-yellow), so that under a simulation of protanopia, deuteranopia and tritanopia (Viénot/Brettel, through the
-`coloraide` library) as well as with normal sight no two units' colours are closer than 15 in CIEDE2000 and no
-two owners' tints closer than 8, nor a tint to the plain land; tests/test_picture_palette.py checks it.
+yellow), so that under a simulation of protanopia, deuteranopia and tritanopia (full dichromacy, the Brettel
+simulation of the `coloraide` library) as well as with normal sight no two units' colours are closer than 15 in
+CIEDE2000 and no two owners' tints closer than 8, nor a tint closer than 6 to the unowned or the impassable land;
+tests/test_picture_palette.py checks it for every variant's sides.
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ from judge.board.model import Board
 
 SEA = "#b5d3ea"
 LAND = "#f1e9d2"
-IMPASSABLE = "#a8a294"
+IMPASSABLE = "#d8d4cc"
 SCENERY_LAND = "#dcd6c8"
 SCENERY_WATER = "#c7dcec"
 BORDER = "#5b564c"
 COASTLINE = "#3f5f7a"
 LABEL = "#2d2a26"
 FAILED = "#d2201c"
-TINT_SHARE = 0.5
-"""how far an owner's tint goes from its colour towards the plain land"""
+TINT_SHARE = 0.35
+"""how far an owner's colour is lightened towards white before it colours the land (`tint_of`)"""
+GLASS_LIGHTNESS = 0.6
+"""and at least this light (of 1), so that names stay readable on a dark power's land (Germany)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +101,20 @@ def board_number(power: str) -> str:
     return head if colon and head.isdigit() else ""
 
 
+def tint_of(strong: str) -> str:
+    """The land an owner holds: the plain land coloured through the owner's colour lightened, as a glass would
+    (a multiply), so that the PNG path can paint it over the cached board by multiplying (raster.py)."""
+    r, g, b = (int(strong[i : i + 2], 16) for i in (1, 3, 5))
+    light = (0.299 * r + 0.587 * g + 0.114 * b) / 255
+    share = max(TINT_SHARE, (GLASS_LIGHTNESS - light) / (1 - light)) if light < 1 else 0.0
+    glass = mix(strong, "#ffffff", share)
+    a = [int(LAND[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(glass[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x * y / 255):02x}" for x, y in zip(a, b, strict=True))
+
+
 def colours_of(strong: str, hatch: int | None = None) -> Colours:
-    return Colours(strong, mix(strong, LAND, TINT_SHARE), _ink(strong) if hatch is None else "#1d1d1d", hatch)
+    return Colours(strong, tint_of(strong), _ink(strong) if hatch is None else "#1d1d1d", hatch)
 
 
 Sides = tuple[tuple[str, tuple[str, ...]], ...]

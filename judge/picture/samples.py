@@ -1,6 +1,7 @@
 """One position per variant that shows what its pictures must show, with the phase's orders adjudicated: the
 standard board's moves, supports, a convoy, failures and a dislodgement; Multiplomacy's stacks; Multiplicity's
 multiple units (`3A`, `A/2F`), merges and splits; Mad Diplomacy's placed centres, strong units and Atlantis;
+Hoplite Wars' mixed forces, garrisons, Minors, Towns, the sacked Delphi and the declared colonies;
 Heptadiplomacy's seven boards. The tests draw them (and keep their SVGs as golden files) and `make bench` times
 them.
 """
@@ -119,6 +120,54 @@ SAMPLES: dict[str, dict[str, Any]] = {
         },
         "state": {"atlantis": "tyr", "homes": {"France": ["bur", "gas", "pic"]}},
         "orders": {"France": ["2A(Bur) - Mun", "F(Pic) - Bel"], "Germany": ["3A(Mun) St."]},
+    },
+    "hoplite": {
+        "phase": {"season": "Spring", "year": -449, "type": "Movement"},
+        "units": [
+            {"power": "Athens", "unit": "2A", "at": "ath"},
+            {"power": "Anactorium", "unit": "A", "at": "ath"},
+            {"power": "Anactorium", "unit": "A", "at": "meg"},
+            {"power": "Athens", "unit": "F", "at": "sar"},
+            {"power": "Athens", "unit": "G", "at": "tho"},
+            {"power": "Boeotia", "unit": "2A", "at": "the"},
+            {"power": "Boeotia", "unit": "A", "at": "del"},
+            {"power": "Elis", "unit": "A", "at": "pla"},
+            {"power": "Mantinea", "unit": "A", "at": "pel"},
+            {"power": "Aetolia", "unit": "F", "at": "gce"},
+            {"power": "Achea", "unit": "A", "at": "aeg"},
+            {"power": "Argolis", "unit": "2A", "at": "cor"},
+            {"power": "Sparta", "unit": "A", "at": "pra"},
+            {"power": "Elatea", "unit": "2G", "at": "ela"},
+        ],
+        "supply_centers": {
+            "Athens": ["ath", "mar", "tho", "chi"],
+            "Anactorium": ["ana", "meg"],
+            "Boeotia": ["aul", "orc", "the", "pla", "sam"],
+            "Elis": ["eli"],
+            "Aetolia": ["agr", "cal", "thr", "les"],
+            "Mantinea": ["man", "pel"],
+            "Achea": ["aeg", "pat"],
+            "Argolis": ["arg", "cor", "her", "rho"],
+            "Sparta": ["pra", "spa", "zar", "mil"],
+            "Elatea": ["ela"],
+            "Thessaly": ["cie", "lar", "pln", "pho"],
+            "Chalcis": ["cha"],
+            "Messene": ["mes", "cos"],
+            "Pherae": ["phe"],
+        },
+        "state": {
+            "sacked_by": "Boeotia",
+            "colonies_declared": {"chi": "Athens", "sam": "Boeotia", "les": "Aetolia", "rho": "Argolis",
+                                  "mil": "Sparta", "pho": "Thessaly", "cos": "Sparta"},
+        },
+        "orders": {
+            "Athens": ["3A(ath) - pla", "F(sar) S A(meg) - cor", "A(meg) - cor"],
+            "Boeotia": ["2A(the) S A(pla)"],
+            "Elis": ["A(pla) H"],
+            "Argolis": ["2A(cor) H"],
+            "Aetolia": ["F(gce) S 2A(cor)"],
+            "Achea": ["A(aeg) - pel"],
+        },
     },
     "hepta": {
         "options": {"module": 1, "assignment": "a"},

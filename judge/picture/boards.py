@@ -1,0 +1,33 @@
+"""A variant of several boards in mail: one picture per board, readable and light.
+
+Heptadiplomacy's seven boards side by side in one PNG gave about 590 pixels a board and names of about 6 pixels
+(unreadable), and a mail of about 900 KB. Every player holds a power on every board, so no board is anyone's
+"own": each board is a picture of its own, 874 pixels across (`BOARD_SCALE`), its names written at 12 map units
+so that they come out at 9 pixels, each with its legend naming the nation every player holds there, and each a
+palette PNG (png.py) of about 50 KB: seven within the 400 KB a results mail may weigh. The SVG of all seven
+boards (`draw_svg`) stays for a browser, which zooms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from judge.picture.command import Drawing, render
+from judge.picture.layout import copies_of
+
+BOARD_SCALE = 0.75
+"""PNG pixels per map unit of one board of several"""
+BOARD_LABEL = 12.0
+"""names in map units on such a board: 9 pixels at `BOARD_SCALE`"""
+
+
+def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = None) -> list[tuple[int, bytes]]:
+    """(board number, palette PNG) for each board of a variant of several boards; [] for a single board."""
+    return [
+        (
+            number,
+            render(picture, "png", only_board=number, scale=BOARD_SCALE, sides=sides, label_size=BOARD_LABEL,
+                   palette_png=True),  # fmt: skip
+        )
+        for number in copies_of(picture.board)
+    ]
