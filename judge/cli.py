@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
 
     from sqlalchemy.orm import Session
 
@@ -74,6 +75,8 @@ def _map_draw(args: argparse.Namespace) -> int:
 
     out = Path(args.output) if args.output else None
     fmt = "png" if out is not None and out.suffix.lower() == ".png" else "svg"
+    if args.history:
+        return _map_history(args, out)
     if out is not None and out.suffix.lower() not in (".png", ".svg"):
         print("judge map draw: the output file must end in .svg or .png", file=sys.stderr)
         return 2
@@ -287,6 +290,35 @@ def _adjudicate_arguments(adj: argparse.ArgumentParser) -> None:
     adj.set_defaults(run=_adjudicate)
 
 
+def _map_history(args: argparse.Namespace, out: Path | None) -> int:
+    """`--history FILE`: the outcomes in FILE (a JSON list, or one outcome a line) as one animated GIF."""
+    import json
+
+    from judge.board.geometry import GeometryError
+    from judge.contract import CaseError
+    from judge.picture.animation import history_gif
+    from judge.variants import UnknownVariant
+
+    if out is None or out.suffix.lower() != ".gif":
+        print("judge map draw --history: the output file (-o) must end in .gif", file=sys.stderr)
+        return 2
+    try:
+        with open(args.history, encoding="utf-8") as handle:
+            raw = handle.read()
+        stripped = raw.lstrip()
+        outcomes = json.loads(raw) if stripped.startswith("[") else [json.loads(x) for x in raw.splitlines() if x.strip()]
+        if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
+            raise CaseError("a history is a list of judge adjudicate outcomes (JSON objects)")
+        out.write_bytes(history_gif(args.variant, outcomes, scale=args.scale))
+    except (OSError, json.JSONDecodeError, CaseError, GeometryError, ValueError) as exc:
+        print(f"judge map draw: {exc}", file=sys.stderr)
+        return 2
+    except UnknownVariant as exc:
+        print(f"judge map draw: {exc.args[0]}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _map_arguments(maps: argparse.ArgumentParser) -> None:
     map_sub = maps.add_subparsers(dest="map_command", required=True)
     check = map_sub.add_parser("check", help="check map files and print every problem")
@@ -300,6 +332,9 @@ def _map_arguments(maps: argparse.ArgumentParser) -> None:
     draw.add_argument("--board", type=int, help="on a variant of several boards, draw only this board")
     draw.add_argument("--columns", type=int, help="on a variant of several boards, boards side by side (default 4)")
     draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 0.8; less for several boards)")
+    draw.add_argument(
+        "--history", metavar="FILE", help="a list of outcomes (JSON list or one a line): the game as an animated GIF"
+    )
     draw.set_defaults(run=_map_draw)
 
 

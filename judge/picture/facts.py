@@ -25,8 +25,8 @@ def tag(x: float, y: float, words: str, colour: str, title: str, boxes: list[Box
     width = 4.6 * len(words)
     boxes.append((x - width / 2, y - 7, x + width / 2, y + 2))
     return (
-        f'<text class="tg" x="{num(x)}" y="{num(y)}" fill={attr(colour)}><title>{text(title)}</title>'
-        f"{text(words)}</text>"
+        f'<text class="tg" x="{num(x)}" y="{num(y)}" fill={attr(colour)}>{text(words)}<title>{text(title)}</title>'
+        f"</text>"
     )
 
 
