@@ -19,7 +19,7 @@ from judge.engine.orders import Order, OrderKind
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Result
 from judge.picture.layout import Layout
-from judge.picture.palette import Palette
+from judge.picture.palette import Palette, ink
 from judge.picture.svg import attr, num, text
 from judge.picture.units import dislodged_point
 
@@ -98,8 +98,10 @@ def _link(layout: Layout, order: Order, colour: str, failed: bool) -> list[tuple
 
 
 def _tag(at: Point, words: str, colour: str) -> str:
+    """A few words in the power's colour, on a halo that sets it off: dark under a light colour."""
+    halo = "#ffffff" if ink(colour) == "#ffffff" else "#1d1d1d"
     return (
-        f'<text class="lk" x="{num(at[0])}" y="{num(at[1] - 2)}" stroke={attr("#ffffff")} '
+        f'<text class="lk" x="{num(at[0])}" y="{num(at[1] - 2)}" stroke={attr(halo)} '
         f"fill={attr(colour)}>{text(words)}</text>"
     )
 
@@ -139,7 +141,11 @@ def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: boo
         return [(2, arrow(unit, target, colour, failed))] if unit is not None and target is not None else []
     if kind in (OrderKind.BUILD, OrderKind.CENTRE):
         where = layout.point(order.destination) if kind is OrderKind.CENTRE and order.destination else unit
-        return [(0, ring(where, colour, failed))] if where is not None else []
+        if where is None:
+            return []
+        built = order.unit.composition if kind is OrderKind.BUILD and order.unit is not None else None
+        what = _tag((where[0], where[1] + 20), f"+{built}", colour) if built is not None and not failed else ""
+        return [(0, ring(where, colour, failed) + what)]
     if kind in (OrderKind.REMOVE, OrderKind.DISBAND):
         if unit is None:
             return []

@@ -84,7 +84,8 @@ def mix(colour: str, other: str, share: float) -> str:
     return "#" + "".join(f"{round(x * (1 - share) + y * share):02x}" for x, y in zip(a, b, strict=True))
 
 
-def _ink(colour: str) -> str:
+def ink(colour: str) -> str:
+    """Text on this colour: dark on a light one, white on a dark one."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return "#1d1d1d" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
@@ -114,7 +115,7 @@ def tint_of(strong: str) -> str:
 
 
 def colours_of(strong: str, hatch: int | None = None) -> Colours:
-    return Colours(strong, tint_of(strong), _ink(strong) if hatch is None else "#1d1d1d", hatch)
+    return Colours(strong, tint_of(strong), ink(strong) if hatch is None else "#1d1d1d", hatch)
 
 
 Sides = tuple[tuple[str, tuple[str, ...]], ...]

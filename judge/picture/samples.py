@@ -13,7 +13,8 @@ from typing import Any
 
 from judge.contract.adjudicate import read_orders, read_position
 from judge.engine import Phase, adjudicate
-from judge.engine.position import Outcome, Position
+from judge.engine.phase import PhaseType
+from judge.engine.position import OrderResult, Outcome, Position
 from judge.engine.rules import Rules
 from judge.variants import get_variant
 
@@ -200,3 +201,38 @@ def sample(variant: str) -> Sample:
     position = read_position(rules, case, Phase.parse(raw["season"], raw["year"], raw["type"]))
     outcome = adjudicate(rules, position, read_orders(rules, case))
     return Sample(variant, rules, position, outcome)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A position to draw with the orders given in it: one of a variant's golden pictures."""
+
+    position: Position
+    orders: list[OrderResult]
+    title: str
+
+
+def stages(variant: str, seeds: range = range(1, 9), years: int = 6) -> dict[str, Stage]:
+    """The variant's golden pictures (tests/golden/pictures/): its start, its sample mid-game position with the
+    sample's orders, and the first retreat and the first adjustment with orders of a seeded random game (the
+    position before the phase, its orders drawn over it)."""
+    from judge.testing.random_games import play
+
+    described = get_variant(variant)
+    start = described.starting_position()
+    mid = sample(variant)
+    found = {
+        "start": Stage(start, [], described.phase_name(start.phase)),
+        "mid": Stage(mid.position, mid.outcome.results, described.phase_name(mid.position.phase)),
+    }
+    wanted = {PhaseType.RETREAT: "retreat", PhaseType.ADJUSTMENT: "adjustment"}
+    rules = described.rules(SAMPLES[variant].get("options"))
+    for seed in seeds:
+        for played, outcome in play(rules, seed, years):
+            name = wanted.get(played.position.phase.type)
+            if name and name not in found and played.orders:
+                title = described.phase_name(played.position.phase)
+                found[name] = Stage(played.position, outcome.results, title)
+            if len(found) == 4:
+                return found
+    return found
