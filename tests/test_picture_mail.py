@@ -21,7 +21,7 @@ from judge.picture.samples import SAMPLES
 from judge.testing.random_games import play
 from judge.variants import get_variant
 
-MAIL_BUDGET = 400 * 1024
+from judge.picture.boards import MAIL_BUDGET
 
 
 def _outcome(variant: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Position, Result
 from judge.engine.rules import RuleOptionError, Rules
 from judge.picture import draw_png, draw_svg
+from judge.picture.png import QUALITY
 from judge.variants import Variant, get_variant
 
 
@@ -93,7 +94,7 @@ def drawing(variant_name: str, case: dict[str, Any] | None = None, with_orders: 
 
 def render(picture: Drawing, fmt: str, *, only_board: int | None = None, columns: int | None = None,
            scale: float | None = None, sides: Mapping[str, Sequence[str]] | None = None,
-           label_size: float = 9.0, palette_png: bool = False) -> bytes:  # fmt: skip
+           label_size: float = 9.0, palette_png: bool = False, quality: int = QUALITY) -> bytes:  # fmt: skip
     """The picture as `svg` (UTF-8 text) or `png` bytes; `sides`: who holds which powers (default: the
     position's, else the variant's fixed sides)."""
     common: dict[str, Any] = {
@@ -108,6 +109,7 @@ def render(picture: Drawing, fmt: str, *, only_board: int | None = None, columns
     }
     if fmt == "png":
         return draw_png(
-            picture.board, picture.geometry, picture.position, scale=scale, palette_png=palette_png, **common
-        )
+            picture.board, picture.geometry, picture.position, scale=scale, palette_png=palette_png,
+            quality=quality, **common,
+        )  # fmt: skip
     return draw_svg(picture.board, picture.geometry, picture.position, **common).encode("utf-8")

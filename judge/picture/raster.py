@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from judge.picture.draw import Scene
-from judge.picture.png import encode
+from judge.picture.png import QUALITY, encode
 
 _BOARDS: OrderedDict[tuple[object, ...], Any] = OrderedDict()
 _LOCK = threading.Lock()
@@ -53,9 +53,9 @@ def board_raster(scene: Scene, scale: float) -> Any:
     return image
 
 
-def scene_to_png(scene: Scene, scale: float = 1.0, palette: bool = False) -> bytes:
+def scene_to_png(scene: Scene, scale: float = 1.0, palette: bool = False, quality: int = QUALITY) -> bytes:
     """The scene as PNG: the cached board, the tints multiplied in, the rest laid over."""
-    return encode(scene_image(scene, scale), palette)
+    return encode(scene_image(scene, scale), palette, quality)
 
 
 def scene_image(scene: Scene, scale: float = 1.0) -> Any:
