@@ -305,8 +305,10 @@ def _map_history(args: argparse.Namespace, out: Path | None) -> int:
     try:
         with open(args.history, encoding="utf-8") as handle:
             raw = handle.read()
-        stripped = raw.lstrip()
-        outcomes = json.loads(raw) if stripped.startswith("[") else [json.loads(x) for x in raw.splitlines() if x.strip()]
+        if raw.lstrip().startswith("["):
+            outcomes = json.loads(raw)
+        else:
+            outcomes = [json.loads(line) for line in raw.splitlines() if line.strip()]
         if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
             raise CaseError("a history is a list of judge adjudicate outcomes (JSON objects)")
         out.write_bytes(history_gif(args.variant, outcomes, scale=args.scale))

@@ -1,6 +1,7 @@
-"""The SVG as players' browsers show it: a real headless Chromium (Debian's `chromium`) opens the picture and
-takes a screenshot, and the screenshot has the sea, the owners' colours and the units where the geometry puts
-them, and for every variant's sample picture the legend's colours and a unit's. Skipped where Chromium is not installed, except under CI, which installs it."""
+"""The SVG as players' browsers show it: a real headless Chromium (Debian's `chromium`) opens the picture and takes a
+screenshot, and the screenshot has the sea, the owners' colours and the units where the geometry puts them, and for
+every variant's sample picture the legend's colours and a unit's. Skipped where Chromium is not installed, except
+under CI, which installs it."""
 
 from __future__ import annotations
 
@@ -97,7 +98,9 @@ def test_a_browser_shows_each_variants_picture_with_its_legend_and_units(name: s
     svg_file = tmp_path / f"{name}.svg"
     svg_file.write_text(picture.svg(), encoding="utf-8")
     shot = _screenshot(svg_file, round(picture.plan.width), round(picture.plan.height), tmp_path)
-    swatches = re.findall(r'<rect class="lgs" x="([\d.]+)" y="([\d.]+)" width="18" height="10" rx="2" fill="(#\w+)"', picture.svg())
+    swatches = re.findall(
+        r'<rect class="lgs" x="([\d.]+)" y="([\d.]+)" width="18" height="10" rx="2" fill="(#\w+)"', picture.svg()
+    )
     assert len(swatches) >= len(picture.entries)
     for x, y, fill in swatches:
         assert close(pixel(shot, (float(x) + 9, float(y) + 6)), rgb(fill), within=10), (name, fill)

@@ -16,12 +16,10 @@ from judge.cli import main
 from judge.contract import run_case
 from judge.contract.adjudicate import outcome_json
 from judge.mail.pictures import animation_part, map_parts
-from judge.picture.boards import BOARD_LABEL, BOARD_SCALE
+from judge.picture.boards import BOARD_LABEL, BOARD_SCALE, MAIL_BUDGET
 from judge.picture.samples import SAMPLES
 from judge.testing.random_games import play
 from judge.variants import get_variant
-
-from judge.picture.boards import MAIL_BUDGET
 
 
 def _outcome(variant: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from judge.board.planar import Point, segments
 from judge.picture import palette
 from judge.picture.svg import FONT, num, path_data, text
 
+
 def style(label_size: float = 9.0) -> str:
     """The pictures' style sheet; `label_size`: the provinces' names, in map units (sea names a little larger)."""
     return _STYLE.replace("9px", f"{num(label_size)}px").replace("9.5px", f"{num(label_size * 1.06)}px")
@@ -37,7 +38,8 @@ fill:#1d1d1d;text-anchor:middle}}
 .atl{{fill:none;stroke:#0d7f8c;stroke-width:1.6}}.at{{font-family:{FONT};font-size:7px;font-weight:bold;
 fill:#0d7f8c;text-anchor:middle}}
 .o{{fill:none;stroke-width:1.6;stroke-linecap:round}}.oe{{fill:none;stroke:#1d1d1d;stroke-width:2.8;
-stroke-linecap:round;stroke-opacity:.45}}.oh{{stroke:#1d1d1d;stroke-width:.5}}.os{{fill:none;stroke-width:1.2;stroke-dasharray:4 2.5}}
+stroke-linecap:round;stroke-opacity:.45}}.oh{{stroke:#1d1d1d;stroke-width:.5}}
+.os{{fill:none;stroke-width:1.2;stroke-dasharray:4 2.5}}
 .oc{{fill:none;stroke-width:1.2;stroke-dasharray:1 2.2;stroke-linecap:round}}.of{{opacity:.55}}
 .x{{stroke:{palette.FAILED};stroke-width:1.8;stroke-linecap:round}}
 .lh{{paint-order:stroke;stroke:#fff;stroke-width:2.6px;stroke-linejoin:round}}

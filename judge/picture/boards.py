@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from judge.picture.command import Drawing, render
 from judge.picture.layout import copies_of
@@ -45,7 +46,7 @@ def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = Non
     pngs: list[bytes] = []
     with ThreadPoolExecutor(max_workers=2) as pool:
         for quality in QUALITIES:
-            pngs = list(pool.map(lambda n: board_png(picture, n, sides, quality), numbers))
+            pngs = list(pool.map(partial(board_png, picture, sides=sides, quality=quality), numbers))
             if sum(len(png) for png in pngs) <= MAIL_BUDGET:
                 break
     return list(zip(numbers, pngs, strict=True))

@@ -3,9 +3,10 @@
 Layers, bottom to top: the board (water, scenery, provinces by terrain), owners' tints, borders and names (the
 board's layers are static: base_layer.py builds them once), supply-centre marks, a wandering centre, units,
 dislodged units, the variant's own facts (facts.py), the orders' arrows, the names these would hide written again
-(labels.py), the title and the legend (legend.py). Colours go by side (palette.py). Every coordinate comes from the geometry, so the same code draws
-the standard board, a variant's board, or seven copies of the standard board side by side. `Scene` keeps the
-layers apart so that the PNG path (raster.py) can paint the static ones once and reuse them.
+(labels.py), the title and the legend (legend.py). Colours go by side (palette.py). Every coordinate comes from the
+geometry, so the same code draws the standard board, a variant's board, or seven copies of the standard board side
+by side. `Scene` keeps the layers apart so that the PNG path (raster.py) can paint the static ones once and reuse
+them.
 """
 
 from __future__ import annotations

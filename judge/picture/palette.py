@@ -109,9 +109,9 @@ def tint_of(strong: str) -> str:
     light = (0.299 * r + 0.587 * g + 0.114 * b) / 255
     share = max(TINT_SHARE, (GLASS_LIGHTNESS - light) / (1 - light)) if light < 1 else 0.0
     glass = mix(strong, "#ffffff", share)
-    a = [int(LAND[i : i + 2], 16) for i in (1, 3, 5)]
-    b = [int(glass[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * y / 255):02x}" for x, y in zip(a, b, strict=True))
+    land = [int(LAND[i : i + 2], 16) for i in (1, 3, 5)]
+    through = [int(glass[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x * y / 255):02x}" for x, y in zip(land, through, strict=True))
 
 
 def colours_of(strong: str, hatch: int | None = None) -> Colours:

@@ -158,8 +158,15 @@ SAMPLES: dict[str, dict[str, Any]] = {
         },
         "state": {
             "sacked_by": "Boeotia",
-            "colonies_declared": {"chi": "Athens", "sam": "Boeotia", "les": "Aetolia", "rho": "Argolis",
-                                  "mil": "Sparta", "pho": "Thessaly", "cos": "Sparta"},
+            "colonies_declared": {
+                "chi": "Athens",
+                "sam": "Boeotia",
+                "les": "Aetolia",
+                "rho": "Argolis",
+                "mil": "Sparta",
+                "pho": "Thessaly",
+                "cos": "Sparta",
+            },
         },
         "orders": {
             "Athens": ["3A(ath) - pla", "F(sar) S A(meg) - cor", "A(meg) - cor"],

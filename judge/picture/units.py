@@ -118,7 +118,9 @@ def _chip(palette: Palette, chip: Chip, x: float, y: float, dislodged: bool) -> 
     return "".join(out)
 
 
-def draw_units(palette: Palette, layout: Layout, forces: Iterable[Force], boxes: list[Box], split: Split = whole) -> str:
+def draw_units(
+    palette: Palette, layout: Layout, forces: Iterable[Force], boxes: list[Box], split: Split = whole
+) -> str:
     out: list[str] = []
     for location, chips in chips_at(forces, split).items():
         point = layout.point(location)
