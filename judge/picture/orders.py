@@ -28,6 +28,8 @@ END_GAP = 8.0
 
 
 Segment = tuple[Point, Point]
+Drawn = tuple[int, str, Segment | None]
+"""an order's drawing: its layer (supports under moves), its SVG, the line it draws from the unit (or None)"""
 LINK = 34.0
 """how long a link to an undrawn board is"""
 
@@ -37,7 +39,7 @@ def draw_orders(
 ) -> str:
     """Every drawable order, moves last so their arrows lie on top of the supports aimed at them; each drawn
     line is added to `lines` (the names it crosses are written again over it, draw.py)."""
-    drawings: list[tuple[int, str]] = []
+    drawings: list[Drawn] = []
     for row in results:
         order = row.canonical
         if order is None or row.result is Result.ILLEGAL:
@@ -48,21 +50,8 @@ def draw_orders(
         if not found and order.kind is not OrderKind.SPLIT:
             found = _link(layout, order, colour, failed)
         drawings.extend(found)
-    for _, svg in drawings:
-        lines.extend(_segments(svg))
-    return "".join(svg for _, svg in sorted(drawings, key=lambda d: d[0]))
-
-
-def _segments(svg: str) -> list[Segment]:
-    """The lines an order's drawing has (`<line x1=.. y1=.. x2=.. y2=..>`), for the names' sake."""
-    out: list[Segment] = []
-    for chunk in svg.split("<line ")[1:]:
-        values = {}
-        for key in ("x1", "y1", "x2", "y2"):
-            start = chunk.index(f'{key}="') + len(key) + 2
-            values[key] = float(chunk[start : chunk.index('"', start)])
-        out.append(((values["x1"], values["y1"]), (values["x2"], values["y2"])))
-    return out
+    lines.extend(segment for _, _, segment in drawings if segment is not None)
+    return "".join(svg for _, svg, _ in sorted(drawings, key=lambda d: d[0]))
 
 
 def _elsewhere(layout: Layout, location: str | None) -> str | None:
@@ -76,7 +65,7 @@ def _elsewhere(layout: Layout, location: str | None) -> str | None:
     return f"{number}:{base[:1].upper()}{base[1:]}"
 
 
-def _link(layout: Layout, order: Order, colour: str, failed: bool) -> list[tuple[int, str]]:
+def _link(layout: Layout, order: Order, colour: str, failed: bool) -> list[Drawn]:
     """An order with one end on an undrawn board: a short arrow out of the unit (`to 3:Par`) or into the
     drawn destination (`from 1:Par`), or a support's or convoy's line towards the other board."""
     unit = layout.point(order.unit.location) if order.unit is not None else None
@@ -88,13 +77,13 @@ def _link(layout: Layout, order: Order, colour: str, failed: bool) -> list[tuple
         end = (unit[0] + LINK * 0.8, unit[1] - LINK * 0.6)
         style = {OrderKind.SUPPORT: "os", OrderKind.CONVOY: "oc"}.get(order.kind)
         drawn = line(unit, end, colour, failed, style) if style else arrow(unit, end, colour, failed)
-        return [(2, drawn + _tag(end, f"to {other}", colour))]
+        return [(2, drawn + _tag(end, f"to {other}", colour), (unit, end))]
     there = layout.point(order.destination) if order.destination else None
     other = _elsewhere(layout, order.unit.location if order.unit is not None else None)
     if there is None or other is None:
         return []
     start = (there[0] - LINK * 0.8, there[1] - LINK * 0.6)
-    return [(2, arrow(start, there, colour, failed) + _tag(start, f"from {other}", colour))]
+    return [(2, arrow(start, there, colour, failed) + _tag(start, f"from {other}", colour), (start, there))]
 
 
 def _tag(at: Point, words: str, colour: str) -> str:
@@ -106,7 +95,7 @@ def _tag(at: Point, words: str, colour: str) -> str:
     )
 
 
-def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: bool) -> list[tuple[int, str]]:
+def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: bool) -> list[Drawn]:
     kind = order.kind
     unit = layout.point(order.unit.location) if order.unit is not None else None
     if kind is OrderKind.SPLIT:
@@ -116,13 +105,13 @@ def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: boo
         if unit is None or to is None:
             return []
         start = dislodged_point(unit) if kind is OrderKind.RETREAT or retreat else unit
-        return [(2, arrow(start, to, colour, failed))]
+        return [(2, arrow(start, to, colour, failed), (start, to))]
     if kind is OrderKind.MERGE:
         to = layout.point(order.destination) if order.destination else unit
         if to is None:
             return []
         starts = [layout.point(ref.location) for ref in (*order.merging, *([order.unit] if order.unit else []))]
-        return [(2, arrow(s, to, colour, failed)) for s in starts if s is not None and math.dist(s, to) > 1]
+        return [(2, arrow(s, to, colour, failed), (s, to)) for s in starts if s is not None and math.dist(s, to) > 1]
     if kind in (OrderKind.SUPPORT, OrderKind.CONVOY):
         target = layout.point(order.target.location) if order.target is not None else None
         to = layout.point(order.destination) if order.destination else None
@@ -131,26 +120,28 @@ def _order(layout: Layout, order: Order, colour: str, failed: bool, retreat: boo
         style = "os" if kind is OrderKind.SUPPORT else "oc"
         if target is not None and to is not None and math.dist(target, to) > 1:
             middle = ((target[0] + to[0]) / 2, (target[1] + to[1]) / 2)
-            return [(1, line(unit, middle, colour, failed, style))]
+            return [(1, line(unit, middle, colour, failed, style), (unit, middle))]
         aim = target or to
         if aim is None:
             return []
-        return [(1, line(unit, aim, colour, failed, style, ring=True))]
+        return [(1, line(unit, aim, colour, failed, style, ring=True), (unit, aim))]
     if kind is OrderKind.BOARD:
         target = layout.point(order.target.location) if order.target is not None else None
-        return [(2, arrow(unit, target, colour, failed))] if unit is not None and target is not None else []
+        if unit is None or target is None:
+            return []
+        return [(2, arrow(unit, target, colour, failed), (unit, target))]
     if kind in (OrderKind.BUILD, OrderKind.CENTRE):
         where = layout.point(order.destination) if kind is OrderKind.CENTRE and order.destination else unit
         if where is None:
             return []
         built = order.unit.composition if kind is OrderKind.BUILD and order.unit is not None else None
         what = _tag((where[0], where[1] + 20), f"+{built}", colour) if built is not None and not failed else ""
-        return [(0, ring(where, colour, failed) + what)]
+        return [(0, ring(where, colour, failed) + what, None)]
     if kind in (OrderKind.REMOVE, OrderKind.DISBAND):
         if unit is None:
             return []
         at = dislodged_point(unit) if kind is OrderKind.DISBAND and retreat else unit
-        return [(3, cross(at, 6.0, colour if not failed else None))]
+        return [(3, cross(at, 6.0, colour if not failed else None), None)]
     return []
 
 
