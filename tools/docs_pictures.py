@@ -1,5 +1,6 @@
 """Draw the pictures of docs/images/: each variant's sample position with its orders (judge/picture/samples.py),
-as palette PNGs (small enough to keep in the repository), and board 1 of Heptadiplomacy under option B.
+as palette PNGs (small enough to keep in the repository), board 1 of Heptadiplomacy under option B, and Hoplite
+Wars' starting position.
 
     .venv/bin/python tools/docs_pictures.py
 """
@@ -11,6 +12,7 @@ from pathlib import Path
 from judge.board.geometry import load_geometry
 from judge.picture import draw_png
 from judge.picture.boards import BOARD_LABEL, BOARD_SCALE
+from judge.picture.command import drawing, render
 from judge.picture.samples import SAMPLES, sample
 from judge.variants import get_variant
 
@@ -34,9 +36,14 @@ def main() -> None:
             title=f"{described.title}: {described.phase_name(s.position.phase)}", rules=rules, palette_png=True,
             **more,  # type: ignore[arg-type]
         )  # fmt: skip
-        path = IMAGES / f"{NAMES.get(name, name)}.png"
-        path.write_bytes(png)
-        print(f"{path.relative_to(IMAGES.parents[1])}: {len(png) // 1024} KB")
+        _write(IMAGES / f"{NAMES.get(name, name)}.png", png)
+    hoplite = drawing("hoplite")  # the starting position docs/variants/hoplite-map.md shows
+    _write(IMAGES / "hoplite.png", render(hoplite, "png", palette_png=True))
+
+
+def _write(path: Path, png: bytes) -> None:
+    path.write_bytes(png)
+    print(f"{path.relative_to(IMAGES.parents[1])}: {len(png) // 1024} KB")
 
 
 if __name__ == "__main__":
