@@ -16,6 +16,8 @@ from judge.cli import main
 from judge.contract import run_case
 from judge.contract.adjudicate import outcome_json
 from judge.mail.pictures import animation_part, map_parts
+from judge.picture import animation
+from judge.picture.animation import frame_svgs
 from judge.picture.boards import BOARD_LABEL, BOARD_SCALE, MAIL_BUDGET
 from judge.picture.samples import SAMPLES
 from judge.testing.random_games import play
@@ -74,3 +76,12 @@ def test_judge_map_draw_history_writes_the_animation(tmp_path: Path) -> None:
     assert main(["map", "draw", "standard", "--history", str(given), "-o", str(out)]) == 0
     assert Image.open(out).n_frames == len(history)
     assert main(["map", "draw", "standard", "--history", str(given), "-o", str(tmp_path / "game.png")]) == 2
+
+
+def test_the_web_view_gets_the_animations_frames_as_svg() -> None:
+    """The same frames serve a web view of the game: one SVG a phase, titled with the phase it follows."""
+    history = _history(1)
+    svgs = frame_svgs(animation.history("standard", history))
+    assert len(svgs) == len(history)
+    assert all(svg.startswith("<svg") for svg in svgs)
+    assert "after Spring 1901 Movement" in svgs[0]
