@@ -164,6 +164,10 @@ def hepta_benchmark(games: int, years: int, rounds: int) -> None:
         )
 
 
+PARTS = ("engine", "variants", "hepta", "startup", "pictures", "mila", "mail", "deadlines")
+"""the bench's parts, in the order a whole run takes them (`--only`)"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="make bench")
     parser.add_argument("--games", type=int, default=40)
@@ -179,21 +183,32 @@ def main() -> None:
         default=os.environ.get("BENCH_BASELINE", ""),
         help="a git ref whose engine to time against this tree's in the same run (env BENCH_BASELINE)",
     )
+    parser.add_argument(
+        "--only",
+        choices=PARTS,
+        action="append",
+        help="run only this part (repeatable): a part alone, without the whole bench's time",
+    )
     args = parser.parse_args()
-    if args.baseline:
+    run = set(args.only or PARTS)
+    if args.baseline and "engine" in run:
         baseline_benchmark(args.baseline, args.games, args.years, args.rounds)
-    engine_benchmark(args.games, args.years, args.rounds, args.workers)
-    variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
-    hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
-    startup_benchmark()
-    if args.pictures:
-        picture_benchmark(args.pictures)
-    if args.mila:
+    if "engine" in run:
+        engine_benchmark(args.games, args.years, args.rounds, args.workers)
+    if "variants" in run:
+        variant_benchmark(max(8, args.games // 4), args.years, args.rounds)
+    if "hepta" in run:
+        hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
+    if "startup" in run:
+        startup_benchmark()
+    if args.pictures and "pictures" in run:
+        picture_benchmark(args.pictures, args.baseline)
+    if args.mila and "mila" in run:
         mila_benchmark(args.mila, args.rounds)
-    if args.mails:
+    if args.mails and "mail" in run:
         for database in ("SQLite", "PostgreSQL"):
             mail_benchmark(args.mails, database=database)
-    if args.due:
+    if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
 
 

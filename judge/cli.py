@@ -63,29 +63,37 @@ def _map_check(args: argparse.Namespace) -> int:
 
 
 def _map_draw(args: argparse.Namespace) -> int:
-    """A variant's starting position, or a case's or outcome's position, as SVG or PNG (judge/picture/)."""
+    """A variant's starting position, or a case's or outcome's position, as SVG or PNG (judge/picture/); with
+    `--history`, a game's outcomes as an animated GIF."""
     import json
     from pathlib import Path
 
     from judge.board.geometry import GeometryError
     from judge.contract import CaseError
+    from judge.picture.animation import history_gif
     from judge.picture.command import drawing, render
     from judge.variants import UnknownVariant
 
     out = Path(args.output) if args.output else None
     fmt = "png" if out is not None and out.suffix.lower() == ".png" else "svg"
-    if out is not None and out.suffix.lower() not in (".png", ".svg"):
+    if args.history and (out is None or out.suffix.lower() != ".gif"):
+        print("judge map draw --history: the output file (-o) must end in .gif", file=sys.stderr)
+        return 2
+    if not args.history and out is not None and out.suffix.lower() not in (".png", ".svg"):
         print("judge map draw: the output file must end in .svg or .png", file=sys.stderr)
         return 2
     try:
-        case = None
-        if args.case:
-            with open(args.case, encoding="utf-8") as handle:
-                case = json.load(handle)
-            if not isinstance(case, dict):
-                raise CaseError("a case is a JSON object")
-        picture = drawing(args.variant, case, with_orders=args.orders)
-        data = render(picture, fmt, only_board=args.board, columns=args.columns, scale=args.scale)
+        if args.history:
+            data = history_gif(args.variant, _read_history(args.history), scale=args.scale)
+        else:
+            case = None
+            if args.case:
+                with open(args.case, encoding="utf-8") as handle:
+                    case = json.load(handle)
+                if not isinstance(case, dict):
+                    raise CaseError("a case is a JSON object")
+            picture = drawing(args.variant, case, with_orders=args.orders)
+            data = render(picture, fmt, only_board=args.board, columns=args.columns, scale=args.scale)
     except (OSError, json.JSONDecodeError, CaseError, GeometryError, ValueError) as exc:
         print(f"judge map draw: {exc}", file=sys.stderr)
         return 2
@@ -287,6 +295,23 @@ def _adjudicate_arguments(adj: argparse.ArgumentParser) -> None:
     adj.set_defaults(run=_adjudicate)
 
 
+def _read_history(path: str) -> list[dict[str, Any]]:
+    """`--history FILE`: a game's outcomes in the order played, as a JSON list or one outcome a line."""
+    import json
+
+    from judge.contract import CaseError
+
+    with open(path, encoding="utf-8") as handle:
+        raw = handle.read()
+    if raw.lstrip().startswith("["):
+        outcomes = json.loads(raw)
+    else:
+        outcomes = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
+        raise CaseError("a history is a list of judge adjudicate outcomes (JSON objects)")
+    return outcomes
+
+
 def _map_arguments(maps: argparse.ArgumentParser) -> None:
     map_sub = maps.add_subparsers(dest="map_command", required=True)
     check = map_sub.add_parser("check", help="check map files and print every problem")
@@ -300,6 +325,9 @@ def _map_arguments(maps: argparse.ArgumentParser) -> None:
     draw.add_argument("--board", type=int, help="on a variant of several boards, draw only this board")
     draw.add_argument("--columns", type=int, help="on a variant of several boards, boards side by side (default 4)")
     draw.add_argument("--scale", type=float, help="PNG pixels per map unit (default 0.8; less for several boards)")
+    draw.add_argument(
+        "--history", metavar="FILE", help="a list of outcomes (JSON list or one a line): the game as an animated GIF"
+    )
     draw.set_defaults(run=_map_draw)
 
 

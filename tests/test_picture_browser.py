@@ -1,12 +1,15 @@
-"""The SVG as players' browsers show it: a real headless Chromium (Debian's `chromium`) opens the picture and
-takes a screenshot, and the screenshot has the sea, the owners' colours and the units where the geometry puts
-them. Skipped where Chromium is not installed, except under CI, which installs it."""
+"""The SVG as players' browsers show it: a real headless Chromium (Debian's `chromium`) opens the picture and takes a
+screenshot, and the screenshot has the sea, the owners' colours and the units where the geometry puts them, and for
+every variant's sample picture the legend's colours and a unit's. Skipped where Chromium is not installed, except
+under CI, which installs it."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +21,11 @@ from judge.board import load_map
 from judge.board.geometry import load_geometry
 from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
 from judge.picture import draw_svg
-from judge.picture.layout import TITLE
+from judge.picture.draw import scene
+from judge.picture.layout import TITLE, copies_of
 from judge.picture.palette import SEA, colours_for
+from judge.picture.samples import SAMPLES, sample
+from judge.variants import get_variant
 
 CHROMIUM = os.environ.get("JUDGE_TEST_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -67,3 +73,43 @@ def test_a_browser_shows_the_sea_the_owners_colours_and_the_units(tmp_path: Path
         x, y = geometry.anchor(force.at)
         chip = pixel(shot, (x - 4.5, y), dy=TITLE)
         assert close(chip, rgb(colours_for(board, force.power).strong), within=12), force.at
+
+
+def _need_chromium() -> None:
+    if not Path(CHROMIUM).is_file():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_a_browser_shows_each_variants_picture_with_its_legend_and_units(name: str, tmp_path: Path) -> None:
+    """Each variant's sample picture (Heptadiplomacy's board 1, as mailed) opened in Chromium: every side's
+    swatch in the legend has the side's colour, and the units alone in their places stand in their powers'
+    colours."""
+    _need_chromium()
+    s = sample(name)
+    geometry = load_geometry(get_variant(name).map_name)
+    only = 1 if copies_of(s.rules.board) else None
+    picture = scene(s.rules.board, geometry, s.position, orders=s.outcome.results, title=name, rules=s.rules,
+                    only_board=only)  # fmt: skip
+    svg_file = tmp_path / f"{name}.svg"
+    svg_file.write_text(picture.svg(), encoding="utf-8")
+    shot = _screenshot(svg_file, round(picture.plan.width), round(picture.plan.height), tmp_path)
+    swatches = re.findall(
+        r'<rect class="lgs" x="([\d.]+)" y="([\d.]+)" width="18" height="10" rx="2" fill="(#\w+)"', picture.svg()
+    )
+    assert len(swatches) >= len(picture.entries)
+    for x, y, fill in swatches:
+        assert close(pixel(shot, (float(x) + 9, float(y) + 6)), rgb(fill), within=10), (name, fill)
+    palette = picture.colours
+    alone = [f for f in s.position.units if palette.of(f.power).hatch is None]
+    counts = Counter(f.at for f in s.position.units)
+    shown = []
+    for force in alone:
+        at = picture.plan.point(force.at)
+        if counts[force.at] == 1 and at is not None:
+            shown.append(close(pixel(shot, (at[0] - 4.5, at[1] + 4)), rgb(palette.of(force.power).strong), within=14))
+    assert shown and sum(shown) >= len(shown) / 2, shown  # an order's line may cross a chip's spot

@@ -13,6 +13,7 @@ from judge.board.geometry import Outline, load_geometry
 from judge.board.planar import Point, distance_to_outline, inside
 from judge.engine import ARMY, FLEET, Force, Phase, PhaseType, Position
 from judge.picture import ONE_BOARD_SCALE, draw_png
+from judge.picture.draw import scene
 from judge.picture.layout import CAPTION, GAP, TITLE
 from judge.picture.palette import LAND, SEA, colours_for
 from judge.picture.samples import sample
@@ -80,8 +81,11 @@ def test_a_units_chip_stands_at_its_anchor_in_its_powers_colour() -> None:
 
 def test_the_png_scale_sets_its_size() -> None:
     board, geometry = load_map("standard"), load_geometry("standard")
-    img = image(draw_png(board, geometry, Position(SPRING, (), {}), scale=0.5))
-    assert abs(img.width - geometry.width * 0.5) <= 1 and abs(img.height - geometry.height * 0.5) <= 1
+    position = Position(SPRING, (), {})
+    img = image(draw_png(board, geometry, position, scale=0.5))
+    plan = scene(board, geometry, position).plan  # the map and the legend under it
+    assert plan.height > geometry.height
+    assert abs(img.width - geometry.width * 0.5) <= 1 and abs(img.height - plan.height * 0.5) <= 1
 
 
 @pytest.mark.parametrize("name", ["standard", "multiplomacy", "multiplicity1", "multiplicity2", "mad"])

@@ -3,30 +3,70 @@
 The text part stays the zine text; the picture is a PNG attachment, which every mail reader shows (inline SVG
 in an HTML part is stripped by the common web mail readers). A picture is drawn once per phase and attached to
 every copy; players who would rather not have it say `SET PICTURES OFF`.
+
+`map_parts` is what a results mail attaches: one PNG for a map of one board, one palette PNG per board for a
+variant of several (Heptadiplomacy: seven, about 50 KB each, names of 9 pixels; judge/picture/boards.py).
+`animation_part` is what `MAP game ALL` mails: the whole game as an animated GIF (judge/picture/animation.py).
+Who holds which power comes in as `sides` (player -> powers), so that every player has one colour on every
+board; without it, the position's own sides or the variant's fixed ones (Hoplite Wars' Major and Minor).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 from typing import Any
 
 from judge.board.geometry import GeometryError
 from judge.contract import CaseError
 from judge.mail.policies import WRITING
+from judge.picture.animation import history_gif
+from judge.picture.boards import board_pngs
 from judge.picture.command import drawing, render
 
 log = logging.getLogger(__name__)
 
+Sides = Mapping[str, Sequence[str]]
+CANNOT = (CaseError, GeometryError, KeyError, ValueError, OSError)
+"""what leaves a mail without its picture rather than stopping it"""
 
-def map_png(variant: str, data: dict[str, Any], with_orders: bool = True) -> bytes | None:
+
+def map_png(variant: str, data: dict[str, Any], with_orders: bool = True, sides: Sides | None = None) -> bytes | None:
     """The map of a stored position (a case) or of the position after a phase (an outcome, with its orders as
     arrows), or None where it cannot be drawn (a map without geometry): a missing picture never stops a mail."""
     try:
-        return render(drawing(variant, data, with_orders=with_orders), "png")
-    except (CaseError, GeometryError, KeyError, ValueError, OSError):
+        return render(drawing(variant, data, with_orders=with_orders), "png", sides=sides)
+    except CANNOT:
         log.warning("no map picture for a %s position", variant, exc_info=True)
         return None
+
+
+def map_parts(variant: str, data: dict[str, Any], stem: str, with_orders: bool = True,
+              sides: Sides | None = None) -> list[EmailMessage]:  # fmt: skip
+    """The pictures a results mail (or `MAP game [phase]`) attaches, each a part made once for every copy:
+    `stem.png` for one board; `stem-board1.png` ... for several, one per board. [] where nothing can be drawn."""
+    try:
+        picture = drawing(variant, data, with_orders=with_orders)
+        boards = board_pngs(picture, sides)
+        if not boards:
+            return [map_part(render(picture, "png", sides=sides), f"{stem}.png")]
+    except CANNOT:
+        log.warning("no map picture for a %s position", variant, exc_info=True)
+        return []
+    return [map_part(png, f"{stem}-board{number}.png") for number, png in boards]
+
+
+def animation_part(variant: str, outcomes: Sequence[dict[str, Any]], filename: str,
+                   sides: Sides | None = None) -> EmailMessage | None:  # fmt: skip
+    """`MAP game ALL`: every phase played (its outcome, in order) as one animated GIF attachment, or None where
+    it cannot be drawn."""
+    try:
+        gif = history_gif(variant, outcomes, sides)
+    except CANNOT:
+        log.warning("no animation for a %s game", variant, exc_info=True)
+        return None
+    return map_part(gif, filename, subtype="gif")
 
 
 def attach_map(message: EmailMessage, png: bytes, filename: str) -> None:
@@ -34,11 +74,11 @@ def attach_map(message: EmailMessage, png: bytes, filename: str) -> None:
     message.add_attachment(png, maintype="image", subtype="png", filename=filename)
 
 
-def map_part(png: bytes, filename: str) -> EmailMessage:
+def map_part(png: bytes, filename: str, subtype: str = "png") -> EmailMessage:
     """The picture as the attachment part `attach_map` adds, made once to go into every copy of a results mail
     (`message.make_mixed()`, then `message.attach(part)`): encoded once, not once a copy."""
     part = EmailMessage(policy=WRITING)
-    part.set_content(png, maintype="image", subtype="png", filename=filename)
+    part.set_content(png, maintype="image", subtype=subtype, filename=filename)
     if "content-disposition" not in part:
         part["Content-Disposition"] = "attachment"
     return part

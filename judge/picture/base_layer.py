@@ -16,7 +16,13 @@ from judge.board.planar import Point, segments
 from judge.picture import palette
 from judge.picture.svg import FONT, num, path_data, text
 
-STYLE = f"""
+
+def style(label_size: float = 9.0) -> str:
+    """The pictures' style sheet; `label_size`: the provinces' names, in map units (sea names a little larger)."""
+    return _STYLE.replace("9px", f"{num(label_size)}px").replace("9.5px", f"{num(label_size * 1.06)}px")
+
+
+_STYLE = f"""
 .sea{{fill:{palette.SEA}}}.land{{fill:{palette.LAND}}}.imp{{fill:{palette.IMPASSABLE}}}
 .sl{{fill:{palette.SCENERY_LAND};stroke:{palette.COASTLINE};stroke-width:.5}}.sw{{fill:{palette.SCENERY_WATER}}}
 .bs{{fill:none;stroke:#87aecd;stroke-width:.6}}.bl{{fill:none;stroke:{palette.BORDER};stroke-width:.7}}
@@ -31,10 +37,20 @@ fill:#1d1d1d;text-anchor:middle}}
 .sc{{stroke:#1d1d1d;stroke-width:.9}}
 .atl{{fill:none;stroke:#0d7f8c;stroke-width:1.6}}.at{{font-family:{FONT};font-size:7px;font-weight:bold;
 fill:#0d7f8c;text-anchor:middle}}
-.o{{fill:none;stroke-width:1.6;stroke-linecap:round}}.os{{fill:none;stroke-width:1.2;stroke-dasharray:4 2.5}}
+.o{{fill:none;stroke-width:1.6;stroke-linecap:round}}.oe{{fill:none;stroke:#1d1d1d;stroke-width:2.8;
+stroke-linecap:round;stroke-opacity:.45}}.oh{{stroke:#1d1d1d;stroke-width:.5}}
+.os{{fill:none;stroke-width:1.2;stroke-dasharray:4 2.5}}
 .oc{{fill:none;stroke-width:1.2;stroke-dasharray:1 2.2;stroke-linecap:round}}.of{{opacity:.55}}
 .x{{stroke:{palette.FAILED};stroke-width:1.8;stroke-linecap:round}}
+.lh{{paint-order:stroke;stroke:#fff;stroke-width:2.6px;stroke-linejoin:round}}
+.uh{{paint-order:stroke;stroke:#fff;stroke-width:2.2px;stroke-linejoin:round}}
+.lg{{font-family:{FONT};font-size:10px;fill:#1d1d1d}}.lgb{{fill:#fff}}.lgs{{stroke:#1d1d1d;stroke-width:.8}}
+.tg{{font-family:{FONT};font-size:7px;font-weight:bold;text-anchor:middle;paint-order:stroke;stroke:#fff;
+stroke-width:2.2px;stroke-linejoin:round}}
+.lk{{font-family:{FONT};font-size:10px;font-weight:bold;text-anchor:middle;paint-order:stroke;stroke-width:2.4px}}
+.sk{{fill:none;stroke:{palette.FAILED};stroke-width:2;stroke-dasharray:3 1.5}}
 """.replace("\n", "")
+STYLE = style()
 
 
 @dataclass(frozen=True)
@@ -48,7 +64,7 @@ def province_class(terrain: str) -> str:
 
 
 @cache
-def base_layer(geometry: Geometry, terrains: tuple[tuple[str, str], ...]) -> BaseLayer:
+def base_layer(geometry: Geometry, terrains: tuple[tuple[str, str], ...], label_size: float = 9.0) -> BaseLayer:
     """The static layer for a geometry whose provinces have these terrains ((id, terrain) in the geometry's
     order: Switzerland is impassable on one map and land on another).
 
@@ -57,7 +73,7 @@ def base_layer(geometry: Geometry, terrains: tuple[tuple[str, str], ...]) -> Bas
     sea borders), rather than each province's outline stroked on its own."""
     outlines = geometry.outlines
     terrain = dict(terrains)
-    defs: list[str] = [f"<style>{STYLE}</style>"]
+    defs: list[str] = [f"<style>{style(label_size)}</style>"]
     for pid, outline in outlines.items():
         defs.append(f'<path id="p-{pid}" d="{path_data(outline.rings)}"/>')
     under = [f'<g id="under"><rect class="sea" width="{num(geometry.width)}" height="{num(geometry.height)}"/>']

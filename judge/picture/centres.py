@@ -12,9 +12,8 @@ from judge.board.geometry_check import stands_nowhere
 from judge.board.model import Board
 from judge.board.planar import Point
 from judge.engine.position import Position
-from judge.picture import palette
 from judge.picture.layout import Layout
-from judge.picture.palette import colours_for
+from judge.picture.palette import Palette, tint_factor
 from judge.picture.svg import attr, num, path_data, text
 
 CITY_RADIUS = 4.2
@@ -27,31 +26,26 @@ def is_centre(board: Board, position: Position, province: str) -> bool:
     return p is not None and (p.supply_centre or province in position.centres)
 
 
-def tint_factor(tint: str) -> str:
-    """The colour that, multiplied into the plain land colour, gives `tint`: how the PNG path paints an owner's
-    tint over the board's cached picture without hiding its borders and names (raster.py)."""
-    land = [int(palette.LAND[i : i + 2], 16) for i in (1, 3, 5)]
-    want = [int(tint[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{min(255, round(255 * w / max(g, 1))):02x}" for w, g in zip(want, land, strict=True))
-
-
-def draw_tints(board: Board, layout: Layout, position: Position, inline: bool = False) -> str:
-    """Each owned centre's province in its owner's tint: by reference to the outline (`<use>`), or with the
-    outline written out and the colour as a multiplier (`inline`, for the PNG path)."""
+def draw_tints(board: Board, layout: Layout, position: Position, palette: Palette, inline: bool = False) -> str:
+    """Each owned centre's province in its owner's tint (striped for a side's second power on a board): by
+    reference to the outline (`<use>`), or with the outline written out and the colour as a multiplier
+    (`inline`, for the PNG path)."""
     out: list[str] = []
     for province, owner in sorted(position.centres.items()):
         panel, base = layout.split(province)
         if panel is None or base not in layout.geometry.outlines:
             continue
-        tint = colours_for(board, owner).tint
+        colours = palette.of(owner)
         if inline:
             d = outline_path(layout.geometry, base)
+            fill = tint_factor(colours.tint) if colours.hatch is None else f"url(#hf-{colours.hatch})"
             out.append(
                 f'<path transform="translate({num(panel.dx)} {num(panel.dy)})" fill-rule="evenodd" '
-                f'fill={attr(tint_factor(tint))} d="{d}"/>'
+                f'fill={attr(fill)} d="{d}"/>'
             )
         else:
-            out.append(f'<use href="#p-{base}" x="{num(panel.dx)}" y="{num(panel.dy)}" fill={attr(tint)}/>')
+            x, y = num(panel.dx), num(panel.dy)
+            out.append(f'<use href="#p-{base}" x="{x}" y="{y}" fill={attr(colours.tint_fill)}/>')
     return "".join(out)
 
 
@@ -60,7 +54,7 @@ def outline_path(geometry: Geometry, province: str) -> str:
     return path_data(geometry.outlines[province].rings)
 
 
-def draw_marks(board: Board, layout: Layout, position: Position) -> str:
+def draw_marks(board: Board, layout: Layout, position: Position, palette: Palette) -> str:
     out: list[str] = []
     for province in board.provinces:
         if not is_centre(board, position, province):
@@ -72,7 +66,7 @@ def draw_marks(board: Board, layout: Layout, position: Position) -> str:
         at = outline.centre or outline.label
         point = (at[0] + panel.dx, at[1] + panel.dy)
         owner = position.centres.get(province)
-        fill = colours_for(board, owner).strong if owner else "#ffffff"
+        fill = palette.of(owner).fill if owner else "#ffffff"
         town = board.provinces[province].centre_kind == "town"
         out.append(mark(point, fill, town, f"{outline.text}: {owner or 'unowned'}"))
     return "".join(out)
@@ -108,7 +102,7 @@ def wandering(board: Board, position: Position) -> dict[str, str]:
     return out
 
 
-def draw_wandering(board: Board, layout: Layout, position: Position) -> str:
+def draw_wandering(board: Board, layout: Layout, position: Position, palette: Palette) -> str:
     """A ring of waves with the centre's name, beside the mark of the province it stands in, filled with its
     owner's colour when it has one."""
     out: list[str] = []
@@ -121,7 +115,7 @@ def draw_wandering(board: Board, layout: Layout, position: Position) -> str:
         x, y = x + panel.dx - 11, y + panel.dy + 9
         owner = position.centres.get(centre)
         name = board.provinces[centre].name
-        fill = colours_for(board, owner).tint if owner else "#e6f6f7"
+        fill = palette.of(owner).tint_fill if owner else "#e6f6f7"
         out.append(
             f"<g><title>{text(name)} ({text(owner or 'unowned')})</title>"
             f'<circle cx="{num(x)}" cy="{num(y)}" r="7" fill={attr(fill)}/>'

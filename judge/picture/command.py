@@ -7,6 +7,7 @@ the phase, with `orders` the phase's orders over it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +19,9 @@ from judge.contract.orders import order_from_json
 from judge.engine import Phase, adjudicate
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Position, Result
-from judge.engine.rules import RuleOptionError
+from judge.engine.rules import RuleOptionError, Rules
 from judge.picture import draw_png, draw_svg
+from judge.picture.png import QUALITY
 from judge.variants import Variant, get_variant
 
 
@@ -33,6 +35,8 @@ class Drawing:
     title: str
     orders: list[OrderResult] | None = None
     orders_phase: PhaseType | None = None
+    rules: Rules | None = None
+    """the variant's rules: sides, mixed forces' shares, the variant's own facts"""
 
 
 def _phase(raw: Any, board: Board) -> Phase:
@@ -73,31 +77,39 @@ def drawing(variant_name: str, case: dict[str, Any] | None = None, with_orders: 
     geometry = load_geometry(variant.map_name)
     if case is None:
         position = variant.starting_position()
-        return Drawing(board, geometry, position, variant.phase_name(position.phase))
+        return Drawing(board, geometry, position, variant.phase_name(position.phase), rules=rules)
     if "next_phase" in case:  # an outcome: the position after its phase
         played = _phase(case.get("phase"), board)
         position = read_position(rules, case, _phase(case.get("next_phase"), board))
         orders = _outcome_orders(case) if with_orders else None
         title = f"after {variant.phase_name(played)}"
-        return Drawing(board, geometry, position, title, orders, played.type)
+        return Drawing(board, geometry, position, title, orders, played.type, rules)
     position = read_position(rules, case, _phase(case.get("phase"), board))
     orders = None
     if with_orders:
         seed = case.get("seed", 0)
         orders = adjudicate(rules, position, read_orders(rules, case), seed if isinstance(seed, int) else 0).results
-    return Drawing(board, geometry, position, variant.phase_name(position.phase), orders)
+    return Drawing(board, geometry, position, variant.phase_name(position.phase), orders, rules=rules)
 
 
 def render(picture: Drawing, fmt: str, *, only_board: int | None = None, columns: int | None = None,
-           scale: float | None = None) -> bytes:  # fmt: skip
-    """The picture as `svg` (UTF-8 text) or `png` bytes."""
+           scale: float | None = None, sides: Mapping[str, Sequence[str]] | None = None,
+           label_size: float = 9.0, palette_png: bool = False, quality: int = QUALITY) -> bytes:  # fmt: skip
+    """The picture as `svg` (UTF-8 text) or `png` bytes; `sides`: who holds which powers (default: the
+    position's, else the variant's fixed sides)."""
     common: dict[str, Any] = {
         "orders": picture.orders,
         "title": picture.title,
         "only_board": only_board,
         "columns": columns,
         "orders_phase": picture.orders_phase,
+        "sides": sides,
+        "rules": picture.rules,
+        "label_size": label_size,
     }
     if fmt == "png":
-        return draw_png(picture.board, picture.geometry, picture.position, scale=scale, **common)
+        return draw_png(
+            picture.board, picture.geometry, picture.position, scale=scale, palette_png=palette_png,
+            quality=quality, **common,
+        )  # fmt: skip
     return draw_svg(picture.board, picture.geometry, picture.position, **common).encode("utf-8")

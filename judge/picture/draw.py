@@ -2,26 +2,35 @@
 
 Layers, bottom to top: the board (water, scenery, provinces by terrain), owners' tints, borders and names (the
 board's layers are static: base_layer.py builds them once), supply-centre marks, a wandering centre, units,
-dislodged units, the orders' arrows, the title. Every coordinate comes from the geometry, so the same code draws
-the standard board, a variant's board, or seven copies of the standard board side by side. `Scene` keeps the
-layers apart so that the PNG path (raster.py) can paint the static ones once and reuse them.
+dislodged units, the variant's own facts (facts.py), the orders' arrows, the names these would hide written again
+(labels.py), the title and the legend (legend.py). Colours go by side (palette.py). Every coordinate comes from the
+geometry, so the same code draws the standard board, a variant's board, or seven copies of the standard board side
+by side. `Scene` keeps the layers apart so that the PNG path (raster.py) can paint the static ones once and reuse
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from judge.board.geometry import Geometry
 from judge.board.model import Board
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Position
-from judge.picture.base_layer import STYLE, BaseLayer, base_layer
+from judge.engine.rules import Rules
+from judge.picture import legend
+from judge.picture.base_layer import BaseLayer, base_layer, style
 from judge.picture.centres import draw_marks, draw_tints, draw_wandering
+from judge.picture.facts import FACTS
+from judge.picture.labels import uncovered
 from judge.picture.layout import Layout, layout
-from judge.picture.orders import draw_orders
+from judge.picture.orders import Segment, draw_orders
+from judge.picture.palette import Palette, frozen_sides, palette_for
 from judge.picture.svg import num, text
-from judge.picture.units import draw_dislodged, draw_units
+from judge.picture.units import Box, Split, draw_dislodged, draw_units, whole
+
+LABEL_SIZE = 9.0
 
 
 def terrains(board: Board, geometry: Geometry) -> tuple[tuple[str, str], ...]:
@@ -47,6 +56,19 @@ class Scene:
     title: str | None
     orders_phase: PhaseType | None = None
     """the kind of phase the orders were given in (default: the position's)"""
+    palette: Palette | None = None
+    rules: Rules | None = None
+    """the variant's rules, where known: mixed forces' shares, the variant's own facts (facts.py)"""
+    entries: list[legend.Entry] = field(default_factory=list)
+    label_size: float = LABEL_SIZE
+
+    @property
+    def colours(self) -> Palette:
+        return self.palette if self.palette is not None else palette_for(self.board)
+
+    @property
+    def split(self) -> Split:
+        return self.rules.written_as if self.rules is not None else whole
 
     def header(self) -> str:
         w, h = num(self.plan.width), num(self.plan.height)
@@ -65,29 +87,44 @@ class Scene:
         return "".join(out)
 
     def tints(self, inline: bool = False) -> str:
-        return draw_tints(self.board, self.plan, self.position, inline=inline)
+        return draw_tints(self.board, self.plan, self.position, self.colours, inline=inline)
 
     def top(self) -> str:
-        """Everything the position puts over the board's borders and names."""
-        board, plan, position = self.board, self.plan, self.position
+        """Everything the position puts over the board's borders and names: marks, units, the variant's own
+        facts, orders, the names these would hide (written again), the title and the legend."""
+        board, plan, position, colours = self.board, self.plan, self.position, self.colours
+        boxes: list[Box] = []
+        lines: list[Segment] = []
         parts = [
-            draw_marks(board, plan, position),
-            draw_wandering(board, plan, position),
-            draw_units(board, plan, position.units),
-            draw_dislodged(board, plan, (d.force for d in position.dislodged)),
+            draw_marks(board, plan, position, colours),
+            draw_wandering(board, plan, position, colours),
+            draw_units(colours, plan, position.units, boxes, self.split),
+            draw_dislodged(colours, plan, (d.force for d in position.dislodged), boxes, self.split),
         ]
+        facts = FACTS.get(self.rules.variant) if self.rules is not None else None
+        if facts is not None and self.rules is not None:
+            parts.append(facts(self.rules, position, plan, colours, boxes))
         if self.orders:
-            parts.append(draw_orders(board, plan, self.orders, self.orders_phase or position.phase.type))
+            phase = self.orders_phase or position.phase.type
+            parts.append(draw_orders(colours, plan, self.orders, phase, lines))
+        seas = frozenset(pid for pid, terrain in terrains(board, self.geometry) if terrain == "sea")
+        parts.append(uncovered(plan, boxes, lines, seas, self.label_size))
         if self.title is not None:
             parts.append(f'<text class="cap" x="6" y="18">{text(self.title)}</text>')
+        if self.entries:
+            top = self.plan.height - legend.height(self.entries, self.plan.width)
+            parts.append(legend.draw(self.entries, top, self.plan.width))
         return "".join(parts)
 
     def svg(self) -> str:
-        return "".join([self.header(), self.base.defs, self.under(), self.tints(), self.over(), self.top(), "</svg>\n"])
+        defs = self.colours.defs()
+        patterns = f"<defs>{defs}</defs>" if defs else ""
+        body = [self.header(), self.base.defs, patterns, self.under(), self.tints(), self.over(), self.top()]
+        return "".join([*body, "</svg>\n"])
 
     def layer(self, body: str) -> str:
-        """A document of just `body` over nothing (with the style, not the outlines)."""
-        return f"{self.header()}<defs><style>{STYLE}</style></defs>{body}</svg>\n"
+        """A document of just `body` over nothing (with the style and the stripes, not the outlines)."""
+        return f"{self.header()}<defs><style>{style(self.label_size)}</style>{self.colours.defs()}</defs>{body}</svg>\n"
 
 
 def scene(
@@ -100,10 +137,24 @@ def scene(
     only_board: int | None = None,
     columns: int | None = None,
     orders_phase: PhaseType | None = None,
+    sides: Mapping[str, Sequence[str]] | None = None,
+    rules: Rules | None = None,
+    label_size: float = LABEL_SIZE,
+    with_legend: bool = True,
 ) -> Scene:
+    """`sides`: who holds which powers (label -> powers); default the position's own, else the variant's fixed
+    sides where `rules` are given, else each power alone."""
+    given = sides if sides is not None else position.sides or (rules.fixed_sides() if rules is not None else None)
+    colours = palette_for(board, frozen_sides(given))
+    split = rules.written_as if rules is not None else whole
+    entries = legend.entries(board, position, colours, split, only_board) if with_legend else []
     plan = layout(board, geometry, only=only_board, columns=columns, title=title is not None)
-    base = base_layer(geometry, terrains(board, geometry))
-    return Scene(board, geometry, position, plan, base, orders, title, orders_phase)
+    if entries:
+        bottom = legend.height(entries, plan.width)
+        plan = layout(board, geometry, only=only_board, columns=columns, title=title is not None, bottom=bottom)
+    base = base_layer(geometry, terrains(board, geometry), label_size)
+    return Scene(board, geometry, position, plan, base, orders, title, orders_phase, colours, rules, entries,
+                 label_size)  # fmt: skip
 
 
 def draw_svg(
@@ -116,12 +167,17 @@ def draw_svg(
     only_board: int | None = None,
     columns: int | None = None,
     orders_phase: PhaseType | None = None,
+    sides: Mapping[str, Sequence[str]] | None = None,
+    rules: Rules | None = None,
+    label_size: float = LABEL_SIZE,
+    with_legend: bool = True,
 ) -> str:
     """The position as an SVG document. `orders`: a phase's results, drawn as arrows (failed ones marked), given
     in a phase of kind `orders_phase` (default: the position's; a retreat's arrows start beside the province);
     `title`: a line above the map (the phase, say); on a board of several copies, `only_board` draws one copy
-    and `columns` says how many copies stand side by side (default four)."""
+    and `columns` says how many copies stand side by side (default four); `sides`, `rules`: see `scene`;
+    `with_legend`: the legend under the map (legend.py)."""
     return scene(
         board, geometry, position, orders=orders, title=title, only_board=only_board, columns=columns,
-        orders_phase=orders_phase,
+        orders_phase=orders_phase, sides=sides, rules=rules, label_size=label_size, with_legend=with_legend,
     ).svg()  # fmt: skip

@@ -60,18 +60,18 @@ def copies_of(board: Board) -> list[int]:
 
 
 def layout(board: Board, geometry: Geometry, *, only: int | None = None, columns: int | None = None,
-           title: bool = True) -> Layout:  # fmt: skip
+           title: bool = True, bottom: float = 0.0) -> Layout:  # fmt: skip
     """The panels of the picture: one for a single board; for copies, every copy (`columns` across, default
-    four) or the copy `only`."""
+    four) or the copy `only`; `bottom` map units are left under them (for the legend)."""
     top = TITLE if title else 0.0
     copies = copies_of(board)
     w, h = geometry.width, geometry.height
     if not copies:
-        return Layout(geometry, {None: Panel(None, 0.0, top)}, w, h + top, top)
+        return Layout(geometry, {None: Panel(None, 0.0, top)}, w, h + top + bottom, top)
     if only is not None:
         if only not in copies:
             raise ValueError(f"there is no board {only} (boards 1 to {len(copies)})")
-        return Layout(geometry, {only: Panel(only, 0.0, top + CAPTION)}, w, h + top + CAPTION, top)
+        return Layout(geometry, {only: Panel(only, 0.0, top + CAPTION)}, w, h + top + CAPTION + bottom, top)
     across = max(1, min(columns or 4, len(copies)))
     rows = -(-len(copies) // across)
     panels: dict[int | None, Panel] = {}
@@ -80,4 +80,4 @@ def layout(board: Board, geometry: Geometry, *, only: int | None = None, columns
         panels[number] = Panel(number, col * (w + GAP), top + row * (h + CAPTION + GAP) + CAPTION)
     width = across * w + (across - 1) * GAP
     height = top + rows * (h + CAPTION) + (rows - 1) * GAP
-    return Layout(geometry, panels, width, height, top)
+    return Layout(geometry, panels, width, height + bottom, top)

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from judge.picture.draw import Scene
-from judge.picture.png import COMPRESSION
+from judge.picture.png import QUALITY, encode
 
 _BOARDS: OrderedDict[tuple[object, ...], Any] = OrderedDict()
 _LOCK = threading.Lock()
@@ -53,8 +53,13 @@ def board_raster(scene: Scene, scale: float) -> Any:
     return image
 
 
-def scene_to_png(scene: Scene, scale: float = 1.0) -> bytes:
+def scene_to_png(scene: Scene, scale: float = 1.0, palette: bool = False, quality: int = QUALITY) -> bytes:
     """The scene as PNG: the cached board, the tints multiplied in, the rest laid over."""
+    return encode(scene_image(scene, scale), palette, quality)
+
+
+def scene_image(scene: Scene, scale: float = 1.0) -> Any:
+    """The scene as a libvips image (RGB, on white): the cached board, the tints multiplied in, the rest over."""
     image = board_raster(scene, scale)
     tints = scene.tints(inline=True)
     if tints:
@@ -64,5 +69,4 @@ def scene_to_png(scene: Scene, scale: float = 1.0) -> bytes:
         image = image.composite2(_load(scene.layer(top), scale), "over")
     if image.bands == 4:
         image = image.flatten(background=[255, 255, 255])
-    png: bytes = image.pngsave_buffer(compression=COMPRESSION, strip=True)
-    return png
+    return image

@@ -1,6 +1,7 @@
 """One position per variant that shows what its pictures must show, with the phase's orders adjudicated: the
 standard board's moves, supports, a convoy, failures and a dislodgement; Multiplomacy's stacks; Multiplicity's
 multiple units (`3A`, `A/2F`), merges and splits; Mad Diplomacy's placed centres, strong units and Atlantis;
+Hoplite Wars' mixed forces, garrisons, Minors, Towns, the sacked Delphi and the declared colonies;
 Heptadiplomacy's seven boards. The tests draw them (and keep their SVGs as golden files) and `make bench` times
 them.
 """
@@ -12,7 +13,8 @@ from typing import Any
 
 from judge.contract.adjudicate import read_orders, read_position
 from judge.engine import Phase, adjudicate
-from judge.engine.position import Outcome, Position
+from judge.engine.phase import PhaseType
+from judge.engine.position import OrderResult, Outcome, Position
 from judge.engine.rules import Rules
 from judge.variants import get_variant
 
@@ -120,6 +122,61 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "state": {"atlantis": "tyr", "homes": {"France": ["bur", "gas", "pic"]}},
         "orders": {"France": ["2A(Bur) - Mun", "F(Pic) - Bel"], "Germany": ["3A(Mun) St."]},
     },
+    "hoplite": {
+        "phase": {"season": "Spring", "year": -449, "type": "Movement"},
+        "units": [
+            {"power": "Athens", "unit": "2A", "at": "ath"},
+            {"power": "Anactorium", "unit": "A", "at": "ath"},
+            {"power": "Anactorium", "unit": "A", "at": "meg"},
+            {"power": "Athens", "unit": "F", "at": "sar"},
+            {"power": "Athens", "unit": "G", "at": "tho"},
+            {"power": "Boeotia", "unit": "2A", "at": "the"},
+            {"power": "Boeotia", "unit": "A", "at": "del"},
+            {"power": "Elis", "unit": "A", "at": "pla"},
+            {"power": "Mantinea", "unit": "A", "at": "pel"},
+            {"power": "Aetolia", "unit": "F", "at": "gce"},
+            {"power": "Achea", "unit": "A", "at": "aeg"},
+            {"power": "Argolis", "unit": "2A", "at": "cor"},
+            {"power": "Sparta", "unit": "A", "at": "pra"},
+            {"power": "Elatea", "unit": "2G", "at": "ela"},
+        ],
+        "supply_centers": {
+            "Athens": ["ath", "mar", "tho", "chi"],
+            "Anactorium": ["ana", "meg"],
+            "Boeotia": ["aul", "orc", "the", "pla", "sam"],
+            "Elis": ["eli"],
+            "Aetolia": ["agr", "cal", "thr", "les"],
+            "Mantinea": ["man", "pel"],
+            "Achea": ["aeg", "pat"],
+            "Argolis": ["arg", "cor", "her", "rho"],
+            "Sparta": ["pra", "spa", "zar", "mil"],
+            "Elatea": ["ela"],
+            "Thessaly": ["cie", "lar", "pln", "pho"],
+            "Chalcis": ["cha"],
+            "Messene": ["mes", "cos"],
+            "Pherae": ["phe"],
+        },
+        "state": {
+            "sacked_by": "Boeotia",
+            "colonies_declared": {
+                "chi": "Athens",
+                "sam": "Boeotia",
+                "les": "Aetolia",
+                "rho": "Argolis",
+                "mil": "Sparta",
+                "pho": "Thessaly",
+                "cos": "Sparta",
+            },
+        },
+        "orders": {
+            "Athens": ["3A(ath) - pla", "F(sar) S A(meg) - cor", "A(meg) - cor"],
+            "Boeotia": ["2A(the) S A(pla)"],
+            "Elis": ["A(pla) H"],
+            "Argolis": ["2A(cor) H"],
+            "Aetolia": ["F(gce) S 2A(cor)"],
+            "Achea": ["A(aeg) - pel"],
+        },
+    },
     "hepta": {
         "options": {"module": 1, "assignment": "a"},
         "units": [
@@ -151,3 +208,38 @@ def sample(variant: str) -> Sample:
     position = read_position(rules, case, Phase.parse(raw["season"], raw["year"], raw["type"]))
     outcome = adjudicate(rules, position, read_orders(rules, case))
     return Sample(variant, rules, position, outcome)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A position to draw with the orders given in it: one of a variant's golden pictures."""
+
+    position: Position
+    orders: list[OrderResult]
+    title: str
+
+
+def stages(variant: str, seeds: range = range(1, 9), years: int = 6) -> dict[str, Stage]:
+    """The variant's golden pictures (tests/golden/pictures/): its start, its sample mid-game position with the
+    sample's orders, and the first retreat and the first adjustment with orders of a seeded random game (the
+    position before the phase, its orders drawn over it)."""
+    from judge.testing.random_games import play
+
+    described = get_variant(variant)
+    start = described.starting_position()
+    mid = sample(variant)
+    found = {
+        "start": Stage(start, [], described.phase_name(start.phase)),
+        "mid": Stage(mid.position, mid.outcome.results, described.phase_name(mid.position.phase)),
+    }
+    wanted = {PhaseType.RETREAT: "retreat", PhaseType.ADJUSTMENT: "adjustment"}
+    rules = described.rules(SAMPLES[variant].get("options"))
+    for seed in seeds:
+        for played, outcome in play(rules, seed, years):
+            name = wanted.get(played.position.phase.type)
+            if name and name not in found and played.orders:
+                title = described.phase_name(played.position.phase)
+                found[name] = Stage(played.position, outcome.results, title)
+            if len(found) == 4:
+                return found
+    return found

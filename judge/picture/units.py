@@ -2,21 +2,21 @@
 
 Armies' chips are round, fleets' square-cornered, mixed forces in between. Several forces of one power with the
 same composition at one place (a Multiplomacy stack of individual units) are one chip drawn as a pile with its
-count on a badge; different forces at one place stand side by side. A dislodged unit stands beside its
-province, outlined in red.
+count on a badge; different forces at one place stand side by side. A force of two powers of one side (Hoplite
+Wars' mixed force of a Major and its Minor) is one chip of two parts, each power's share in its own colour
+(the variant's `Rules.written_as` says the shares). A dislodged unit stands beside its province, outlined in red.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from judge.board.model import Board
 from judge.board.planar import Point
 from judge.engine.units import Composition, Force
 from judge.picture.layout import Layout
-from judge.picture.palette import colours_for
+from judge.picture.palette import Palette
 from judge.picture.svg import attr, num, text
 
 HEIGHT = 14.0
@@ -24,16 +24,33 @@ GAP = 2.0
 DISLODGED_OFFSET = (13.0, 12.0)
 """where a dislodged unit is drawn, from its province's anchor"""
 
+Split = Callable[[Force], tuple[Force, ...]]
+"""a force -> its shares by power (`Rules.written_as`)"""
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1 of something drawn over the board (a chip, a badge), which a name must not hide"""
+
+
+def whole(force: Force) -> tuple[Force, ...]:
+    return (force,)
+
 
 @dataclass(frozen=True, slots=True)
 class Chip:
-    power: str
-    composition: Composition
+    parts: tuple[tuple[str, Composition], ...]
+    """each power's share of the force: one part, or a mixed force's two"""
     count: int
 
+    @property
+    def power(self) -> str:
+        return self.parts[0][0]
 
-def chip_width(composition: Composition) -> float:
+
+def part_width(composition: Composition) -> float:
     return max(HEIGHT, 6.0 + 6.2 * len(str(composition)))
+
+
+def chip_width(chip: Chip) -> float:
+    return sum(part_width(c) for _, c in chip.parts)
 
 
 def corner(composition: Composition) -> float:
@@ -42,42 +59,58 @@ def corner(composition: Composition) -> float:
     return HEIGHT / 2 if composition.is_army else 4.0
 
 
-def chips_at(forces: Iterable[Force]) -> dict[str, list[Chip]]:
+def chips_at(forces: Iterable[Force], split: Split = whole) -> dict[str, list[Chip]]:
     """location -> its chips, in a stable order (by power, then composition)."""
-    counts: dict[str, Counter[tuple[str, Composition]]] = defaultdict(Counter)
+    counts: dict[str, Counter[tuple[tuple[str, Composition], ...]]] = defaultdict(Counter)
     for force in forces:
-        counts[force.at][(force.power, force.composition)] += 1
-    return {
-        location: [Chip(power, comp, n) for (power, comp), n in sorted(found.items(), key=lambda i: (i[0][0], i[0][1]))]
-        for location, found in counts.items()
-    }
+        counts[force.at][tuple((f.power, f.composition) for f in split(force))] += 1
+    return {location: [Chip(parts, n) for parts, n in sorted(found.items())] for location, found in counts.items()}
 
 
-def draw_chips(board: Board, chips: list[Chip], centre: Point, dislodged: bool = False) -> str:
-    """The chips of one place, side by side, centred on `centre`."""
-    widths = [chip_width(c.composition) for c in chips]
+def draw_chips(palette: Palette, chips: list[Chip], centre: Point, boxes: list[Box], dislodged: bool = False) -> str:
+    """The chips of one place, side by side, centred on `centre`; each one's box is added to `boxes`."""
+    widths = [chip_width(c) for c in chips]
     x = centre[0] - (sum(widths) + GAP * (len(chips) - 1)) / 2
     out: list[str] = []
     for chip, width in zip(chips, widths, strict=True):
-        out.append(_chip(board, chip, x, centre[1] - HEIGHT / 2, width, dislodged))
+        y = centre[1] - HEIGHT / 2
+        out.append(_chip(palette, chip, x, y, dislodged))
+        pile = 2.2 * min(chip.count - 1, 2) + (5 if chip.count > 1 else 0)
+        boxes.append((x, y - pile, x + width + pile, y + HEIGHT))
         x += width + GAP
     return "".join(out)
 
 
-def _chip(board: Board, chip: Chip, x: float, y: float, width: float, dislodged: bool) -> str:
-    colours = colours_for(board, chip.power)
-    rx = num(corner(chip.composition))
-    body = f'rx="{rx}" width="{num(width)}" height="{num(HEIGHT)}" fill={attr(colours.strong)}'
-    cls = "u dis" if dislodged else "u"
+def _chip(palette: Palette, chip: Chip, x: float, y: float, dislodged: bool) -> str:
+    width = chip_width(chip)
     out = []
-    for depth in (2, 1)[-(min(chip.count, 3) - 1) :] if chip.count > 1 else ():
-        out.append(f'<rect class="u" x="{num(x + 2.2 * depth)}" y="{num(y - 2.2 * depth)}" {body}/>')
-    title = f"{chip.power} {chip.composition}" + (f" x{chip.count}" if chip.count > 1 else "")
-    out.append(f'<rect class="{cls}" x="{num(x)}" y="{num(y)}" {body}><title>{text(title)}</title></rect>')
-    out.append(
-        f'<text class="ut" x="{num(x + width / 2)}" y="{num(y + HEIGHT / 2 + 3.5)}" fill={attr(colours.ink)}>'
-        f"{text(str(chip.composition))}</text>"
-    )
+    if chip.count > 1:  # the pile behind, in the first part's colours
+        lead = palette.of(chip.power)
+        rx = num(corner(chip.parts[0][1]))
+        for depth in (2, 1)[-(min(chip.count, 3) - 1) :]:
+            out.append(
+                f'<rect class="u" x="{num(x + 2.2 * depth)}" y="{num(y - 2.2 * depth)}" rx="{rx}" '
+                f'width="{num(width)}" height="{num(HEIGHT)}" fill={attr(lead.fill)}/>'
+            )
+    title = " + ".join(f"{power} {composition}" for power, composition in chip.parts)
+    title += f" x{chip.count}" if chip.count > 1 else ""
+    cls = "u dis" if dislodged else "u"
+    left = x
+    for n, (power, composition) in enumerate(chip.parts):
+        colours = palette.of(power)
+        w = part_width(composition)
+        rx = num(corner(composition) if len(chip.parts) == 1 else 1.5)
+        tip = f"<title>{text(title)}</title>" if n == 0 else ""
+        out.append(
+            f'<rect class="{cls}" x="{num(left)}" y="{num(y)}" rx="{rx}" width="{num(w)}" height="{num(HEIGHT)}" '
+            f"fill={attr(colours.fill)}>{tip}</rect>"
+        )
+        halo = ' class="ut uh"' if colours.hatch is not None else ' class="ut"'
+        out.append(
+            f'<text{halo} x="{num(left + w / 2)}" y="{num(y + HEIGHT / 2 + 3.5)}" fill={attr(colours.ink)}>'
+            f"{text(str(composition))}</text>"
+        )
+        left += w
     if chip.count > 1:
         bx, by = x + width + 2.2 * min(chip.count - 1, 2), y - 2.2 * min(chip.count - 1, 2)
         out.append(f'<circle class="bdg" cx="{num(bx)}" cy="{num(by)}" r="5"/>')
@@ -85,12 +118,14 @@ def _chip(board: Board, chip: Chip, x: float, y: float, width: float, dislodged:
     return "".join(out)
 
 
-def draw_units(board: Board, layout: Layout, forces: Iterable[Force]) -> str:
+def draw_units(
+    palette: Palette, layout: Layout, forces: Iterable[Force], boxes: list[Box], split: Split = whole
+) -> str:
     out: list[str] = []
-    for location, chips in chips_at(forces).items():
+    for location, chips in chips_at(forces, split).items():
         point = layout.point(location)
         if point is not None:
-            out.append(draw_chips(board, chips, point))
+            out.append(draw_chips(palette, chips, point, boxes))
     return "".join(out)
 
 
@@ -98,10 +133,12 @@ def dislodged_point(point: Point) -> Point:
     return (point[0] + DISLODGED_OFFSET[0], point[1] + DISLODGED_OFFSET[1])
 
 
-def draw_dislodged(board: Board, layout: Layout, forces: Iterable[Force]) -> str:
+def draw_dislodged(
+    palette: Palette, layout: Layout, forces: Iterable[Force], boxes: list[Box], split: Split = whole
+) -> str:
     out: list[str] = []
-    for location, chips in chips_at(forces).items():
+    for location, chips in chips_at(forces, split).items():
         point = layout.point(location)
         if point is not None:
-            out.append(draw_chips(board, chips, dislodged_point(point), dislodged=True))
+            out.append(draw_chips(palette, chips, dislodged_point(point), boxes, dislodged=True))
     return "".join(out)

@@ -1,0 +1,87 @@
+"""The pictures a mail carries (judge/mail/pictures.py): one PNG for a board, one palette PNG a board for
+Heptadiplomacy's seven (names of 9 pixels, the whole within 400 KB), and the whole game as an animated GIF for
+`MAP game ALL` and `judge map draw VARIANT --history FILE`."""
+
+from __future__ import annotations
+
+import json
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pyvips
+from PIL import Image
+
+from judge.cli import main
+from judge.contract import run_case
+from judge.contract.adjudicate import outcome_json
+from judge.mail.pictures import animation_part, map_parts
+from judge.picture import animation
+from judge.picture.animation import frame_svgs
+from judge.picture.boards import BOARD_LABEL, BOARD_SCALE, MAIL_BUDGET
+from judge.picture.samples import SAMPLES
+from judge.testing.random_games import play
+from judge.variants import get_variant
+
+
+def _outcome(variant: str) -> dict[str, Any]:
+    return run_case({"variant": variant, **SAMPLES[variant]})
+
+
+def test_a_one_board_results_mail_carries_one_png() -> None:
+    parts = map_parts("standard", _outcome("standard"), "map")
+    assert [p.get_filename() for p in parts] == ["map.png"]
+    assert parts[0].get_content_type() == "image/png"
+
+
+def test_hepta_results_mail_carries_seven_readable_boards_within_400_kb() -> None:
+    """The issue: the seven boards in one picture were about 590 pixels a board, names about 6 pixels, and the
+    mail about 900 KB. Now one picture a board, names of 9 pixels, the seven within 400 KB."""
+    assert BOARD_SCALE * BOARD_LABEL >= 9
+    parts = map_parts("hepta", _outcome("hepta"), "map")
+    assert [p.get_filename() for p in parts] == [f"map-board{n}.png" for n in range(1, 8)]
+    sizes = [len(p.get_content()) for p in parts]
+    assert sum(sizes) <= MAIL_BUDGET, sizes
+    image = pyvips.Image.new_from_buffer(parts[0].get_content(), "")
+    assert image.width == round(1165 * BOARD_SCALE)
+
+
+def test_the_sides_a_game_gives_colour_the_pictures() -> None:
+    """Who holds which power comes in as data: two powers of one side share one hue."""
+    outcome = _outcome("standard")
+    allied = map_parts("standard", outcome, "map", sides={"Anna": ["England", "France"]})
+    alone = map_parts("standard", outcome, "map")
+    assert allied[0].get_content() != alone[0].get_content()
+
+
+def _history(years: int) -> list[dict[str, Any]]:
+    """A seeded random game's outcomes, as `judge adjudicate` writes them, in the order played."""
+    rules = get_variant("standard").rules()
+    return [outcome_json("standard", outcome) for _, outcome in play(rules, 3, years)]
+
+
+def test_map_all_mails_the_whole_game_as_an_animated_gif() -> None:
+    history = _history(1)
+    part = animation_part("standard", history, "game.gif")
+    assert part is not None and part.get_content_type() == "image/gif"
+    gif = Image.open(BytesIO(part.get_content()))
+    assert gif.n_frames == len(history)
+
+
+def test_judge_map_draw_history_writes_the_animation(tmp_path: Path) -> None:
+    history = _history(1)
+    given = tmp_path / "history.jsonl"
+    given.write_text("\n".join(json.dumps(o) for o in history), encoding="utf-8")
+    out = tmp_path / "game.gif"
+    assert main(["map", "draw", "standard", "--history", str(given), "-o", str(out)]) == 0
+    assert Image.open(out).n_frames == len(history)
+    assert main(["map", "draw", "standard", "--history", str(given), "-o", str(tmp_path / "game.png")]) == 2
+
+
+def test_the_web_view_gets_the_animations_frames_as_svg() -> None:
+    """The same frames serve a web view of the game: one SVG a phase, titled with the phase it follows."""
+    history = _history(1)
+    svgs = frame_svgs(animation.history("standard", history))
+    assert len(svgs) == len(history)
+    assert all(svg.startswith("<svg") for svg in svgs)
+    assert "after Spring 1901 Movement" in svgs[0]
