@@ -72,3 +72,32 @@ def test_map_of_a_phase_not_played_is_refused_with_why(judge: Judge) -> None:
     started(judge)
     text = judge.mail("france@example.org", "MAP alpha F1905M")
     assert "F1905M" in text
+
+
+def test_map_all_mails_the_whole_game_as_one_animation(judge: Judge) -> None:
+    """Issue 29, item 6: `MAP game ALL` mails an animated picture of every phase with its orders."""
+    started(judge)
+    judge.mail("gm@example.org", _gm() + "PROCESS")
+    judge.mail("gm@example.org", _gm() + "PROCESS")
+    stored = judge.store("france@example.org", "MAP alpha ALL")
+    judge.processor.process_pending()
+    answer = judge.outbound(kind="reply", inbound_id=stored)[0]
+    assert "Every phase of alpha (2, with their orders) is attached as an animation (alpha-all.gif)." in _text(answer)
+    [part] = list(answer.iter_attachments())
+    assert part.get_content_type() == "image/gif" and part.get_filename() == "alpha-all.gif"
+    assert part.get_content().startswith(b"GIF89a")
+
+
+def test_a_hepta_results_mail_carries_one_picture_a_board_within_400_kb(judge: Judge) -> None:
+    """Issue 29, item 5: a Heptadiplomacy results mail a player can read, at most 400 KB."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a")
+    for country in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
+        address = f"{country.lower()}@example.org"
+        judge.mail(address, f"REGISTER {country} Player pw")
+        judge.mail(address, f"JOIN hep joinpw {country}")
+    judge.mail("gm@example.org", _gm("hep") + "PROCESS")
+    [mail] = judge.outbound(kind="result", to="england@example.org")
+    names = [part.get_filename() for part in mail.iter_attachments()]
+    assert names == [f"hep-S1901M-board{k}.png" for k in range(1, 8)]
+    assert len(bytes(mail)) <= 400 * 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
 from judge.game.settings import help_lines
-from judge.mail.pictures import map_png
+from judge.mail.pictures import animation_gif, map_files
 from judge.render import render_results
 from judge.render.position import position_lines
 from judge.render.results import phase_code
@@ -105,14 +105,23 @@ def _processed_phase(ctx: MailContext, game: str, given: str | int) -> int:
 @command
 class Map(Command):
     name = "MAP"
-    usage = "MAP game [phase number or code, e.g. F1901M]"
-    example = "MAP alpha F1901M"
-    summary = "the map as a picture: the position now, or after a processed phase with its orders drawn"
+    usage = "MAP game [phase number or code, e.g. F1901M | ALL]"
+    example = "MAP alpha F1901M   (MAP alpha ALL: the whole game as an animation)"
+    summary = "the map as a picture: now, after a processed phase with its orders drawn, or every phase (ALL)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         game = args[0]
         view = ctx.games.reads.game(game)
+        if len(args) == 2 and args[1].upper() == "ALL":
+            outcomes = ctx.games.reads.outcomes(game)
+            require(bool(outcomes), f"{game} has no processed phase yet")
+            gif = animation_gif(view.variant, outcomes)
+            if gif is None:
+                raise CommandError(f"the {view.variant} map has no picture yet")
+            name = f"{game}-all.gif"
+            ctx.attachments.append((name, gif))
+            return [f"Every phase of {game} ({len(outcomes)}, with their orders) is attached as an animation ({name})."]
         if len(args) == 1:
             data = view.position
             require(data is not None, f"{game} has no position yet")
@@ -123,12 +132,12 @@ class Map(Command):
             data = ctx.games.reads.phase(game, _processed_phase(ctx, game, args[1])).outcome
             code = phase_code(data["phase"])
             what = f"{game} after {code}, with its orders"
-        png = map_png(view.variant, data)
-        if png is None:
+        files = map_files(view.variant, data, f"{game}-{code}")
+        if not files:
             raise CommandError(f"the {view.variant} map has no picture yet")
-        name = f"{game}-{code}.png"
-        ctx.attachments.append((name, png))
-        return [f"The map of {what} is attached ({name})."]
+        ctx.attachments.extend(files)
+        names = ", ".join(name for name, _ in files)
+        return [f"The map of {what} is attached ({names})."]
 
 
 @command

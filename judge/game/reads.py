@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -184,6 +185,17 @@ class Reads(UseCase):
                 if _code(record.outcome) == code.upper():
                     return record.index
             raise GameError(f"{name} has no processed phase {code}")
+
+    def outcomes(self, name: str) -> list[dict[str, Any]]:
+        """Every processed phase's outcome, in the order played (the whole game, for its animation)."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            return [
+                dict(outcome)
+                for outcome in s.scalars(
+                    select(PhaseRecord.outcome).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
+                )
+            ]
 
     def phase(self, name: str, index: int) -> PhaseView:
         """A processed phase, by number."""

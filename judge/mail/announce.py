@@ -11,7 +11,7 @@ from judge.config import Config
 from judge.game.adjudication import Processed
 from judge.game.house_rules import press_heading
 from judge.mail.compose import notice
-from judge.mail.pictures import map_part, map_png
+from judge.mail.pictures import map_parts
 from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
 
@@ -46,9 +46,10 @@ def _results(
     phase = outcome["phase"]
     when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
     subject = f"{processed.game} {phase_code(phase)}: results of {when}"
-    # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off)
-    png = map_png(str(outcome.get("variant") or "standard"), outcome) if config.pictures else None
-    picture = map_part(png, f"{processed.game}-{phase_code(phase)}.png") if png is not None else None
+    # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off):
+    # one picture, or one a board for a variant of several boards
+    variant = str(outcome.get("variant") or "standard")
+    pictures = map_parts(variant, outcome, f"{processed.game}-{phase_code(phase)}") if config.pictures else []
     powers_at: dict[str, set[str]] = {}
     for power, address in seats.items():
         powers_at.setdefault(address, set()).add(power)
@@ -85,9 +86,10 @@ def _results(
             )
             boundaries[visible] = _boundary(texts[visible])
         mail = notice(config, address, subject, texts[visible])
-        if picture is not None and (gm or not powers or not powers <= set(processed.pictures_off)):
+        if pictures and (gm or not powers or not powers <= set(processed.pictures_off)):
             mail.make_mixed(boundaries[visible])
-            mail.attach(picture)  # the one part, in every copy
+            for picture in pictures:
+                mail.attach(picture)  # the same parts, in every copy
             mails.append((mail, visible))
         else:
             mails.append((mail, None))

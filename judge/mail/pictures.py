@@ -42,36 +42,48 @@ def map_png(variant: str, data: dict[str, Any], with_orders: bool = True, sides:
         return None
 
 
-def map_parts(variant: str, data: dict[str, Any], stem: str, with_orders: bool = True,
-              sides: Sides | None = None) -> list[EmailMessage]:  # fmt: skip
-    """The pictures a results mail (or `MAP game [phase]`) attaches, each a part made once for every copy:
-    `stem.png` for one board; `stem-board1.png` ... for several, one per board. [] where nothing can be drawn."""
+def map_files(variant: str, data: dict[str, Any], stem: str, with_orders: bool = True,
+              sides: Sides | None = None) -> list[tuple[str, bytes]]:  # fmt: skip
+    """The pictures of a position or a phase, by file name: `stem.png` for one board; `stem-board1.png` ... for
+    several, one per board. [] where nothing can be drawn."""
     try:
         picture = drawing(variant, data, with_orders=with_orders)
         boards = board_pngs(picture, sides)
         if not boards:
-            return [map_part(render(picture, "png", sides=sides), f"{stem}.png")]
+            return [(f"{stem}.png", render(picture, "png", sides=sides))]
     except CANNOT:
         log.warning("no map picture for a %s position", variant, exc_info=True)
         return []
-    return [map_part(png, f"{stem}-board{number}.png") for number, png in boards]
+    return [(f"{stem}-board{number}.png", png) for number, png in boards]
+
+
+def map_parts(variant: str, data: dict[str, Any], stem: str, with_orders: bool = True,
+              sides: Sides | None = None) -> list[EmailMessage]:  # fmt: skip
+    """The pictures a results mail attaches (`map_files`), each a part made once for every copy."""
+    return [map_part(png, name) for name, png in map_files(variant, data, stem, with_orders, sides)]
+
+
+def animation_gif(variant: str, outcomes: Sequence[dict[str, Any]], sides: Sides | None = None) -> bytes | None:
+    """`MAP game ALL`: every phase played (its outcome, in order) as one animated GIF, or None where it cannot be
+    drawn."""
+    try:
+        return history_gif(variant, outcomes, sides)
+    except CANNOT:
+        log.warning("no animation for a %s game", variant, exc_info=True)
+        return None
 
 
 def animation_part(variant: str, outcomes: Sequence[dict[str, Any]], filename: str,
                    sides: Sides | None = None) -> EmailMessage | None:  # fmt: skip
-    """`MAP game ALL`: every phase played (its outcome, in order) as one animated GIF attachment, or None where
-    it cannot be drawn."""
-    try:
-        gif = history_gif(variant, outcomes, sides)
-    except CANNOT:
-        log.warning("no animation for a %s game", variant, exc_info=True)
-        return None
-    return map_part(gif, filename, subtype="gif")
+    """The animation (`animation_gif`) as an attachment part."""
+    gif = animation_gif(variant, outcomes, sides)
+    return None if gif is None else map_part(gif, filename, subtype="gif")
 
 
-def attach_map(message: EmailMessage, png: bytes, filename: str) -> None:
-    """Add the picture to a mail as a PNG attachment, after its text."""
-    message.add_attachment(png, maintype="image", subtype="png", filename=filename)
+def attach_map(message: EmailMessage, picture: bytes, filename: str) -> None:
+    """Add a picture to a mail as an attachment after its text (a PNG, or the animation's GIF by its name)."""
+    subtype = "gif" if filename.endswith(".gif") else "png"
+    message.add_attachment(picture, maintype="image", subtype=subtype, filename=filename)
 
 
 def map_part(png: bytes, filename: str, subtype: str = "png") -> EmailMessage:

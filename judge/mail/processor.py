@@ -286,7 +286,7 @@ class Processor:
             said.sections.append(Section("(the rest of the mail)", [more], True))
         body = render_reply(self.config.name, said.sections, footer)
         answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
-        for filename, png in said.attachments:  # the MAP command's picture
+        for filename, png in said.attachments:  # the MAP command's pictures
             attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
         outgoing += self.notifier.rows(games.take_events(), now=now)
