@@ -3,7 +3,9 @@ the sender and the deadline keeper -- with a clean shutdown on SIGTERM.
 
 Each part runs in its own thread and talks to the others only through the database (stored mail, the outbound
 queue, the games table) and a few wake-up events, so stopping at any moment loses nothing: what was stored is
-processed on the next start, what was queued is sent.
+processed on the next start, what was queued is sent. When the database goes away (a restart, a failover, SQLite
+locked) every part keeps the work it had in hand and waits for it with the others (`judge.store.outage`): one log
+line when it goes, one when it is back, and the work done again the moment it answers.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, OutboundMail, open_database
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +85,11 @@ class Daemon:
         deadline, so work left by a process that died is done at its time."""
         try:
             seen = self.keeper.fingerprint()
-        except Exception:
-            log.exception("looking at the games' deadlines failed")
+        except Exception as error:
+            if is_unavailable(error):
+                self.db.outage.lost(error, "deadline keeper")  # the next tick waits for it
+            else:
+                log.exception("looking at the games' deadlines failed")
             return
         if seen != self._seen:
             self.tick()
@@ -108,9 +114,15 @@ class Daemon:
             if done.failed:
                 soon.append(datetime.now(UTC) + FAILED_RETRY)
             upcoming = self.keeper.next_due()
-        except Exception:
-            log.exception("the deadline keeper failed; trying again in a minute")
+            self.db.outage.answered()
+        except Exception as error:
             upcoming = None
+            if not is_unavailable(error):
+                log.exception("the deadline keeper failed; trying again in a minute")
+            else:  # the database away: the work in hand is done again the moment it answers
+                self.db.outage.lost(error, "deadline keeper")
+                if self.db.outage.wait(self.stop):
+                    soon.append(datetime.now(UTC))
         # nothing due: look again in a minute (a game may have started meanwhile)
         when = min([*soon, upcoming or datetime.now(UTC) + timedelta(minutes=1)])
         if self.scheduler.running:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from judge.data import data_path
 from judge.store.models import Base
+from judge.store.outage import Outage
 
 MIGRATIONS = data_path("migrations")
 _UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrades on PostgreSQL
@@ -31,6 +32,16 @@ _UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrad
 class Database:
     engine: Engine
     sessions: sessionmaker[Session]
+    outage: Outage = field(init=False, repr=False)
+    """its outages, and the one wait for its return that every loop of the process shares"""
+
+    def __post_init__(self) -> None:
+        self.outage = Outage(self.probe)
+
+    def probe(self) -> None:
+        """Raise unless the database answers and would take a write now (SQLite: the write lock is free)."""
+        with self.engine.begin() as conn:
+            conn.exec_driver_sql("SELECT 1")
 
     @property
     def is_sqlite(self) -> bool:
