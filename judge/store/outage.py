@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 log = logging.getLogger(__name__)
 
 PROBE_FIRST = 0.1
-PROBE_MAX = 1.0
+PROBE_MAX = 0.5
 """seconds between probes of a database that is away: work resumes within a second of its return"""
 TELL_ADMIN_AFTER = 60.0
 """an outage longer than this is logged once as an error"""

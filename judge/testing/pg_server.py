@@ -8,6 +8,7 @@ session is ended and the server goes down, as in an upgrade, a failover or a mov
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -94,8 +95,6 @@ class PostgresServer(StartStop):
     def close(self) -> None:
         """Stop the server if it runs, and remove everything it had."""
         if (self.data / "postmaster.pid").exists():
-            try:
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
                 self.stop()
-            except (RuntimeError, subprocess.TimeoutExpired):
-                pass
         shutil.rmtree(self.folder, ignore_errors=True)
