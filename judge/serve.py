@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from types import FrameType
 
@@ -97,6 +98,7 @@ class Daemon:
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one -- or only a moment,
         when a game with work due was held by another process, or a minute, when a game's work failed."""
+        began = time.monotonic()
         try:
             self._seen = self.keeper.fingerprint()
         except Exception:
@@ -114,7 +116,7 @@ class Daemon:
             if done.failed:
                 soon.append(datetime.now(UTC) + FAILED_RETRY)
             upcoming = self.keeper.next_due()
-            self.db.outage.answered()
+            self.db.outage.answered(began)
         except Exception as error:
             upcoming = None
             if not is_unavailable(error):

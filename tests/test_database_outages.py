@@ -191,9 +191,7 @@ def _check(
         statuses = Counter(s.scalars(select(InboundMail.status)).all())
         game_id = s.scalar(select(Game.id).where(Game.name == "alpha"))
         phase = s.scalar(select(Game.phase_index).where(Game.id == game_id))
-        ordered = dict(
-            s.execute(select(OrderSet.power, OrderSet.lines).where(OrderSet.game_id == game_id)).all()
-        )
+        ordered = dict(s.execute(select(OrderSet.power, OrderSet.lines).where(OrderSet.game_id == game_id)).all())
     db.dispose()
     engine.dispose()
     assert statuses == {"processed": len(stream.delivered)}, "a mail shunted, ignored or left"
@@ -207,9 +205,13 @@ def _check(
         back = log.count("the database answers again after")
         assert 1 <= went <= len(outages) and back == went, f"{name}: {went} outage lines, {back} return lines"
     latencies = sorted(stream.answered[mid] - at for mid, at in stream.delivered.items())
-    worst = max(stream.answered[mid] - _answer_due(at, outages) + RECOVERY for mid, at in stream.delivered.items())
+    after = {mid: stream.answered[mid] - _answer_due(at, outages) + RECOVERY for mid, at in stream.delivered.items()}
+    worst = max(after, key=after.__getitem__)
+    start = stream.delivered[min(stream.delivered, key=stream.delivered.__getitem__)]
+    came, answered = stream.delivered[worst] - start, stream.answered[worst] - start
     print(
-        f"\n{len(stream.delivered)} mails, {len(received)} delivered by the relay; outages "
-        f"{[round(up - down, 1) for down, up in outages]} s; worst answer after the database's return {worst:.1f} s; "
-        f"median latency {latencies[len(latencies) // 2]:.2f} s"
+        f"\n{len(stream.delivered)} mails, {len(received)} delivered by the relay; outages (from, to) "
+        f"{[(round(down - start, 1), round(up - start, 1)) for down, up in outages]} s; the slowest answer "
+        f"{after[worst]:.1f} s after the mail came or the database returned ({worst}: came at {came:.1f} s, "
+        f"answered at {answered:.1f} s); median latency {latencies[len(latencies) // 2]:.2f} s"
     )

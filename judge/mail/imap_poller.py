@@ -293,9 +293,10 @@ class ImapPoller:
         backoff = BACKOFF_FIRST
         outage = self.db.outage
         while not stop_event.is_set():
+            began = time.monotonic()
             try:
                 stored = self.poll_once()
-                outage.answered()
+                outage.answered(began)
                 backoff = BACKOFF_FIRST
                 if stored:
                     # mail that came while we stored may have been announced in a reply we do not read:

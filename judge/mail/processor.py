@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -176,10 +177,11 @@ class Processor:
         outage = self.db.outage
         while not stop.is_set():
             self.wakeup.clear()
+            began = time.monotonic()
             try:
                 self._give_back()
                 done = self.process_pending()
-                outage.answered()
+                outage.answered(began)
                 if done and after is not None:
                     after(done)
             except Exception as error:

@@ -153,10 +153,11 @@ class Sender:
         outage = self.db.outage
         while not stop_event.is_set():
             sent = 0
+            began = time.monotonic()
             try:
                 self.settle()
                 sent = self.send_due(limit, stop_event=stop_event)
-                outage.answered()
+                outage.answered(began)
             except Exception as error:  # the database or the disk: keep the loop alive, the rows stay due
                 if is_unavailable(error):
                     self._disconnect()
@@ -187,7 +188,7 @@ class Sender:
         if self._in_hand:
             left = sorted(self._in_hand)
             self._release(left, only_mine=True)
-            log.info("the database is back: outbound mail %s handed back to the queue", ", ".join(map(str, left)))
+            log.info("outbound mail %s handed back to the queue: its round was cut short", ", ".join(map(str, left)))
 
     def _record(self, row_ids: list[int], record: Callable[[], None]) -> None:
         """Write rows' outcome; should the database be away, the outcome is owed (see `settle`)."""

@@ -74,6 +74,7 @@ class _Handler:
         """Store the message, waiting up to `STORE_PATIENCE` for a database that is away."""
         give_up = time.monotonic() + STORE_PATIENCE
         while True:
+            began = time.monotonic()
             try:
                 inbound_id = store_inbound(
                     self.db, raw, source=self.source, envelope_from=envelope_from, clock=self.clock
@@ -85,7 +86,7 @@ class _Handler:
                 if self.stopping.wait(0.5):
                     raise
                 continue
-            self.db.outage.answered()
+            self.db.outage.answered(began)
             return inbound_id
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:

@@ -9,7 +9,7 @@ shunted, no claim left to its lease.
 `Outage` is the database's one back-off: the first loop to hit it logs one warning; while it lasts one loop at a
 time probes the database (every `PROBE_FIRST` seconds, growing to `PROBE_MAX`) and the others wait for that probe;
 an outage that lasts `TELL_ADMIN_AFTER` is logged once as an error (what the admin's log watch sees); the first
-round of work that succeeds afterwards logs its return, with how long it was away.
+round of work begun since then that succeeds logs its return, with how long it was away.
 """
 
 from __future__ import annotations
@@ -101,9 +101,11 @@ class Outage:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         log.warning("the database is unavailable (%s, noticed by the %s): work in hand waits for it", first, who)
 
-    def answered(self) -> None:
-        """A round of work went through: if the database was away, say it is back, and after how long."""
-        if self._since is None:
+    def answered(self, began: float) -> None:
+        """A round of work that began at `began` (`time.monotonic()`) went through: if the database was away when
+        it began, say it is back, and after how long. (A round that began before the outage was noticed proves
+        nothing: it may have finished on a connection the server had not yet closed.)"""
+        if self._since is None or began < self._since:
             return
         with self._lock:
             since, self._since = self._since, None
