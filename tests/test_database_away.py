@@ -157,24 +157,26 @@ def _outbound(db: Database, row_id: int) -> OutboundMail:
         return row
 
 
-def _sender(db: Database, relay: SmtpRelay, clock: FakeClock) -> Sender:
-    config = OutboundConfig(relay_host=relay.host, relay_port=relay.port, relay_security="plain")
-    return Sender(db, config, clock)
+def _claimed(db: Database, relay: SmtpRelay) -> tuple[Sender, OutboundMail]:
+    """A reply queued, and claimed by a sender through the relay."""
+    clock = FakeClock()
+    row_id = _queued(db, clock)
+    sender = Sender(db, OutboundConfig(relay_host=relay.host, relay_port=relay.port, relay_security="plain"), clock)
+    [row] = sender._claim([row_id])
+    assert _outbound(db, row.id).claimed_by == this_process()
+    return sender, row
 
 
 def test_a_reply_the_relay_took_as_the_database_went_is_recorded_sent_when_it_returns_and_never_sent_again(
     db: Database, smtp_relay: SmtpRelay
 ) -> None:
-    clock = FakeClock()
-    row_id = _queued(db, clock)
-    sender = _sender(db, smtp_relay, clock)
-    [row] = sender._claim([row_id])
+    sender, row = _claimed(db, smtp_relay)
     sender._relay(row)  # the relay has it
     with _locked_by_another_program(db):
         assert is_unavailable(_error(lambda: sender._sent([row])))
         assert is_unavailable(_error(sender.settle))  # still away: still owed
     sender.settle()
-    stored = _outbound(db, row_id)
+    stored = _outbound(db, row.id)
     assert (stored.status, stored.claimed_by, stored.sending_since) == (OutboundStatus.SENT, None, None)
     assert sender.send_due() == 0 and len(smtp_relay.messages) == 1
 
@@ -183,16 +185,12 @@ def test_a_reply_claimed_but_not_sent_as_the_database_went_is_handed_back_at_onc
     db: Database, smtp_relay: SmtpRelay
 ) -> None:
     """The issue's case: the database drops just after the sender claimed a reply (`_mark_sending` fails)."""
-    clock = FakeClock()
-    row_id = _queued(db, clock)
-    sender = _sender(db, smtp_relay, clock)
-    [row] = sender._claim([row_id])
-    assert _outbound(db, row_id).claimed_by == this_process()
+    sender, row = _claimed(db, smtp_relay)
     with _locked_by_another_program(db):
         assert is_unavailable(_error(lambda: sender._relay(row)))
     assert smtp_relay.messages == []  # it never reached the relay
     sender.settle()
-    stored = _outbound(db, row_id)
+    stored = _outbound(db, row.id)
     assert (stored.status, stored.claimed_by) == (OutboundStatus.QUEUED, None)
     assert sender.send_due() == 1  # due now, in the same round, not ten minutes on
-    assert len(smtp_relay.messages) == 1 and _outbound(db, row_id).status == OutboundStatus.SENT
+    assert len(smtp_relay.messages) == 1 and _outbound(db, row.id).status == OutboundStatus.SENT
