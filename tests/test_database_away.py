@@ -26,7 +26,7 @@ from judge.mail.outbox import queue_mail
 from judge.mail.processor import Processor
 from judge.mail.sender import Sender
 from judge.store import Database, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
-from judge.store.outage import is_unavailable
+from judge.store.outage import Outage, is_unavailable
 from judge.testing.dovecot import free_port
 from judge.testing.smtp_relay import SmtpRelay
 
@@ -194,3 +194,46 @@ def test_a_reply_claimed_but_not_sent_as_the_database_went_is_handed_back_at_onc
     assert (stored.status, stored.claimed_by) == (OutboundStatus.QUEUED, None)
     assert sender.send_due() == 1  # due now, in the same round, not ten minutes on
     assert len(smtp_relay.messages) == 1 and _outbound(db, row.id).status == OutboundStatus.SENT
+
+
+def test_the_loops_share_one_wait_and_the_admin_is_told_once_of_an_outage_that_lasts(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Four loops find the database away at once: one probe at a time for all of them, one line when it goes, one
+    error once it has lasted, one line when it is back; every loop resumes the moment a probe passes."""
+    down_until = time.monotonic() + 1.0
+    probing: list[int] = []
+    overlapping = []
+
+    def probe() -> None:
+        probing.append(1)
+        if len(probing) > 1:
+            overlapping.append(len(probing))
+        time.sleep(0.02)
+        probing.pop()
+        if time.monotonic() < down_until:
+            raise OperationalError("SELECT 1", None, sqlite3.OperationalError("database is locked"))
+
+    outage = Outage(probe, tell_after=0.5)
+    stop = threading.Event()
+    resumed: list[float] = []
+    caplog.set_level(logging.INFO)
+
+    def loop(name: str) -> None:
+        outage.lost(OperationalError("BEGIN", None, sqlite3.OperationalError("database is locked")), name)
+        assert outage.wait(stop)
+        began = time.monotonic()  # the round done again
+        resumed.append(began)
+        outage.answered(began)
+
+    loops = [threading.Thread(target=loop, args=(name,)) for name in ("poller", "processor", "sender", "keeper")]
+    for thread in loops:
+        thread.start()
+    for thread in loops:
+        thread.join(timeout=10)
+    assert len(resumed) == 4 and max(resumed) - down_until < 0.7
+    assert not overlapping, "two loops probed at once"
+    messages = [(record.levelno, record.getMessage()) for record in caplog.records]
+    assert sum("the database is unavailable" in m for _, m in messages) == 1
+    assert sum(level == logging.ERROR and "unavailable for" in m for level, m in messages) == 1
+    assert sum("the database answers again after" in m for _, m in messages) == 1

@@ -77,9 +77,10 @@ def _unavailable(error: BaseException) -> bool:
 class Outage:
     """One database's outages, shared by every loop of the process (`Database.outage`)."""
 
-    def __init__(self, probe: Callable[[], None]) -> None:
+    def __init__(self, probe: Callable[[], None], tell_after: float = TELL_ADMIN_AFTER) -> None:
         self._probe = probe
         """raises while the database is away"""
+        self._tell_after = tell_after
         self._lock = threading.Condition()
         self._since: float | None = None
         self._told = False
@@ -151,7 +152,7 @@ class Outage:
 
     def _tell_if_long(self) -> None:
         since = self._since
-        if since is None or self._told or time.monotonic() - since < TELL_ADMIN_AFTER:
+        if since is None or self._told or time.monotonic() - since < self._tell_after:
             return
         self._told = True
         log.error(
