@@ -97,34 +97,36 @@ class Daemon:
 
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one -- or only a moment,
-        when a game with work due was held by another process, or a minute, when a game's work failed."""
-        began = time.monotonic()
-        try:
-            self._seen = self.keeper.fingerprint()
-        except Exception:
-            self._seen = None
+        when a game with work due was held by another process, or a minute, when a game's work failed. The database
+        away is waited for, and the round done again the moment it answers."""
         soon: list[datetime] = []
-        try:
-            done = self.keeper.work()
-            for line in done.done:
-                log.info("%s", line)
-            if done.done:
-                self.sender.wake()
-            if done.held:
-                log.debug("held by another process, looked at again shortly: %s", ", ".join(done.held))
-                soon.append(datetime.now(UTC) + HELD_RETRY)
-            if done.failed:
-                soon.append(datetime.now(UTC) + FAILED_RETRY)
-            upcoming = self.keeper.next_due()
-            self.db.outage.answered(began)
-        except Exception as error:
-            upcoming = None
-            if not is_unavailable(error):
+        upcoming: datetime | None = None
+        while not self.stop.is_set():
+            began = time.monotonic()
+            try:
+                self._seen = self.keeper.fingerprint()
+            except Exception:
+                self._seen = None
+            try:
+                done = self.keeper.work()
+                for line in done.done:
+                    log.info("%s", line)
+                if done.done:
+                    self.sender.wake()
+                if done.held:
+                    log.debug("held by another process, looked at again shortly: %s", ", ".join(done.held))
+                    soon.append(datetime.now(UTC) + HELD_RETRY)
+                if done.failed:
+                    soon.append(datetime.now(UTC) + FAILED_RETRY)
+                upcoming = self.keeper.next_due()
+                self.db.outage.answered(began)
+            except Exception as error:
+                if is_unavailable(error):  # the work in hand is done again the moment the database answers
+                    self.db.outage.lost(error, "deadline keeper")
+                    self.db.outage.wait(self.stop)
+                    continue
                 log.exception("the deadline keeper failed; trying again in a minute")
-            else:  # the database away: the work in hand is done again the moment it answers
-                self.db.outage.lost(error, "deadline keeper")
-                if self.db.outage.wait(self.stop):
-                    soon.append(datetime.now(UTC))
+            break
         # nothing due: look again in a minute (a game may have started meanwhile)
         when = min([*soon, upcoming or datetime.now(UTC) + timedelta(minutes=1)])
         if self.scheduler.running:

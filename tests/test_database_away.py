@@ -11,24 +11,38 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.clock import FakeClock
 from judge.commands import answer_mail
-from judge.config import Config, OutboundConfig
+from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+from judge.game import Games
 from judge.mail.claims import this_process
 from judge.mail.inbox import store_inbound
 from judge.mail.outbox import queue_mail
 from judge.mail.processor import Processor
 from judge.mail.sender import Sender
-from judge.store import Database, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
+from judge.serve import Daemon
+from judge.store import (
+    Database,
+    Game,
+    InboundMail,
+    MailStatus,
+    OutboundMail,
+    OutboundStatus,
+    PhaseRecord,
+    open_database,
+)
 from judge.store.outage import Outage, is_unavailable
 from judge.testing.dovecot import free_port
 from judge.testing.smtp_relay import SmtpRelay
+from judge.testing.tables import POWERS
 
 CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
 HELP = (
@@ -237,3 +251,39 @@ def test_the_loops_share_one_wait_and_the_admin_is_told_once_of_an_outage_that_l
     assert sum("the database is unavailable" in m for _, m in messages) == 1
     assert sum(level == logging.ERROR and "unavailable for" in m for level, m in messages) == 1
     assert sum("the database answers again after" in m for _, m in messages) == 1
+
+
+def test_a_deadline_due_while_the_database_is_away_is_processed_the_moment_it_returns(
+    db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The keeper's round meets the database away: it is not counted as the game's failure (which would put the
+    game off for a minute) but done again as soon as the database answers."""
+    games = Games(db)
+    games.accounts.register("gm@example.org", "GM", "pw")
+    games.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
+    for power in POWERS:
+        games.accounts.register(f"{power.lower()}@example.org", power, "pw")
+        games.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
+    with db.transaction() as s:
+        s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC) - timedelta(hours=1)
+    config = Config(
+        database_url=str(db.engine.url),
+        smtp_intake=SmtpIntakeConfig(enabled=False),
+        outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
+        pictures=False,
+    )
+    daemon = Daemon(config, db=db)
+    caplog.set_level(logging.INFO)
+    with _locked_by_another_program(db):
+        keeper = threading.Thread(target=daemon.tick)
+        keeper.start()
+        time.sleep(1.0)
+    freed = time.monotonic()
+    keeper.join(timeout=30)
+    took = time.monotonic() - freed
+    with db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(PhaseRecord)) == 1
+    assert took < 5.0 and not keeper.is_alive()
+    messages = [record.getMessage() for record in caplog.records]
+    assert sum("the database is unavailable" in m for m in messages) == 1
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR or record.exc_info]
