@@ -6,6 +6,7 @@ live throughout and say once that the database went and once that it came back (
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -37,8 +38,8 @@ STOP = 30.0
 @pytest.fixture
 def private_postgres() -> Iterator[PostgresServer]:
     problem = private_server_problem()
-    if problem:
-        pytest.fail(problem)  # PostgreSQL is installed wherever the suite runs (.ci/run installs it)
+    if problem:  # as conftest's servers: CI must run every test (.ci/run installs PostgreSQL), elsewhere it skips
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(problem)
     server = PostgresServer()
     try:
         server.start()
