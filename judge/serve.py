@@ -3,7 +3,9 @@ the sender and the deadline keeper -- with a clean shutdown on SIGTERM.
 
 Each part runs in its own thread and talks to the others only through the database (stored mail, the outbound
 queue, the games table) and a few wake-up events, so stopping at any moment loses nothing: what was stored is
-processed on the next start, what was queued is sent.
+processed on the next start, what was queued is sent. When the database goes away (a restart, a failover, SQLite
+locked) every part keeps the work it had in hand and waits for it with the others (`judge.store.outage`): one log
+line when it goes, one when it is back, and the work done again the moment it answers.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from types import FrameType
 
@@ -27,6 +30,7 @@ from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, OutboundMail, open_database
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -82,35 +86,47 @@ class Daemon:
         deadline, so work left by a process that died is done at its time."""
         try:
             seen = self.keeper.fingerprint()
-        except Exception:
-            log.exception("looking at the games' deadlines failed")
+        except Exception as error:
+            if is_unavailable(error):
+                self.db.outage.lost(error, "deadline keeper")  # the next tick waits for it
+            else:
+                log.exception("looking at the games' deadlines failed")
             return
         if seen != self._seen:
             self.tick()
 
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one -- or only a moment,
-        when a game with work due was held by another process, or a minute, when a game's work failed."""
-        try:
-            self._seen = self.keeper.fingerprint()
-        except Exception:
-            self._seen = None
+        when a game with work due was held by another process, or a minute, when a game's work failed. The database
+        away is waited for, and the round done again the moment it answers."""
         soon: list[datetime] = []
-        try:
-            done = self.keeper.work()
-            for line in done.done:
-                log.info("%s", line)
-            if done.done:
-                self.sender.wake()
-            if done.held:
-                log.debug("held by another process, looked at again shortly: %s", ", ".join(done.held))
-                soon.append(datetime.now(UTC) + HELD_RETRY)
-            if done.failed:
-                soon.append(datetime.now(UTC) + FAILED_RETRY)
-            upcoming = self.keeper.next_due()
-        except Exception:
-            log.exception("the deadline keeper failed; trying again in a minute")
-            upcoming = None
+        upcoming: datetime | None = None
+        while not self.stop.is_set():
+            began = time.monotonic()
+            try:
+                self._seen = self.keeper.fingerprint()
+            except Exception:
+                self._seen = None
+            try:
+                done = self.keeper.work()
+                for line in done.done:
+                    log.info("%s", line)
+                if done.done:
+                    self.sender.wake()
+                if done.held:
+                    log.debug("held by another process, looked at again shortly: %s", ", ".join(done.held))
+                    soon.append(datetime.now(UTC) + HELD_RETRY)
+                if done.failed:
+                    soon.append(datetime.now(UTC) + FAILED_RETRY)
+                upcoming = self.keeper.next_due()
+                self.db.outage.answered(began)
+            except Exception as error:
+                if is_unavailable(error):  # the work in hand is done again the moment the database answers
+                    self.db.outage.lost(error, "deadline keeper")
+                    self.db.outage.wait(self.stop)
+                    continue
+                log.exception("the deadline keeper failed; trying again in a minute")
+            break
         # nothing due: look again in a minute (a game may have started meanwhile)
         when = min([*soon, upcoming or datetime.now(UTC) + timedelta(minutes=1)])
         if self.scheduler.running:

@@ -9,15 +9,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
-from email.message import EmailMessage
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
@@ -33,90 +30,13 @@ from judge.schedule.keeper import DeadlineKeeper
 from judge.serve import Daemon
 from judge.store import Game, GameStatus, InboundMail, OutboundMail, PhaseRecord, Player, open_database
 from judge.testing.dovecot import DovecotServer
+from judge.testing.judge_process import Judge, judge_processes, order_mail
 from judge.testing.smtp_relay import SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS
 
 pytestmark = pytest.mark.slow  # end to end: real servers, real processes (make test-fast skips them)
 
 GAMES = {"alpha": POWERS, "beta": POWERS}
-
-
-def _mail(sender: str, body: str, message_id: str, subject: str = "judge") -> bytes:
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = "judge@example.org"
-    message["Subject"] = subject
-    message["Message-ID"] = message_id
-    message.set_content(body)
-    return bytes(message)
-
-
-@dataclass
-class Judge:
-    """One `judge serve`, started as an operator would: its own config file naming the shared database (with an
-    `application_name`, so `pg_stat_activity` tells the processes apart), mailbox and relay."""
-
-    name: str
-    folder: Path
-    process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        log = (self.folder / f"{self.name}.log").open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "judge", "--config", str(self.folder / f"{self.name}.toml"), "serve"],
-            cwd=self.folder,
-            env={**os.environ, "JUDGE_IMAP_PASSWORD": "secret"},
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            start_new_session=True,
-        )
-        log.close()
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=60)
-            self.process = None
-
-    def log(self) -> str:
-        return (self.folder / f"{self.name}.log").read_text(errors="replace")
-
-
-def _judges(folder: Path, url: str, dovecot: DovecotServer, relay: SmtpRelay) -> list[Judge]:
-    judges = []
-    for name in ("judge-a", "judge-b"):
-        (folder / f"{name}.toml").write_text(
-            f"""[judge]
-address = "judge@example.org"
-name = "testjudge"
-admin = "admin@example.org"
-[database]
-url = "{url}?application_name={name}"
-[intake.smtp]
-enabled = false
-[intake.imap]
-enabled = true
-host = "{dovecot.host}"
-port = {dovecot.imap_port}
-security = "plain"
-user = "judge"
-password_env = "JUDGE_IMAP_PASSWORD"
-poll_seconds = 1
-[outbound]
-relay_host = "127.0.0.1"
-relay_port = {relay.port}
-relay_security = "plain"
-""",
-            encoding="utf-8",
-        )
-        judges.append(Judge(name, folder))
-    return judges
 
 
 @dataclass
@@ -135,7 +55,7 @@ class Run:
         with dovecot.client() as imap:
             for sender, body in mails:
                 message_id = f"<m{len(self.delivered)}@example.org>"
-                imap.append("INBOX", _mail(sender, body, message_id))
+                imap.append("INBOX", order_mail(sender, body, message_id))
                 self.delivered.append(message_id)
                 time.sleep(pause)
 
@@ -210,7 +130,7 @@ def _wait(condition: Any, timeout: float, what: str) -> None:
 def test_two_judge_processes_answer_every_mail_once_and_adjudicate_every_game_once_though_one_is_killed(
     postgres_url: str, mailbox: DovecotServer, smtp_relay: SmtpRelay, tmp_path: Path
 ) -> None:
-    judges = _judges(tmp_path, postgres_url, mailbox, smtp_relay)
+    judges = judge_processes(tmp_path, postgres_url, mailbox, smtp_relay)
     engine = create_engine(postgres_url)
     open_database(postgres_url).dispose()  # the schema, before either process starts
     run = Run()

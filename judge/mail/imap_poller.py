@@ -21,7 +21,8 @@ recreated or rebuilt) the poller starts over from UID 0 and says so in the log.
 `run()` waits for new mail with IDLE when the server offers it (in 1-second `idle_check` slices, so a stop is
 noticed within a second), otherwise it sleeps `poll_seconds`. Any error ends the connection; the loop
 reconnects after 0.5, 1, 2, 4, then every 5 seconds (so mail flows within seconds of the server's return, IDLE
-again), and never stops by itself.
+again), and never stops by itself. The database away is no IMAP failure: the connection is kept, the poller waits
+for the database with the other loops (`judge.store.outage`) and polls again the moment it answers.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from judge.clock import Clock
 from judge.config import ImapConfig
 from judge.mail.inbox import add_inbound, message_id_of
 from judge.store import Database, ImapState, InboundMail
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -289,9 +291,12 @@ class ImapPoller:
     def run(self, stop_event: threading.Event) -> None:
         """Poll until `stop_event` is set; never raises for mail server or database trouble."""
         backoff = BACKOFF_FIRST
+        outage = self.db.outage
         while not stop_event.is_set():
+            began = time.monotonic()
             try:
                 stored = self.poll_once()
+                outage.answered(began)
                 backoff = BACKOFF_FIRST
                 if stored:
                     # mail that came while we stored may have been announced in a reply we do not read:
@@ -301,7 +306,11 @@ class ImapPoller:
                 continue
             except (IMAPClientAbortError, OSError) as error:  # the server went away, or was never there
                 log.warning("IMAP connection to %s failed (%s); retrying in %.1f s", self.account, error, backoff)
-            except Exception:
+            except Exception as error:
+                if is_unavailable(error):  # the database's failure: the mail stays in the mailbox, read again
+                    outage.lost(error, "IMAP poller")
+                    outage.wait(stop_event)
+                    continue
                 log.exception("IMAP polling of %s failed; retrying in %.1f s", self.account, backoff)
             self._drop()
             stop_event.wait(backoff)

@@ -13,12 +13,18 @@ count the process read (a compare-and-set): two processes that reach a message t
 that finds the count moved on goes on without counting (the other is at work on it; whichever holds the row lock
 does the work, the other then finds it done). Processes wait for each other's rows rather than skip them, so mail
 is still handled in the order it came (a player's second order mail never overtakes the first).
+
+The database away (`judge.store.outage`: a lost connection, a restart, SQLite locked or its disk full) is no
+failure of the mail: the work's transaction is undone as for a crash, no failure is recorded, and once the
+database answers again the attempts this process counted for the mail in hand are given back (only where they are
+still as it left them) and the mail is done again at once, by this process, as if it had just arrived.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +46,7 @@ from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.store import Database, InboundMail, MailStatus
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +76,9 @@ class Processor:
         self._answered: dict[str, deque[datetime]] = {}
         self._held: dict[int, datetime] = {}
         """messages deferred by the rate limit, and until when they are left out of the rounds"""
+        self._counted: dict[int, int] = {}
+        """the messages whose attempt this process counted and whose work has not ended: the attempts they have
+        now. What the database's going away leaves here is given back (`_give_back`) when it returns."""
         self.wakeup = threading.Event()
 
     # --- the loop --------------------------------------------------------------------------------------
@@ -119,7 +129,7 @@ class Processor:
         those still at no attempts, as a message another judge process counted a moment ago is that process's
         attempt (see the module's docstring)."""
         with self.db.transaction() as s:
-            s.execute(
+            counted = s.scalars(
                 update(InboundMail)
                 .where(
                     InboundMail.id.in_(message_ids),
@@ -127,7 +137,9 @@ class Processor:
                     InboundMail.attempts == 0,
                 )
                 .values(attempts=InboundMail.attempts + 1)
-            )
+                .returning(InboundMail.id)
+            ).all()
+        self._counted.update(dict.fromkeys(counted, 1))
         try:
             with self.db.transaction() as s:
                 rows = s.execute(
@@ -147,9 +159,12 @@ class Processor:
                     answering.update([result.answered] if result.answered else [])
                     results.append(result)
                 _record(s, results)
-        except Exception:
+        except Exception as error:
+            if is_unavailable(error):
+                raise  # the database's failure, not the batch's: done again when it answers
             log.info("a message of a batch failed; handling the batch's messages one at a time", exc_info=True)
             return sum(self._handle_alone(message_id) != MailStatus.RECEIVED for message_id in message_ids)
+        self._forget(message_ids)
         self._remember(results)
         return sum(result.status != MailStatus.RECEIVED for result in results)
 
@@ -157,18 +172,51 @@ class Processor:
         """Work through stored mail until `stop` is set, calling `after(finished)` after each pass that finished
         any. It sleeps only after a pass that found nothing to do, and `wakeup` (set by the intakes when they
         store mail) cuts the sleep short; it is cleared before each pass, so mail stored during a pass is never
-        left waiting for the timeout. Never raises: a failed pass is logged and tried again."""
+        left waiting for the timeout. Never raises: a failed pass is logged and tried again; the database away is
+        waited for (`Database.outage`), and the pass done again the moment it answers."""
+        outage = self.db.outage
         while not stop.is_set():
             self.wakeup.clear()
+            began = time.monotonic()
             try:
+                self._give_back()
                 done = self.process_pending()
+                outage.answered(began)
                 if done and after is not None:
                     after(done)
-            except Exception:
+            except Exception as error:
+                if is_unavailable(error):
+                    outage.lost(error, "processor")
+                    outage.wait(stop)
+                    continue
                 log.exception("processing stored mail failed; trying again shortly")
                 done = 0
             if not done:
                 self.wakeup.wait(idle_seconds)
+
+    def _give_back(self) -> None:
+        """The attempts this process counted for mail whose work the database's going away undid: given back where
+        the message is still as this process left it (not done since, nor counted again by another process), so
+        that an outage never brings a message nearer to being shunted."""
+        if not self._counted:
+            return
+        with self.db.transaction() as s:
+            for message_id, attempts in self._counted.items():
+                s.execute(
+                    update(InboundMail)
+                    .where(
+                        InboundMail.id == message_id,
+                        InboundMail.status == MailStatus.RECEIVED,
+                        InboundMail.attempts == attempts,
+                    )
+                    .values(attempts=attempts - 1)
+                )
+        log.info("the database is back: mail %s done again", ", ".join(map(str, sorted(self._counted))))
+        self._counted.clear()
+
+    def _forget(self, message_ids: list[int]) -> None:
+        for message_id in message_ids:
+            self._counted.pop(message_id, None)
 
     # --- one message -----------------------------------------------------------------------------------
 
@@ -197,6 +245,8 @@ class Processor:
                 s.execute(
                     update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1)
                 )
+        if not counted_elsewhere:
+            self._counted[message_id] = row.attempts + 1
         return self._handle_alone(message_id)
 
     def _handle_alone(self, message_id: int) -> str:
@@ -209,6 +259,7 @@ class Processor:
                     .with_for_update()
                 ).first()
                 if row is None or row.status != MailStatus.RECEIVED:
+                    self._forget([message_id])
                     return row.status if row is not None else MailStatus.PROCESSED
                 mail = read_mail(row.raw, own_address=self.config.address)
                 if self._deferred(message_id, mail):
@@ -217,12 +268,15 @@ class Processor:
                     result = self._handle(s, message_id, mail, row.received_at)
                 _record(s, [result])
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
+            if is_unavailable(exc):
+                raise  # the database's failure, not the message's: done again when it answers
             with self.db.transaction() as s:
                 found = s.execute(
                     select(InboundMail.message_id, InboundMail.attempts).where(InboundMail.id == message_id)
                 ).one()
                 result = self._failed(message_id, found.message_id, found.attempts, f"{type(exc).__name__}: {exc}")
                 _record(s, [result])
+        self._forget([message_id])
         self._remember([result])
         return result.status
 

@@ -24,6 +24,13 @@ seconds, sending everything the moment it answers. A connection lost while a mes
 message's temporary failure (the relay may have it): it is retried on the message's schedule, never at once.
 A message still undelivered `give_up_hours` after it was queued fails for good. Whenever a message fails for good,
 the judge's admin is told by mail (`on_failure`).
+
+The database away (`judge.store.outage`) is no failure of a message: the sender keeps what it had in hand, waits
+for the database with the other loops, and the moment it answers writes first what it owes: a message the relay
+took is recorded sent (never sent again), a refusal is recorded, and the rows it had claimed but not sent (the
+claim's own commit may have been lost with the connection) are handed back at once, to go out in the same round
+rather than when their lease ends. Should the process stop before the database returns, its claims are those of a
+dead process, taken back as after a kill (a message the relay had goes again, once, under its own Message-ID).
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import parseaddr
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import select, update
@@ -49,6 +57,7 @@ from judge.clock import Clock, as_utc
 from judge.config import OutboundConfig
 from judge.mail.claims import alive, this_process
 from judge.store import Database, OutboundMail, OutboundStatus
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +134,10 @@ class Sender:
         self._relay_down_until = 0.0
         self._relay_backoff = RELAY_BACKOFF_FIRST
         self._outage_started: float | None = None
+        self._in_hand: set[int] = set()
+        """rows this sender may have claimed and whose outcome is not yet written"""
+        self._owed: list[tuple[list[int], Callable[[], None]]] = []
+        """outcomes the database's going away kept from being written: written first when it answers"""
         if config.relay_host and config.relay_security not in SECURITIES:
             raise ValueError(f"relay_security must be one of {', '.join(SECURITIES)}, not {config.relay_security!r}")
 
@@ -137,11 +150,20 @@ class Sender:
     def run(self, stop_event: threading.Event) -> None:
         """Deliver until `stop_event` is set; waits up to a second between rounds, less when woken."""
         limit = 100
+        outage = self.db.outage
         while not stop_event.is_set():
             sent = 0
+            began = time.monotonic()
             try:
+                self.settle()
                 sent = self.send_due(limit, stop_event=stop_event)
-            except Exception:  # the database or the disk: keep the loop alive, the rows stay due
+                outage.answered(began)
+            except Exception as error:  # the database or the disk: keep the loop alive, the rows stay due
+                if is_unavailable(error):
+                    self._disconnect()
+                    outage.lost(error, "sender")
+                    outage.wait(stop_event)
+                    continue
                 log.exception("delivering the outbound queue failed; trying again shortly")
             if sent >= limit:
                 continue  # more may be due: no pause
@@ -154,6 +176,29 @@ class Sender:
                 break
             waited += 0.1
         self._wake.clear()
+
+    def settle(self) -> None:
+        """Write what the database's going away left owed (sent, failed), then hand back at once the other rows
+        this sender had in hand (claimed, or perhaps claimed, and not sent): they are due again now."""
+        while self._owed:
+            row_ids, record = self._owed[0]
+            record()
+            self._owed.pop(0)
+            self._in_hand.difference_update(row_ids)
+        if self._in_hand:
+            left = sorted(self._in_hand)
+            self._release(left, only_mine=True)
+            log.info("outbound mail %s handed back to the queue: its round was cut short", ", ".join(map(str, left)))
+
+    def _record(self, row_ids: list[int], record: Callable[[], None]) -> None:
+        """Write rows' outcome; should the database be away, the outcome is owed (see `settle`)."""
+        try:
+            record()
+        except Exception as error:
+            if is_unavailable(error):
+                self._owed.append((row_ids, record))
+            raise
+        self._in_hand.difference_update(row_ids)
 
     # -- one round --------------------------------------------------------------------------------------------
 
@@ -300,6 +345,7 @@ class Sender:
         if not row_ids:
             return []
         now = self.clock.now()
+        self._in_hand.update(row_ids)  # until the claim's answer is in: its commit may be lost with the connection
         with self.db.transaction() as session:
             claimed = session.scalars(
                 update(OutboundMail)
@@ -312,27 +358,33 @@ class Sender:
                 .returning(OutboundMail.id)
                 .execution_options(synchronize_session=False)
             ).all()
-            if not claimed:
-                return []
-            return list(
+            rows = list(
                 session.scalars(select(OutboundMail).where(OutboundMail.id.in_(claimed)).order_by(OutboundMail.id))
             )
+        self._in_hand.difference_update(set(row_ids) - set(claimed))
+        return rows
 
-    def _release(self, row_ids: list[int], error: str | None = None) -> None:
+    def _release(self, row_ids: list[int], error: str | None = None, *, only_mine: bool = False) -> None:
+        """Hand rows back to the queue, due now. `only_mine`: only those this process claims (after an outage, a row
+        whose claim did not commit may be another sender's by now)."""
         if not row_ids:
             return
         values: dict[str, object] = {"next_try_at": self.clock.now(), "claimed_by": None, "sending_since": None}
         if error is not None:
             values["last_error"] = error[:2000]
+        statement = update(OutboundMail).where(
+            OutboundMail.id.in_(row_ids), OutboundMail.status == OutboundStatus.QUEUED
+        )
+        if only_mine:
+            statement = statement.where(OutboundMail.claimed_by == this_process())
         with self.db.transaction() as session:
-            session.execute(
-                update(OutboundMail)
-                .where(OutboundMail.id.in_(row_ids), OutboundMail.status == OutboundStatus.QUEUED)
-                .values(**values)
-                .execution_options(synchronize_session=False)
-            )
+            session.execute(statement.values(**values).execution_options(synchronize_session=False))
+        self._in_hand.difference_update(row_ids)
 
     def _sent(self, rows: list[OutboundMail]) -> None:
+        self._record([row.id for row in rows], partial(self._write_sent, rows))
+
+    def _write_sent(self, rows: list[OutboundMail]) -> None:
         now = self.clock.now()
         with self.db.transaction() as session:
             session.execute(
@@ -346,9 +398,11 @@ class Sender:
             log.info("sent outbound mail %d (%s) to %s", row.id, row.kind, ", ".join(row.recipients))
 
     def _failed(self, row: OutboundMail, error: str, *, permanent: bool) -> None:
-        now = self.clock.now()
         attempts = row.attempts + 1
         give_up = permanent or attempts >= self.config.max_attempts
+        self._record([row.id], partial(self._write_failure, row, error, attempts, give_up))
+
+    def _write_failure(self, row: OutboundMail, error: str, attempts: int, give_up: bool) -> None:
         values: dict[str, object] = {
             "attempts": attempts,
             "last_error": error[:2000],
@@ -358,7 +412,7 @@ class Sender:
         if give_up:
             values["status"] = OutboundStatus.FAILED
         else:
-            values["next_try_at"] = now + retry_delay(attempts)
+            values["next_try_at"] = self.clock.now() + retry_delay(attempts)
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)

@@ -12,6 +12,11 @@ addresses it was sent to) and repeats the outcome for every recipient.
 
 The database insert is blocking, so it runs in a small thread pool of our own: the event loop keeps serving
 other connections meanwhile, and `stop()` waits for an insert in progress to finish.
+
+The database away (`judge.store.outage`: a restart, SQLite locked by another program) is waited for, up to
+`STORE_PATIENCE` seconds, before the `451`: an MTA waits minutes for the answer to DATA, and a message stored the
+moment the database is back is answered within seconds, where a `451` would leave it to the MTA's own retry
+(minutes). A stop cuts the wait short.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,12 +38,15 @@ from judge.config import SmtpIntakeConfig
 from judge.mail.inbox import store_inbound
 from judge.running import StartStop
 from judge.store import Database
+from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
 
 ACCEPTED = "250 Message accepted"
 TRY_LATER = "451 Requested action aborted: local error, try again later"
 _STORE_THREADS = 4
+STORE_PATIENCE = 30.0
+"""seconds a message waits for the database before the MTA is told to try again later"""
 _READY_TIMEOUT = 10.0
 
 
@@ -58,16 +68,39 @@ class _Handler:
         self.lmtp = lmtp
         self.source = "lmtp" if lmtp else "smtp"
         self.executor = executor
+        self.stopping = threading.Event()
+
+    def _store(self, raw: bytes, envelope_from: str | None) -> int:
+        """Store the message, waiting up to `STORE_PATIENCE` for a database that is away."""
+        give_up = time.monotonic() + STORE_PATIENCE
+        while True:
+            began = time.monotonic()
+            try:
+                inbound_id = store_inbound(
+                    self.db, raw, source=self.source, envelope_from=envelope_from, clock=self.clock
+                )
+            except Exception as error:
+                if not is_unavailable(error) or time.monotonic() >= give_up:
+                    raise
+                self.db.outage.lost(error, f"{self.source.upper()} intake")
+                if self.stopping.wait(0.5):
+                    raise
+                continue
+            self.db.outage.answered(began)
+            return inbound_id
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = bytes(envelope.original_content or b"")
-        store = functools.partial(
-            store_inbound, self.db, raw, source=self.source, envelope_from=envelope.mail_from, clock=self.clock
-        )
+        store = functools.partial(self._store, raw, envelope.mail_from)
         try:
             inbound_id = await asyncio.get_running_loop().run_in_executor(self.executor, store)
-        except Exception:
-            log.exception("could not store a %d-byte message from %r: asked the MTA to retry", len(raw), session.peer)
+        except Exception as error:
+            if is_unavailable(error):
+                log.warning("could not store a %d-byte message from %r: the database is away; asked the MTA to "
+                            "retry", len(raw), session.peer)  # fmt: skip
+            else:
+                log.exception("could not store a %d-byte message from %r: asked the MTA to retry", len(raw),
+                              session.peer)  # fmt: skip
             status = TRY_LATER
         else:
             log.info(
@@ -117,6 +150,7 @@ class SmtpIntake(StartStop):
         """called with the new message's id once it is stored (the daemon wakes its processor)"""
         self._controller: _Controller | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._handler: _Handler | None = None
 
     @property
     def port(self) -> int:
@@ -145,7 +179,7 @@ class SmtpIntake(StartStop):
                 controller.loop.close()
             executor.shutdown(wait=False)
             raise
-        self._controller, self._executor = controller, executor
+        self._controller, self._executor, self._handler = controller, executor, handler
         log.info("%s intake listening on %s:%d", "LMTP" if self.config.lmtp else "SMTP", self.config.host, self.port)
 
     def stop(self) -> None:
@@ -153,6 +187,8 @@ class SmtpIntake(StartStop):
         retries: a duplicate at worst, never a loss)."""
         controller, self._controller = self._controller, None
         executor, self._executor = self._executor, None
+        if self._handler is not None:
+            self._handler.stopping.set()  # a store waiting for the database gives up: the MTA keeps the message
         if controller is not None:
             controller.stop()
         if executor is not None:

@@ -41,6 +41,7 @@ from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
 from judge.render.results import deadline_text
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
+from judge.store.outage import is_unavailable
 from judge.variants import get_variant
 
 log = logging.getLogger(__name__)
@@ -350,6 +351,8 @@ class DeadlineKeeper:
                 queue_rows(s, mails)  # every mail of the game in one insert
                 s.flush()
             except Exception as error:
+                if is_unavailable(error):
+                    raise  # the database's failure, not the game's: its work is done again when it answers
                 raise _GameFailed(game_id, name) from error
         return game_id, done
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from judge.data import data_path
 from judge.store.models import Base
+from judge.store.outage import Outage
 
 MIGRATIONS = data_path("migrations")
+SQLITE_BUSY_SECONDS = 60.0
+"""how long a SQLite write waits for a lock held by another program before it fails (the judge then waits for the
+database as for any outage: `judge.store.outage`)"""
 _UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrades on PostgreSQL
 
 
@@ -31,6 +35,16 @@ _UPGRADE_LOCK_KEY = 0x4A554447  # "JUDG": the advisory lock id for schema upgrad
 class Database:
     engine: Engine
     sessions: sessionmaker[Session]
+    outage: Outage = field(init=False, repr=False)
+    """its outages, and the one wait for its return that every loop of the process shares"""
+
+    def __post_init__(self) -> None:
+        self.outage = Outage(self.probe)
+
+    def probe(self) -> None:
+        """Raise unless the database answers and would take a write now (SQLite: the write lock is free)."""
+        with self.engine.begin() as conn:
+            conn.exec_driver_sql("SELECT 1")
 
     @property
     def is_sqlite(self) -> bool:
@@ -46,8 +60,8 @@ class Database:
         self.engine.dispose()
 
 
-def _sqlite_engine(url: str) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": 60})
+def _sqlite_engine(url: str, busy_seconds: float) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": busy_seconds})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -55,7 +69,7 @@ def _sqlite_engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -65,9 +79,9 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_seconds: float = SQLITE_BUSY_SECONDS) -> Engine:
     if url.startswith("sqlite"):
-        return _sqlite_engine(url)
+        return _sqlite_engine(url, busy_seconds)
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -121,13 +135,14 @@ def upgrade(engine: Engine) -> None:
             command.upgrade(alembic_config(conn), "head")
 
 
-def open_database(url: str, *, migrate: bool = True) -> Database:
-    """Connect (creating the SQLite file's folder if needed) and, by default, bring the schema up to date."""
+def open_database(url: str, *, migrate: bool = True, busy_seconds: float = SQLITE_BUSY_SECONDS) -> Database:
+    """Connect (creating the SQLite file's folder if needed) and, by default, bring the schema up to date.
+    `busy_seconds`: SQLite's wait for another program's lock."""
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = make_engine(url)
+    engine = make_engine(url, busy_seconds)
     if migrate:
         upgrade(engine)
     return Database(engine, sessionmaker(engine, expire_on_commit=False))
