@@ -20,6 +20,7 @@ from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from
 from judge.engine.supply import halves
 from judge.notation.render import NJUDGE, ZINE, render_order
 from judge.render.annotations import Annotated, annotate
+from judge.render.dates import deadline_text, when_text
 from judge.render.tally import Holding, by_side, holdings, sides_for
 from judge.variants import UnknownVariant, get_variant
 
@@ -87,6 +88,9 @@ class ResultSheet:
     next_phase: dict[str, Any] | None
     next_code: str | None
     deadline: str | None
+    """njudge's form, for the `:: Deadline:` header line that mappers read"""
+    due: str | None = None
+    """the same moment in the form of every other date the judge writes (`judge.render.dates.when_text`)"""
     when: str = ""
     """the phase's season and year as the variant writes them ("Autumn 1900", "Spring 450 BC")"""
     next_when: str = ""
@@ -111,19 +115,21 @@ class ResultSheet:
     def width(self) -> int:
         """The names' column: the zines' ten characters, wider where a name needs it (issue 27: `Anactorium:Build
         A Ana`, `1:Austria:A 1:vie - 1:gal`), so every name is followed by a space at least."""
-        names = [*self.orders, *(c.power for c in self.centres), *(c.power for c in self.players)]
-        names += [d.power for d in self.dislodged] + [w[0] for w in self.waived] + [str(e["power"]) for e in self.disbanded]
+        names = [*self.orders, *(c.power for c in self.centres)]
+        names += (
+            [d.power for d in self.dislodged] + [w[0] for w in self.waived] + [str(e["power"]) for e in self.disbanded]
+        )
         return max([10, *(len(n) + 2 for n in names)])
+
+    @property
+    def players_width(self) -> int:
+        """The names' column of the players' totals (`Sparta + Elatea:`), apart from the powers' column."""
+        return max([self.width, *(len(c.power) + 2 for c in self.players)])
 
 
 def phase_code(phase: dict[str, Any]) -> str:
     """The njudge phase code (S1901M, F1901R, W1901A) that mappers and scripts read."""
     return Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).code
-
-
-def deadline_text(when: datetime) -> str:
-    """njudge's deadline form, e.g. "Sun Nov 29 2026 20:00:00 UTC"."""
-    return when.strftime("%a %b %d %Y %H:%M:%S ") + (when.tzname() or "UTC")
 
 
 @cache
@@ -146,21 +152,24 @@ def zine_case(text: str, variant: str) -> str:
 
 _ENGLISH = frozenset({"the", "his", "her"})
 """province ids (Hoplite Wars' Thebes, Histiaea, Heraclea) that are also words of the judge's own sentences"""
-_PROSE_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)( [a-z]{2,})?")
+_PROSE_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)(?=( [a-z]{2,})|)")
+_AFTER_WORD = re.compile(r"[a-z]{2} $")
 
 
 def prose_case(text: str, variant: str) -> str:
     """The judge's own sentences (why an order failed, what a die was rolled for) with the places in them
     capitalised and their English left alone: a province id that is also an English word (`_ENGLISH`) is English
-    where a word follows it, since the judge never writes a place straight before one of its words (issue 28:
-    `dislodged by the attack from teg` read as `by The attack from Teg`, Hoplite Wars' Thebes being `the`)."""
+    between two words, as in the judge's sentences (issue 28: `dislodged by the attack from teg` read as `by The
+    attack from Teg`, Hoplite Wars' Thebes being `the`); first in a sentence, after a unit or before a comma or a
+    bracket it is the place (`the is not next to zar`, `held by A the (2 against 1)`)."""
     provinces = _provinces(variant)
 
     def cased(m: re.Match[str]) -> str:
         word, after = m[1], m[2] or ""
-        if word not in provinces or (word in _ENGLISH and after):
-            return word + zine_case(after, variant)
-        return word.capitalize() + zine_case(after, variant)
+        between = bool(after) and bool(_AFTER_WORD.search(m.string[: m.start(1)]))
+        if word not in provinces or (word in _ENGLISH and between):
+            return word
+        return word.capitalize()
 
     return _PROSE_WORD.sub(cased, text)
 
@@ -369,6 +378,7 @@ def build_sheet(
         when=season_and_year(variant, phase, " of "),  # njudge's heading, which mappers look for
         next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
+        due=when_text(deadline) if deadline else None,
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
         ),

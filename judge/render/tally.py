@@ -81,6 +81,6 @@ def by_side(sides: list[Side], held: dict[str, Holding]) -> dict[str, Holding]:
     """Each player's totals, for the sides that hold several powers (a side of one is its power's line)."""
     return {
         side.label: sum((held.get(p, Holding(0, 0)) for p in side.powers), Holding(0, 0))
-        for side in sides
+        for side in sorted(sides, key=lambda side: side.name)
         if len(side.powers) > 1
     }
