@@ -21,6 +21,7 @@ from judge.engine.supply import halves
 from judge.notation.render import NJUDGE, ZINE, render_order
 from judge.render.annotations import Annotated, annotate
 from judge.render.dates import deadline_text, when_text
+from judge.render.happenings import happenings
 from judge.render.tally import Holding, by_side, holdings, sides_for
 from judge.variants import UnknownVariant, get_variant
 
@@ -99,6 +100,8 @@ class ResultSheet:
     winner: list[str] = field(default_factory=list)
     players: list[CentreLine] = field(default_factory=list)
     waived: list[tuple[str, str]] = field(default_factory=list)
+    happened: list[str] = field(default_factory=list)
+    """the variant's own events of this phase, in words (`judge.render.happenings`)"""
     """after an adjustment phase, each power's builds left unused (waived, ordered or not), as players write them"""
     """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
@@ -385,6 +388,7 @@ def build_sheet(
         winner=[_winner_text(w, label) for w in outcome.get("winner") or []],
         players=players,
         waived=waived,
+        happened=happenings(outcome, label, place),
         finished=finished,
         late=[label(p) for p in late or []],
         note=note,
