@@ -247,3 +247,10 @@ def test_two_minutes_to_the_deadline_are_said_in_minutes() -> None:
     assert time_left(timedelta(minutes=1)) == "1 minute from now"
     assert time_left(timedelta(minutes=119)) == "119 minutes from now"
     assert time_left(timedelta(hours=48)) == "48 hours from now"
+
+
+def test_history_shows_the_players_totals_as_the_results_did(judge: Judge) -> None:
+    """Issue 27 item 4: "Results, LIST, SUMMARY, HISTORY ... by player"."""
+    _hoplite_after_the_first_autumn(judge)
+    again = judge.mail("sparta@example.org", "HISTORY hop")
+    assert re.search(r"Sparta \+ Elatea: +4½ +4", again), again

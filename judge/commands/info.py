@@ -141,5 +141,10 @@ class History(Command):
         given: str | int = args[1] if len(args) == 2 else view.last_processed
         outcome = ctx.games.reads.phase(args[0], _processed_phase(ctx, args[0], given)).outcome
         return render_results(
-            args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view.style
+            args[0],
+            outcome,
+            outcome.get("next_phase"),
+            judge=ctx.config.judge_code,
+            style=view.style,
+            options=view.options,  # the players' sides and the powers' names as the game's rule options make them
         ).splitlines()
