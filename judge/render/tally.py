@@ -56,7 +56,7 @@ def holdings(variant: str, data: dict[str, Any], options: dict[str, Any] | None 
     counted as the adjustments count them."""
     rules = rules_for(variant, options)
     if rules is not None:
-        case = {k: data[k] for k in ("units", "supply_centers", "sides") if k in data}
+        case: dict[str, Any] = {k: data[k] for k in ("units", "supply_centers", "sides") if k in data}
         try:
             position = read_position(rules, case, Phase("Spring", 1901, PhaseType.MOVEMENT))
         except (CaseError, KeyError, ValueError):
