@@ -6,12 +6,11 @@ form; and what a results sheet keeps to the sender's reply. The repros of the is
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
+from test_players_not_powers import COUNTRIES, MAJORS, _game  # the game set-up of issue 27's tests
 
 from judge.contract.adjudicate import run_case
 from judge.engine.reasons import WasDislodged
@@ -20,24 +19,12 @@ from judge.render.dates import time_left
 from judge.store import open_database
 from judge.testing.mail_rig import Judge, start_game
 
-MAJORS = ("Achea", "Aetolia", "Argolis", "Athens", "Boeotia", "Sparta", "Thessaly")
-COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-
 
 @pytest.fixture
-def judge(tmp_path: Path) -> Iterator[Judge]:
-    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+def judge(tmp_path: Any) -> Any:
+    db = open_database(f"sqlite:///{tmp_path / 'results.sqlite'}")
     yield Judge(db)
     db.dispose()
-
-
-def _join_all(judge: Judge, game: str, variant: str, names: tuple[str, ...], *options: str) -> None:
-    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-    assert "created" in judge.mail("gm@example.org", f"CREATE {game} {variant} joinpw {' '.join(options)}")
-    for name in names:
-        address = f"{name.lower()}@example.org"
-        judge.mail(address, f"REGISTER {name} Player pw{name.lower()}")
-        judge.mail(address, f"JOIN {game} joinpw {name}")
 
 
 def _process(judge: Judge, game: str) -> None:
@@ -46,7 +33,7 @@ def _process(judge: Judge, game: str) -> None:
 
 def _hoplite_after_the_first_autumn(judge: Judge) -> None:
     """A Hoplite game past Autumn 450 BC, when the colonies (Towns, worth half a City) have declared."""
-    _join_all(judge, "hop", "hoplite", MAJORS)
+    _game(judge, "hop", "hoplite", MAJORS)
     judge.mail("sparta@example.org", "SIGNON hop Sparta pwsparta\nBuild A spa\nBuild A pra\nBuild A zar\nBuild A ela")
     for _ in range(3):  # Winter 451 BC, Spring and Autumn 450 BC
         _process(judge, "hop")
@@ -109,7 +96,7 @@ def test_list_summary_and_the_results_count_centres_in_halves_and_write_bc_years
 
 def test_summary_of_a_hepta_game_cuts_no_line_and_goes_by_player(judge: Judge) -> None:
     """Issue 27: "`SUMMARY hep` cuts every row ("... (247 more characters)")"."""
-    _join_all(judge, "hep", "hepta", COUNTRIES, "assignment=a")
+    _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
     _process(judge, "hep")
     summary = judge.mail("england@example.org", "SUMMARY hep")
     assert "more characters" not in summary
@@ -120,7 +107,7 @@ def test_summary_of_a_hepta_game_cuts_no_line_and_goes_by_player(judge: Judge) -
 
 def test_hepta_results_columns_hold_the_longest_names(judge: Judge) -> None:
     """Issue 27: "long names break the columns (`Anactorium:Build A Ana`, `1:Austria:A 1:vie - 1:gal`)"."""
-    _join_all(judge, "hep", "hepta", COUNTRIES, "assignment=a")
+    _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
     judge.mail("austria@example.org", "SIGNON hep Austria pwaustria\nA 1:vie - 1:gal")
     _process(judge, "hep")
     sheet = _results_to(judge, "austria@example.org")
@@ -129,7 +116,7 @@ def test_hepta_results_columns_hold_the_longest_names(judge: Judge) -> None:
 
 
 def test_hoplite_winter_results_hold_anactorium_in_the_names_column(judge: Judge) -> None:
-    _join_all(judge, "hop", "hoplite", MAJORS)
+    _game(judge, "hop", "hoplite", MAJORS)
     _process(judge, "hop")
     sheet = _results_to(judge, "athens@example.org")
     assert "Anactorium:Build" not in sheet and "Anactorium:" not in sheet.replace("Anactorium: ", "")

@@ -36,23 +36,14 @@ class Dislodgement:
 
 
 @dataclass(frozen=True)
-class CentreLine:
-    power: str
-    centres: int
-    """in half centres (`judge.render.tally`)"""
-    units: int
-    """what the units cost, in half centres: a garrison half, so `2G` counts 1"""
-    centre_names: list[str]
-    change: int
+class CentreLine(Holding):
+    """A line of the chart: a power's (or a player's) centres and units in half centres (`Holding`, counted by
+    `judge.render.tally`: a garrison costs half, so `2G` counts 1)."""
+
+    power: str = ""
+    centre_names: list[str] = field(default_factory=list)
+    change: int = 0
     """builds (above zero) or removals due, in half centres, as the engine counted them"""
-
-    @property
-    def centres_shown(self) -> str:
-        return halves(self.centres)
-
-    @property
-    def units_shown(self) -> str:
-        return halves(self.units)
 
     @property
     def adjustment(self) -> str:
@@ -320,9 +311,9 @@ def build_sheet(
         if not names and not have.units:
             continue
         change = _halves_of(counted[power]["change"]) if power in counted else have.centres - have.units
-        centres.append(CentreLine(label(power), have.centres, have.units, [place(n) for n in sorted(names)], change))
+        centres.append(CentreLine(have.centres, have.units, label(power), [place(n) for n in sorted(names)], change))
     players = [
-        CentreLine(name, total.centres, total.units, [], 0)
+        CentreLine(total.centres, total.units, name)
         for name, total in by_side(sides_for(variant, options), held).items()
     ]
     # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
