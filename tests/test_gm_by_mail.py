@@ -261,7 +261,7 @@ def test_14_the_position_on_demand(judge: MailJudge) -> None:
     listed = judge.send("observer@example.org", "LIST where")
     assert "Phase: Movement for Spring 1901." in listed
     assert "Russia: A Mos, A War, F Sev, F Stp/sc" in listed
-    assert "3 centre(s): Bre, Mar, Par" in listed
+    assert "3 centres: Bre, Mar, Par" in listed
 
 
 def test_16_results_open_with_njudge_lines_mappers_read(judge: MailJudge) -> None:

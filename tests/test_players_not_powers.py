@@ -104,7 +104,7 @@ def test_a_merge_of_the_majors_units_sent_from_the_minors_signon_is_filed_and_pr
     assert _sets(judge)["Sparta"] == ["A Spa & A Pra MERGE 2A Spa"]
     judge.mail("gm@example.org", "SIGNON hop MASTER gmpass\nPROCESS")
     results = judge.outbound(kind="result", to="sparta@example.org")[-1].get_content()
-    assert "Sparta:   A Spa + A Pra MERGE = 2A Spa" in results
+    assert "Sparta:     A Spa + A Pra MERGE = 2A Spa" in results  # the column holds `Anactorium:`
     assert "Elatea:   A Spa" not in results
 
 

@@ -8,6 +8,7 @@ from judge.mail.pictures import animation_gif, map_files
 from judge.render import render_results
 from judge.render.position import position_lines
 from judge.render.results import phase_code
+from judge.render.summary import Year, summary_lines
 
 
 @command
@@ -60,7 +61,7 @@ class List(Command):
                 for seat in view.seats:
                     lines.append(f"  {'(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
             if view.position and view.status != "finished":
-                lines += ["", *position_lines(view.variant, view.position, view.deadline)]
+                lines += ["", *position_lines(view.variant, view.position, view.deadline, view.options)]
             elif view.status == "finished":
                 lines.append(f"  the game is over: {view.result} {', '.join(view.winners or [])}".rstrip())
             return lines
@@ -82,13 +83,9 @@ class Summary(Command):
         history = ctx.games.reads.centre_history(args[0])
         if not history:
             return [f"{args[0]} has no processed phase yet."]
-        powers = sorted({p for year in history for p in year.counts})
-        lines = [f"Supply centres held at the end of each year in {args[0]}:", ""]
-        lines.append(f"{'':6}" + "".join(f"{p[:8]:>9}" for p in powers))
-        for year in history:
-            mark = "" if year.finished else "   (the year is not over: centres so far)"
-            lines.append(f"{year.year:<6}" + "".join(f"{year.counts.get(p, 0):>9}" for p in powers) + mark)
-        return lines
+        view = ctx.games.reads.game(args[0])
+        years = [Year(y.year, y.owned, y.finished) for y in history]
+        return summary_lines(args[0], view.variant, view.options, years)
 
 
 def _processed_phase(ctx: MailContext, game: str, given: str | int) -> int:
@@ -153,5 +150,10 @@ class History(Command):
         given: str | int = args[1] if len(args) == 2 else view.last_processed
         outcome = ctx.games.reads.phase(args[0], _processed_phase(ctx, args[0], given)).outcome
         return render_results(
-            args[0], outcome, outcome.get("next_phase"), judge=ctx.config.judge_code, style=view.style
+            args[0],
+            outcome,
+            outcome.get("next_phase"),
+            judge=ctx.config.judge_code,
+            style=view.style,
+            options=view.options,  # the players' sides and the powers' names as the game's rule options make them
         ).splitlines()

@@ -164,14 +164,17 @@ class Reads(UseCase):
             records = s.scalars(
                 select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
             ).all()
-            by_year: dict[int, dict[str, int]] = {}
+            by_year: dict[int, dict[str, list[str]]] = {}
             for record in records:
                 if not by_year:
                     start = record.position_before.get("supply_centers", {})
-                    by_year[record.year - 1] = {p: len(c) for p, c in start.items()}
-                by_year[record.year] = {p: len(c) for p, c in record.outcome.get("supply_centers", {}).items()}
+                    by_year[record.year - 1] = {p: list(c) for p, c in start.items()}
+                by_year[record.year] = {p: list(c) for p, c in record.outcome.get("supply_centers", {}).items()}
             current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
-            return [YearCentres(year, counts, year != current) for year, counts in sorted(by_year.items())]
+            return [
+                YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
+                for year, owned in sorted(by_year.items())
+            ]
 
     def phase_index_of(self, name: str, code: str) -> int:
         """The number of the processed phase with the njudge code `code` (S1901M); the latest if a rollback

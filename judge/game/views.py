@@ -85,6 +85,8 @@ class YearCentres:
     year: int
     counts: dict[str, int]
     finished: bool
+    owned: dict[str, list[str]] = field(default_factory=dict)
+    """each power's centres by name, for counts by the variant's worth (a Hoplite Wars town is half)"""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from judge.mail.announce import game_over_mails, results_copies
 from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
 from judge.render import render
-from judge.render.results import deadline_text
+from judge.render.dates import deadline_text, when_text
 from judge.variants import get_variant
 
 
@@ -133,6 +133,7 @@ class Notifier:
             players=[(seat.power, seat.player) for seat in event.seats],
             first=variant.phase_name(phase),
             deadline=deadline_text(event.deadline) if event.deadline else None,
+            due=when_text(event.deadline) if event.deadline else None,
             placing=placing,
             code=phase.code,
             deadline_code=phase.code if event.deadline else None,
@@ -172,11 +173,11 @@ class Notifier:
         return self._announce(event.audience, event.game, "paused", text)
 
     def _resumed(self, event: GameResumed) -> list[Outgoing]:
-        when = f" The deadline is {event.deadline:%Y-%m-%d %H:%M} UTC." if event.deadline else ""
+        when = f" The deadline is {when_text(event.deadline)}." if event.deadline else ""
         return self._announce(event.audience, event.game, "resumed", f"The GM has resumed {event.game}.{when}")
 
     def _rolled_back(self, event: GameRolledBack) -> list[Outgoing]:
-        when = f"{event.deadline:%Y-%m-%d %H:%M} UTC" if event.deadline else "the GM's PROCESS"
+        when = when_text(event.deadline) if event.deadline else "the GM's PROCESS"
         orders = (
             "the orders sent for it are kept"
             if event.orders_kept

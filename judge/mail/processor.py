@@ -45,6 +45,7 @@ from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
+from judge.render.dates import time_left, when_text
 from judge.store import Database, InboundMail, MailStatus
 from judge.store.outage import is_unavailable
 
@@ -366,8 +367,7 @@ class Processor:
                 lines.append(f"{said.game} is in {phase}.")
             if deadline:
                 left = deadline.replace(tzinfo=deadline.tzinfo or UTC) - self.clock.now()
-                hours = max(0, int(left.total_seconds() // 3600))
-                lines.append(f"Deadline: {deadline:%Y-%m-%d %H:%M} UTC ({hours} hours from now).")
+                lines.append(f"Deadline: {when_text(deadline)} ({time_left(left)}).")
         return lines
 
 

@@ -1,6 +1,8 @@
 """A game's position as players read it on demand (`LIST game`) and in the game-start mail: the phase and its
 deadline, every unit by power (a stack of one power's units counted, a multiple shown with its composition),
-the centres each power owns, and the units waiting to retreat with where they may go."""
+the centres each power owns counted as the results count them (`judge.render.tally`: in halves where towns count
+half), each player's totals where a player holds several powers, and the units waiting to retreat with where
+they may go."""
 
 from __future__ import annotations
 
@@ -8,23 +10,35 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from judge.render.results import deadline_text, season_and_year, zine_case
+from judge.render.dates import when_text
+from judge.render.results import season_and_year, zine_case
+from judge.render.tally import Holding, by_side, holdings, sides_for
 
 
-def position_lines(variant: str, position: dict[str, Any], deadline: datetime | None) -> list[str]:
+def position_lines(
+    variant: str, position: dict[str, Any], deadline: datetime | None, options: dict[str, Any] | None = None
+) -> list[str]:
     phase = position["phase"]
     lines = [f"Phase: {phase['type']} for {season_and_year(variant, phase)}."]
-    lines.append(f"Deadline: {deadline_text(deadline)}." if deadline else "Deadline: none set (the GM processes).")
+    lines.append(f"Deadline: {when_text(deadline)}." if deadline else "Deadline: none set (the GM processes).")
     units: dict[str, Counter[str]] = {}
     for unit in position.get("units", []):
         units.setdefault(unit["power"], Counter())[f"{unit['unit']} {zine_case(unit['at'], variant)}"] += 1
     centres = position.get("supply_centers", {})
+    held = holdings(variant, position, options)
     for power in sorted(set(units) | {p for p, owned in centres.items() if owned}):
         here = units.get(power, Counter())
         shown = [f"{n} {u}" if n > 1 else u for u, n in sorted(here.items())]
         lines.append(f"{power}: {', '.join(shown) or 'no units'}")
         owned = sorted(zine_case(c, variant) for c in centres.get(power, []))
-        lines.append(f"  {len(owned)} centre(s): {', '.join(owned) or '-'}")
+        count = held.get(power, Holding(0, 0)).centres_shown
+        lines.append(f"  {count} centre{'' if count == '1' else 's'}: {', '.join(owned) or '-'}")
+    players = by_side(sides_for(variant, options), held)
+    if players:
+        width = max(len(name) for name in players) + 1
+        lines.append("By player (centres, units):")
+        for name, total in players.items():
+            lines.append(f"  {name + ':':{width}} {total.centres_shown:>3} {total.units_shown:>3}")
     for d in position.get("dislodged", []):
         where = ", ".join(zine_case(r, variant) for r in d.get("retreats") or []) or "nowhere: it will be disbanded"
         lines.append(f"Dislodged: {d['power']} {d['unit']} {zine_case(d['at'], variant)}, may retreat to {where}")

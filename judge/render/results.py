@@ -17,10 +17,12 @@ from typing import Any
 from judge.contract.orders import order_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import NotYours, PartlyCut, Reason, reasons_from_json
+from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
-from judge.engine.units import Composition
 from judge.render.annotations import Annotated, annotate
+from judge.render.dates import deadline_text, when_text
+from judge.render.happenings import happenings
+from judge.render.tally import Holding, by_side, holdings, sides_for
 from judge.variants import UnknownVariant, get_variant
 
 
@@ -34,34 +36,27 @@ class Dislodgement:
 
 
 @dataclass(frozen=True)
-class CentreLine:
-    power: str
-    centres: int | float
-    units: int | float
-    centre_names: list[str]
-    change: int | float
-    """builds (above zero) or removals due, as the engine counted them (half centres as .5)"""
+class CentreLine(Holding):
+    """A line of the chart: a power's (or a player's) centres and units in half centres (`Holding`, counted by
+    `judge.render.tally`: a garrison costs half, so `2G` counts 1)."""
 
-    @property
-    def centres_shown(self) -> str:
-        return _count(self.centres)
-
-    @property
-    def units_shown(self) -> str:
-        return _count(self.units)
+    power: str = ""
+    centre_names: list[str] = field(default_factory=list)
+    change: int = 0
+    """builds (above zero) or removals due, in half centres, as the engine counted them"""
 
     @property
     def adjustment(self) -> str:
         if self.change > 0:
-            return f"builds {_count(self.change)}"
+            return f"builds {halves(self.change)}"
         if self.change < 0:
-            return f"removes {_count(-self.change)}"
+            return f"removes {halves(-self.change)}"
         return "no change"
 
 
-def _count(n: int | float) -> str:
-    """A count that may hold a half centre, as players write it: 2, 1½, ½."""
-    return halves(round(n * 2))
+def _halves_of(n: int | float) -> int:
+    """A count from the contract (2, 1.5) in half centres."""
+    return round(n * 2)
 
 
 @dataclass
@@ -85,6 +80,9 @@ class ResultSheet:
     next_phase: dict[str, Any] | None
     next_code: str | None
     deadline: str | None
+    """njudge's form, for the `:: Deadline:` header line that mappers read"""
+    due: str | None = None
+    """the same moment in the form of every other date the judge writes (`judge.render.dates.when_text`)"""
     when: str = ""
     """the phase's season and year as the variant writes them ("Autumn 1900", "Spring 450 BC")"""
     next_when: str = ""
@@ -92,6 +90,10 @@ class ResultSheet:
     """some support stood in part and was cut in part (Multiplomacy prints the two parts apart)"""
     winner: list[str] = field(default_factory=list)
     players: list[CentreLine] = field(default_factory=list)
+    waived: list[tuple[str, str]] = field(default_factory=list)
+    happened: list[str] = field(default_factory=list)
+    """the variant's own events of this phase, in words (`judge.render.happenings`)"""
+    """after an adjustment phase, each power's builds left unused (waived, ordered or not), as players write them"""
     """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
     late: list[str] = field(default_factory=list)
@@ -103,15 +105,25 @@ class ResultSheet:
     njudge: bool = False
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
 
+    @property
+    def width(self) -> int:
+        """The names' column: the zines' ten characters, wider where a name needs it (issue 27: `Anactorium:Build
+        A Ana`, `1:Austria:A 1:vie - 1:gal`), so every name is followed by a space at least."""
+        names = [*self.orders, *(c.power for c in self.centres)]
+        names += (
+            [d.power for d in self.dislodged] + [w[0] for w in self.waived] + [str(e["power"]) for e in self.disbanded]
+        )
+        return max([10, *(len(n) + 2 for n in names)])
+
+    @property
+    def players_width(self) -> int:
+        """The names' column of the players' totals (`Sparta + Elatea:`), apart from the powers' column."""
+        return max([self.width, *(len(c.power) + 2 for c in self.players)])
+
 
 def phase_code(phase: dict[str, Any]) -> str:
     """The njudge phase code (S1901M, F1901R, W1901A) that mappers and scripts read."""
     return Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).code
-
-
-def deadline_text(when: datetime) -> str:
-    """njudge's deadline form, e.g. "Sun Nov 29 2026 20:00:00 UTC"."""
-    return when.strftime("%a %b %d %Y %H:%M:%S ") + (when.tzname() or "UTC")
 
 
 @cache
@@ -130,6 +142,30 @@ def zine_case(text: str, variant: str) -> str:
     """Province abbreviations capitalised as the zines printed them ("F Nth - Nwy"), coasts left as they are."""
     provinces = _provinces(variant)
     return _WORD.sub(lambda m: m[1].capitalize() if m[1] in provinces else m[1], text)
+
+
+_ENGLISH = frozenset({"the", "his", "her"})
+"""province ids (Hoplite Wars' Thebes, Histiaea, Heraclea) that are also words of the judge's own sentences"""
+_PROSE_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)(?=( [a-z]{2,})|)")
+_AFTER_WORD = re.compile(r"[a-z]{2} $")
+
+
+def prose_case(text: str, variant: str) -> str:
+    """The judge's own sentences (why an order failed, what a die was rolled for) with the places in them
+    capitalised and their English left alone: a province id that is also an English word (`_ENGLISH`) is English
+    between two words, as in the judge's sentences (issue 28: `dislodged by the attack from teg` read as `by The
+    attack from Teg`, Hoplite Wars' Thebes being `the`); first in a sentence, after a unit or before a comma or a
+    bracket it is the place (`the is not next to zar`, `held by A the (2 against 1)`)."""
+    provinces = _provinces(variant)
+
+    def cased(m: re.Match[str]) -> str:
+        word, after = m[1], m[2] or ""
+        between = bool(after) and bool(_AFTER_WORD.search(m.string[: m.start(1)]))
+        if word not in provinces or (word in _ENGLISH and between):
+            return word
+        return word.capitalize()
+
+    return _PROSE_WORD.sub(cased, text)
 
 
 @cache
@@ -153,13 +189,6 @@ def place_namer(variant: str, full: bool) -> Callable[[str], str]:
         return f"{named} ({_COASTS.get(coast, coast)})" if coast else named
 
     return name
-
-
-def _size(unit: str) -> int:
-    try:
-        return Composition.parse(unit).size
-    except (KeyError, ValueError):
-        return 1
 
 
 def season_and_year(variant: str, phase: dict[str, Any], joiner: str = " ") -> str:
@@ -194,13 +223,17 @@ def _labeller(variant: str, phase: dict[str, Any], options: dict[str, Any] | Non
     return lambda power: rules.power_label(power, parsed)
 
 
-def _public(line: dict[str, Any], reasons: list[Reason]) -> bool:
+def _public(line: dict[str, Any], reasons: list[Reason], retreats: bool) -> bool:
     """Whether an order line belongs in the results everyone reads: only orders. A line that could not be read
     as one (a signature, a misspelt order: its unit's hold is printed instead) and an order for another power's
-    unit stay out."""
+    unit stay out; so, in a retreat phase, does an order that moves no dislodged unit (issue 28: `F Nth - Nwg`
+    from a power with nothing dislodged revealed its plans): the sender's own reply lists it. An illegal retreat
+    of a dislodged unit stays in, since it costs the unit (`Lost`)."""
     if line.get("result") != "illegal":
         return True
     if not line.get("order"):
+        return False
+    if retreats and not any(isinstance(r, Lost) for r in reasons):
         return False
     return not any(isinstance(r, NotYours) for r in reasons)
 
@@ -220,26 +253,6 @@ def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
     if isinstance(winner, dict):
         return f"{label(str(winner['side']))} ({winner.get('win', '')} win)"
     return label(str(winner))
-
-
-def _players(
-    variant: str, options: dict[str, Any] | None, owned: dict[str, list[str]], units: dict[str, int]
-) -> list[CentreLine]:
-    """Each player's totals where a player holds several powers by the variant's rule (CW Heptadiplomacy's
-    board-nations; Hoplite Wars' Major and Minor); empty otherwise."""
-    from judge.variants import get_variant
-
-    try:
-        rules = get_variant(variant).rules(options)
-    except (KeyError, ValueError):
-        return []
-    lines = []
-    for player, powers in sorted(rules.fixed_sides().items()):
-        if len(powers) > 1:
-            halves = sum(rules.centre_value(c) for p in powers for c in owned.get(p, []) if c in rules.board.provinces)
-            held = halves // 2 if halves % 2 == 0 else halves / 2
-            lines.append(CentreLine(player, held, sum(units.get(p, 0) for p in powers), [], 0))
-    return lines
 
 
 def build_sheet(
@@ -268,6 +281,9 @@ def build_sheet(
     def z(text: str) -> str:
         return zine_case(text, variant)
 
+    def prose(text: str) -> str:
+        return prose_case(text, variant)
+
     def printed_order(line: dict[str, Any]) -> str:
         """The order in the game's form, from the order as read; a line that was not read, as it came."""
         read = line.get("read")
@@ -279,28 +295,35 @@ def build_sheet(
     orders: dict[str, list[Annotated]] = {}
     for line in outcome.get("orders", []):
         reasons = reasons_from_json(line.get("reasons"))
-        if not _public(line, reasons):
+        if not _public(line, reasons, phase["type"] == PhaseType.RETREAT.value):
             continue  # the sender's own reply lists it, with why
         for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(label(line["power"]), []).append(
-                Annotated(printed.order if rewritten else z(printed.order), printed.marks, z(printed.why))
+                Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
             )
     owned = outcome.get("supply_centers", {})
     counted = outcome.get("adjustments", {})
-    units_after: dict[str, int] = {}
-    for unit in outcome.get("units", []):
-        units_after[unit["power"]] = units_after.get(unit["power"], 0) + _size(unit["unit"])
+    held = holdings(variant, outcome, options)
     centres = []
-    for power in sorted(set(owned) | set(units_after)):
+    for power in sorted(set(owned) | set(held)):
         names = owned.get(power, [])
-        if not names and not units_after.get(power):
+        have = held.get(power, Holding(0, 0))
+        if not names and not have.units:
             continue
-        count = counted.get(power) or {"centres": len(names), "units": units_after.get(power, 0)}
-        change = count.get("change", count["centres"] - count["units"])
-        centres.append(
-            CentreLine(label(power), count["centres"], count["units"], [place(n) for n in sorted(names)], change)
-        )
-    next_type = (next_phase or {}).get("type")
+        change = _halves_of(counted[power]["change"]) if power in counted else have.centres - have.units
+        centres.append(CentreLine(have.centres, have.units, label(power), [place(n) for n in sorted(names)], change))
+    players = [
+        CentreLine(total.centres, total.units, name)
+        for name, total in by_side(sides_for(variant, options), held).items()
+    ]
+    # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
+    next_type = (next_phase or outcome.get("next_phase") or {}).get("type")
+    waived = []
+    if phase["type"] == PhaseType.ADJUSTMENT.value:
+        for power, have in sorted(held.items()):
+            unused = have.centres - have.units
+            if unused > 0:
+                waived.append((label(power), halves(unused)))
     return ResultSheet(
         game=game,
         variant=variant,
@@ -321,7 +344,7 @@ def build_sheet(
         ],
         standoffs=[place(p) for p in outcome.get("standoffs", [])],
         die_rolls=[
-            {**e, "purpose": z(e["purpose"]), "order": [z(o) for o in e["order"]]}
+            {**e, "purpose": prose(e["purpose"]), "order": [z(o) for o in e["order"]]}
             for e in outcome.get("events", [])
             if e["kind"] == "die_roll"
         ],
@@ -349,11 +372,14 @@ def build_sheet(
         when=season_and_year(variant, phase, " of "),  # njudge's heading, which mappers look for
         next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
+        due=when_text(deadline) if deadline else None,
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
         ),
         winner=[_winner_text(w, label) for w in outcome.get("winner") or []],
-        players=_players(variant, options, owned, units_after),
+        players=players,
+        waived=waived,
+        happened=happenings(outcome, label, place),
         finished=finished,
         late=[label(p) for p in late or []],
         note=note,

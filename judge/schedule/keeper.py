@@ -39,7 +39,7 @@ from judge.game.timing import grace_end, reminder_time, timing_from_settings
 from judge.game.use_case import audience_of, side_of
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
-from judge.render.results import deadline_text
+from judge.render.dates import deadline_text, when_text
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import is_unavailable
 from judge.variants import get_variant
@@ -443,9 +443,10 @@ class DeadlineKeeper:
             "code": phase.code,
             "deadline_code": phase.code,
             "deadline": deadline_text(deadline),
+            "due": when_text(deadline),
             "phase": str(phase),
             "grace_hours": f"{grace:g}" if grace else None,
-            "grace_end": deadline_text(end) if end > deadline else None,
+            "grace_end": when_text(end) if end > deadline else None,
         }
 
     @staticmethod
