@@ -51,7 +51,7 @@ pytestmark = pytest.mark.slow  # end to end: real servers, whole games (make tes
 GM = "gm@example.org"
 GM_PASSWORD = "gm-secret-9q"
 SEED = 29
-"""the seeded random orders; with 27 and 28 the Hoplite game meets the bug of the xfail test at the end"""
+"""the seeded random orders"""
 
 
 @dataclass(frozen=True)
@@ -218,10 +218,16 @@ def _results(mails: list[Delivered]) -> dict[str, list[Delivered]]:
 
 
 def _one_results_mail_each(table: Table, mails: list[Delivered]) -> dict[str, str]:
-    """One results mail per player (not per power) and one for the GM; returns each one's text."""
+    """One results mail per player (not per power) and one for the GM, for each phase processed (a phase with
+    nothing to order goes at once after the one played); returns each address's results of the phase played."""
     results = _results(mails)
-    counts = Counter({to: len(found) for to, found in results.items()})
-    assert counts == Counter({s.address: 1 for s in table.seats} | {GM: 1}), counts
+    phases: dict[str, Counter[str]] = {}
+    for to, found in results.items():
+        for mail in found:
+            phases.setdefault(str(mail.message["Subject"]), Counter())[to] += 1
+    assert phases
+    for subject, counts in phases.items():
+        assert counts == Counter({s.address: 1 for s in table.seats} | {GM: 1}), (subject, counts)
     return {to: found[0].text for to, found in results.items()}
 
 
@@ -273,6 +279,10 @@ def _phase(table: Table, rng: random.Random) -> Phase | None:
     due = set(powers_to_order(table.rules, position))
     orders = _orders(table.rules, position, rng)
     lines = {seat: _lines(orders, seat.powers, due) for seat in table.seats if due & set(seat.powers)}
+    if table.variant == "hoplite":
+        # no merges from several places: a unit dislodged by one stops the game (the xfail test at the end);
+        # build_sites' order follows string hashing, so no seed alone keeps them out
+        lines = {seat: [ln for ln in own if "MERGE" not in ln.upper()] for seat, own in lines.items()}
     return Phase(position, due, lines)
 
 
@@ -367,8 +377,10 @@ def test_a_whole_game_of_hoplite_wars_by_mail(mailbox: DovecotServer, smtp_relay
                 results = _play(table, phase, signon={sparta: "Sparta"}, before={athens: first})
                 for text in results.values():
                     assert "elatea:   a ela - del" in text.lower()
+                    fragments = {part.strip() for line in text.lower().splitlines() for part in line.split(":   ")}
                     for line in corrected:
-                        assert line.lower() in text.lower()
+                        assert line.lower() in fragments
+                        assert f"{line.split(' - ')[0].lower()} h" not in fragments  # the first mail's hold, replaced
                 assert any(u.power == "Elatea" and u.province == "del" for u in _units(table))
             elif played == 2:
                 # Autumn: the army in Delphi sacks it; Thessaly's player sends nothing
@@ -378,7 +390,9 @@ def test_a_whole_game_of_hoplite_wars_by_mail(mailbox: DovecotServer, smtp_relay
                 phase.lines[sparta].append("SACK A del")
                 results = _play(table, phase, silent=late)
                 for text in results.values():
-                    assert "sack" in text.lower()
+                    assert "Elatea:   A Del SACK" in text.splitlines()  # filed as the Minor's, whose unit it names
+                after = table.position()
+                assert after is not None and after.variant_state.get("sacked_by") == "Sparta"  # the Major (rule 7)
                 sacked = True
             else:
                 results = _play(table, phase)
