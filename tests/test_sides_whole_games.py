@@ -511,7 +511,8 @@ def test_a_whole_game_of_heptadiplomacy_by_mail(
                 for text in results.values():
                     fragments = {part.strip() for line in text.lower().splitlines() for part in line.split("->")}
                     lowered = text.lower()
-                    assert claim.lower() in lowered
+                    verdict = [ln for ln in text.splitlines() if claim in ln]
+                    assert verdict and all("fails" in ln for ln in verdict), verdict  # too few centres in 1901
                     for line in holds:
                         assert line.lower() in lowered
                     for line in moved:
