@@ -36,13 +36,7 @@ from judge.store import Game, InboundMail, MailStatus, OrderSet, OutboundMail, O
 from judge.testing.configs import imap_judge_config
 from judge.testing.dovecot import DovecotServer
 from judge.testing.mail_rig import Judge
-from judge.testing.random_games import (
-    adjustment_orders,
-    placement_orders,
-    play,
-    retreat_orders,
-    variant_movement_orders,
-)
+from judge.testing.random_games import phase_orders, play
 from judge.testing.smtp_relay import SmtpRelay
 from judge.variants import get_variant
 
@@ -234,16 +228,6 @@ def _one_results_mail_each(table: Table, mails: list[Delivered]) -> dict[str, st
 # --- orders ----------------------------------------------------------------------------------------------------
 
 
-def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
-    if position.phase.type is PhaseType.RETREAT:
-        return retreat_orders(position, rng)
-    if position.phase.type is PhaseType.ADJUSTMENT:
-        return adjustment_orders(rules, position, rng)
-    if position.phase.type is PhaseType.PLACEMENT:
-        return placement_orders(rules, position, rng)
-    return variant_movement_orders(rules, position, rng)
-
-
 def _lines(orders: list[Submitted], powers: tuple[str, ...], due: set[str]) -> list[str]:
     return [render_order(s.order) for s in orders if s.power in powers and s.power in due and s.order]
 
@@ -277,7 +261,7 @@ def _phase(table: Table, rng: random.Random) -> Phase | None:
     if position is None:
         return None
     due = set(powers_to_order(table.rules, position))
-    orders = _orders(table.rules, position, rng)
+    orders = phase_orders(table.rules, position, rng)
     lines = {seat: _lines(orders, seat.powers, due) for seat in table.seats if due & set(seat.powers)}
     if table.variant == "hoplite":
         # no merges from several places: a unit dislodged by one stops the game (the xfail test at the end);
