@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from judge.clock import FakeClock, as_utc
 from judge.contract import position_from_json
 from judge.contract.adjudicate import outcome_json
-from judge.engine import Order, OrderKind, PhaseType, Position, Rules, Submitted, UnitRef
+from judge.engine import Force, Order, OrderKind, PhaseType, Position, Rules, Submitted, UnitRef
 from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
@@ -122,8 +122,11 @@ class Table:
                 waiting_out = s.scalar(
                     select(func.count()).select_from(OutboundMail).where(OutboundMail.status == OutboundStatus.QUEUED)
                 )
-                sent = s.scalar(
-                    select(func.count()).select_from(OutboundMail).where(OutboundMail.status == OutboundStatus.SENT)
+                sent = (
+                    s.scalar(
+                        select(func.count()).select_from(OutboundMail).where(OutboundMail.status == OutboundStatus.SENT)
+                    )
+                    or 0
                 )
             if stored >= self.delivered and not waiting_in and not waiting_out and len(self.relay.messages) >= sent:
                 return
@@ -389,7 +392,7 @@ def test_a_whole_game_of_hoplite_wars_by_mail(mailbox: DovecotServer, smtp_relay
         table.daemon.shutdown()
 
 
-def _units(table: Table) -> tuple[object, ...]:
+def _units(table: Table) -> tuple[Force, ...]:
     position = table.position()
     assert position is not None
     return position.units
