@@ -268,7 +268,7 @@ def _phase(table: Table, rng: random.Random) -> Phase | None:
     lines = {seat: _lines(orders, seat.powers, due) for seat in table.seats if due & set(seat.powers)}
     if table.variant == "hoplite":
         # no merges from several places: a unit dislodged by one stops the game (the xfail test at the end);
-        # build_sites' order follows string hashing, so no seed alone keeps them out
+        # the game's course varied between runs of one seed (cause not found), so no seed alone keeps them out
         lines = {seat: [ln for ln in own if "MERGE" not in ln.upper()] for seat, own in lines.items()}
     return Phase(position, due, lines)
 
