@@ -26,19 +26,14 @@ from sqlalchemy import func, select
 from judge.clock import FakeClock, as_utc
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig
 from judge.contract import position_from_json
-from judge.engine import PhaseType, Position, Rules, Submitted
+from judge.engine import PhaseType, Position, Rules
 from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
 from judge.game.timing import grace_end, timing_from_settings
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
-from judge.testing.random_games import (
-    adjustment_orders,
-    placement_orders,
-    retreat_orders,
-    variant_movement_orders,
-)
+from judge.testing.random_games import phase_orders
 from judge.variants import get_variant
 
 GAME = "demo"
@@ -97,7 +92,7 @@ class Demo:
                 break
             index = self._phase_index()
             due = set(powers_to_order(rules, position))
-            orders = _orders(rules, position, rng)
+            orders = phase_orders(rules, position, rng)
             for name, group in zip(players, groups, strict=True):
                 if not due & set(group) or (played == 1 and name == silent):
                     continue  # one player misses one deadline
@@ -192,16 +187,6 @@ class Demo:
             self.daemon.sender.wake()
             time.sleep(0.05)
         raise TimeoutError("the judge did not settle within a minute")
-
-
-def _orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
-    if position.phase.type is PhaseType.RETREAT:
-        return retreat_orders(position, rng)
-    if position.phase.type is PhaseType.ADJUSTMENT:
-        return adjustment_orders(rules, position, rng)
-    if position.phase.type is PhaseType.PLACEMENT:
-        return placement_orders(rules, position, rng)
-    return variant_movement_orders(rules, position, rng)
 
 
 def _address(name: str) -> str:

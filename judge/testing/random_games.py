@@ -239,6 +239,17 @@ def _with_splits_and_merges(
     return kept + list({id(s): s for s in replaced.values()}.values())
 
 
+def phase_orders(rules: Rules, position: Position, rng: random.Random) -> list[Submitted]:
+    """Random orders of whatever kind the phase takes (the demo's and the whole games' by mail)."""
+    if position.phase.type is PhaseType.RETREAT:
+        return retreat_orders(position, rng)
+    if position.phase.type is PhaseType.ADJUSTMENT:
+        return adjustment_orders(rules, position, rng)
+    if position.phase.type is PhaseType.PLACEMENT:
+        return placement_orders(rules, position, rng)
+    return variant_movement_orders(rules, position, rng)
+
+
 def next_position(position: Position, outcome: Outcome) -> Position:
     return Position(
         outcome.next_phase, outcome.units, outcome.centres, outcome.dislodged, outcome.standoffs, outcome.variant_state
