@@ -9,6 +9,7 @@ later mail replaces", "Names"; docs/variants/hoplite.md and hepta.md, "Playing b
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -363,8 +364,10 @@ def test_a_whole_game_of_hoplite_wars_by_mail(mailbox: DovecotServer, smtp_relay
                 corrected, first = _correction(phase, athens, "Athens")
                 results = _play(table, phase, signon={sparta: "Sparta"}, before={athens: first})
                 for text in results.values():
-                    assert "elatea:   a ela - del" in text.lower()
-                    fragments = {part.strip() for line in text.lower().splitlines() for part in line.split(":   ")}
+                    assert re.search(r"^elatea: +a ela - del", text.lower(), re.M)  # whatever the column's width
+                    fragments = {
+                        part.strip() for line in text.lower().splitlines() for part in re.split(r": {2,}", line)
+                    }
                     for line in corrected:
                         assert line.lower() in fragments
                         assert f"{line.split(' - ')[0].lower()} h" not in fragments  # the first mail's hold, replaced
@@ -377,7 +380,8 @@ def test_a_whole_game_of_hoplite_wars_by_mail(mailbox: DovecotServer, smtp_relay
                 phase.lines[sparta].append("SACK A del")
                 results = _play(table, phase, silent=late)
                 for text in results.values():
-                    assert "Elatea:   A Del SACK" in text.splitlines()  # filed as the Minor's, whose unit it names
+                    # filed as the Minor's, whose unit it names (whatever the column's width)
+                    assert any(re.fullmatch(r"Elatea: +A Del SACK", line) for line in text.splitlines())
                 after = table.position()
                 assert after is not None and after.variant_state.get("sacked_by") == "Sparta"  # the Major (rule 7)
                 sacked = True
@@ -522,14 +526,6 @@ def _places(phase: Phase, power: str) -> set[str]:
     return {f.at.split("/")[0] for f in phase.position.units if f.power == power}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="judge/render/results.py build_sheet passes a dislodged unit's `attacker_from` to place() as a string, "
-    "but the contract writes it as a list when a merge attacked from several places (Dislodged.also_from, "
-    "judge/contract/adjudicate.py _dislodged_json): the results mail is never rendered and the deadline keeper "
-    "fails the game's phase again every minute",
-)
 def test_a_results_mail_names_a_merge_that_dislodged_from_several_places() -> None:
     """Found by the whole Hoplite game (seed 27, Spring 449 BC): a unit dislodged by a merge of units from two
     provinces (Multiplicity II rule 3) stopped the game. The first such phase of a seeded random game."""
@@ -540,12 +536,6 @@ def test_a_results_mail_names_a_merge_that_dislodged_from_several_places() -> No
     assert zine_case(dislodged.force.at, "hoplite") in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="judge/game/checking.py route_lines files a line that names no unit (a CLAIM) with the power signed on "
-    "as, and judge/game/orders.py then replaces that power's earlier orders with it: a Heptadiplomacy player who "
-    "sends his claim in a later mail, signed on as 1:England, loses 1:England's orders (its units hold unordered)",
-)
 def test_a_later_mail_with_only_a_claim_keeps_the_orders_on_file(tmp_path: Path) -> None:
     """docs/mail.md, "Orders": a mail's orders for a power replace that power's orders, the player's other powers
     keep theirs; a claim (docs/variants/hepta.md, "Claims") orders no unit of any power."""

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, select
+from sqlalchemy.orm import Session
 
-from judge.engine import PhaseType
+from judge.engine import OrderKind, PhaseType, Rules
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
@@ -117,7 +118,12 @@ class Orders(UseCase):
             replaced = False
             checked: dict[str, Iterator[LineCheck]] = {}
             filed: dict[str, list[str]] = {}
-            for each, own in by_power.items():
+            earlier = self._earlier(s, game.id, game.phase_index, list(by_power)) if len(side) > 1 else {}
+            for each, own in list(by_power.items()):
+                # a mail of only statements (a claim) leaves the power's unit orders, and one of only unit orders
+                # the power's statements: each kind replaces its own kind (docs/mail.md, "Orders")
+                kinds = {_kind(game.rules, line) for line in own}
+                own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(game.rules, ln) not in kinds]
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
                 filed[each] = [c.order for c in checks if not c.error]
@@ -170,6 +176,16 @@ class Orders(UseCase):
                 self.raise_event(s, game, event)
             return done
 
+    @staticmethod
+    def _earlier(s: Session, game_id: int, phase: int, powers: list[str]) -> dict[str, list[str]]:
+        """The lines on file for these powers in the phase, before this mail."""
+        rows = s.execute(
+            select(OrderSet.power, OrderSet.lines).where(
+                OrderSet.game_id == game_id, OrderSet.phase_index == phase, OrderSet.power.in_(powers)
+            )
+        )
+        return {power: list(lines) for power, lines in rows}
+
     def on_file(self, name: str, power: str) -> list[str]:
         """The lines on file for a power in the current phase."""
         with self.store.write() as s:
@@ -180,3 +196,20 @@ class Orders(UseCase):
                 )
             )
             return list(found) if found else []
+
+
+_STATEMENT_EXCLUDED = frozenset({OrderKind.BUILD, OrderKind.WAIVE, OrderKind.REMOVE})
+
+
+def _kind(rules: Rules, line: str) -> str:
+    """ "statement" for a line that orders no unit (a Heptadiplomacy claim, a Hoplite capture), else "orders"."""
+    reads = read_line(rules.board, line, rules.verbs)
+    statement = bool(reads) and all(
+        read.order is not None
+        and read.order.unit is None
+        and not read.order.merging
+        and not read.order.parts
+        and read.order.kind not in _STATEMENT_EXCLUDED
+        for read in reads
+    )
+    return "statement" if statement else "orders"

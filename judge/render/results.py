@@ -26,6 +26,16 @@ from judge.render.tally import Holding, by_side, holdings, sides_for
 from judge.variants import UnknownVariant, get_variant
 
 
+def _attackers(found: Any, place: Callable[[str], str]) -> str:
+    """Where a dislodged unit was attacked from: one place, or (a merge from several places, which the contract
+    writes as a list) each of them."""
+    if not found:
+        return ""
+    if isinstance(found, list):
+        return " and ".join(place(str(p)) for p in found)
+    return place(str(found))
+
+
 @dataclass(frozen=True)
 class Dislodgement:
     power: str
@@ -337,7 +347,7 @@ def build_sheet(
                 label(d["power"]),
                 form.unit(d["unit"]),
                 place(d["at"]),
-                place(d["attacker_from"]) if d.get("attacker_from") else "",
+                _attackers(d.get("attacker_from"), place),
                 [place(r) for r in d["retreats"]],
             )
             for d in outcome.get("dislodged", [])
