@@ -153,6 +153,8 @@ class Reads(UseCase):
                 return None, None
             if game.status == GameStatus.FINISHED:
                 return "no phase: the game is over", None
+            if game.status == GameStatus.PAUSED:  # no deadline runs: RESUME moves it on by the time paused
+                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None
             return phase_name(game.position), game.deadline
 
     def centre_history(self, name: str) -> list[YearCentres]:
@@ -184,10 +186,13 @@ class Reads(UseCase):
             records = s.scalars(
                 select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index.desc())
             )
+            played = []
             for record in records:
                 if _code(record.outcome) == code.upper():
                     return record.index
-            raise GameError(f"{name} has no processed phase {code}")
+                played.append(f"{_code(record.outcome)} ({record.index})")
+            choices = f"; the processed phases are {', '.join(reversed(played))}" if played else ""
+            raise GameError(f"{name} has no processed phase {code}{choices}")
 
     def outcomes(self, name: str) -> list[dict[str, Any]]:
         """Every processed phase's outcome, in the order played (the whole game, for its animation)."""
