@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from judge.config import Config
 from judge.game import Games
-from judge.game.quoting import shorten
+from judge.notation.quoting import shorten
 from judge.mail.answer import MAX_SECTIONS, Section
 
 
@@ -65,7 +65,7 @@ class MailContext:
     def say(self, line: str, output: list[str], failed: bool = False) -> None:
         """Answer one line. A reply never grows without bound: the quoted line is shortened (the judge's own
         answer never is: a refusal cut short would not say what to do), and past `MAX_SECTIONS` the rest are
-        only counted. Output that quotes input shortens it where it quotes it (`judge.game.quoting.shorten`)."""
+        only counted. Output that quotes input shortens it where it quotes it (`judge.notation.quoting.shorten`)."""
         if len(self.sections) >= MAX_SECTIONS:
             self.unanswered += 1
             return

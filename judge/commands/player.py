@@ -6,6 +6,7 @@ from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
+from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, describe, read_days
 
 
@@ -28,8 +29,11 @@ class Create(Command):
             key, sep, value = pair.partition("=")
             require(bool(sep), f"options are written option=value, not {pair!r}")
             options[key.lower()] = value  # read against the option's choices by the use case
-        ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
-        return [f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>."]
+        created = ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
+        return [
+            f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>.",
+            *options_lines(created.options, created.settings),
+        ]
 
 
 @command

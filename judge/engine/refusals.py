@@ -875,19 +875,27 @@ class DislodgedShort(Refusal):
 
 
 class CannotRetreat(Refusal):
-    """A retreat to where the unit may not go."""
+    """A retreat to where the unit may not go, naming the retreats open (a refusal gives the choices)."""
 
     force: UnitName
     destination: str
+    choices: tuple[str, ...]
+    """the retreats open to it"""
 
-    names = ("force", "destination")
+    names = ("force", "destination", "choices")
 
-    def __init__(self, force: UnitName, destination: str) -> None:
+    def __init__(self, force: UnitName, destination: str, choices: tuple[str, ...] = ()) -> None:
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "choices", choices)
 
     def text(self) -> str:
-        return f"{_unit(self.force)} cannot retreat to {self.destination}"
+        if not self.choices:
+            return f"{_unit(self.force)} cannot retreat to {self.destination}: it has no retreat open, only disband"
+        return (
+            f"{_unit(self.force)} cannot retreat to {self.destination}; "
+            f"the retreats open: {', '.join(self.choices)} (or disband)"
+        )
 
 
 # --- adjustments ---------------------------------------------------------------------------------------------------

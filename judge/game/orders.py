@@ -13,7 +13,7 @@ from judge.engine.supply import balances, halves
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
-from judge.game.quoting import shorten
+from judge.notation.quoting import shorten
 from judge.game.use_case import UseCase, phase_name, side_of
 from judge.notation import read_line
 from judge.store import GameStatus, OrderSet

@@ -12,7 +12,7 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.settings import PICTURES_OFF, results_style
+from judge.game.settings import PLAYERS_STATE, given_settings, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
 from judge.game.views import (
@@ -27,9 +27,6 @@ from judge.game.views import (
     YearCentres,
 )
 from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, SeatStatus
-
-_KEPT = frozenset({"absences", "concessions", "observers", PICTURES_OFF})
-"""settings that are the players' own state, shown in their own lines of the GM's view"""
 
 
 class Reads(UseCase):
@@ -73,6 +70,9 @@ class Reads(UseCase):
                     for seat in game.seats
                 ),
                 players=_players(game),
+                settings=given_settings(game.settings),
+                open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
+                places=len(sides_of(game)),
             )
 
     def gm_view(self, name: str) -> GmView:
@@ -137,7 +137,9 @@ class Reads(UseCase):
                 deadline=game.deadline,
                 players=tuple(players),
                 options=dict(game.options),
-                settings={k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in _KEPT},
+                settings={
+                    k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in PLAYERS_STATE
+                },
             )
 
     def audience(self, name: str) -> Audience:
@@ -213,6 +215,13 @@ class Reads(UseCase):
             if record is None:
                 raise GameError(f"{name} has no processed phase {index}")
             return PhaseView(index, _code(record.outcome), dict(record.outcome))
+
+
+def _open_sides(game: Game) -> tuple[str, ...]:
+    """In a forming game, the sides no player who has joined asked for first (the powers are given at the start, by
+    the preferences named at JOIN)."""
+    asked = {seat.preferences[0] for seat in game.seats if seat.preferences}
+    return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
 
 
 def _players(game: Game) -> tuple[PlayerView, ...]:
