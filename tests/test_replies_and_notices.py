@@ -4,15 +4,17 @@ real database. Each test is one item of the issue: a reply says what became of t
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from test_players_not_powers import COUNTRIES
 from test_players_not_powers import _game as game_of_sides
 
-from judge.store import open_database
-from judge.testing.mail_rig import Judge, start_game
+from judge.store import OrderSet, open_database
+from judge.testing.mail_rig import CONFIG, Judge, start_game
 
 GM = "SIGNON alpha MASTER gmpass\n"
 
@@ -189,3 +191,44 @@ def test_a_retreat_refused_names_the_retreats_open(judge: Judge) -> None:
     assert "the retreats open:" in line
     for open_province in ("boh", "rum", "sil", "ukr", "war"):
         assert open_province in line.lower()
+
+
+# --- PREVIEW ----------------------------------------------------------------------------------------------------
+
+
+def test_preview_adjudicates_the_players_guesses_and_shows_no_order_on_file(judge: Judge) -> None:
+    """A player's what-if: his orders and his guesses at others' are adjudicated against the position now;
+    nothing is stored, and nobody's real orders are used or shown."""
+    start_game(judge)
+    judge.mail("germany@example.org", "SIGNON alpha Germany germanypw\nA Mun - Ruh\nF Kie - Den")
+    reply = judge.mail(
+        "france@example.org", "SIGNON alpha France francepw\nPREVIEW alpha\nA Par - Bur\nA Mun - Bur\nENDPRESS"
+    )
+    assert "France:\n     A Par - Bur   -> A par - bur" in reply
+    assert "Germany:\n     A Mun - Bur   -> A mun - bur" in reply
+    assert "Movement preview for Spring" in reply
+    assert "France:   A Par - Bur  (*bounce*)" in reply and "Germany:  F Kie H  (*unordered*)" in reply
+    assert "Ruh" not in reply and "Den" not in reply  # Germany's real orders are neither used nor shown
+    with judge.db.transaction() as s:
+        assert sorted(o.power for o in s.scalars(select(OrderSet))) == ["Germany"]  # nothing stored
+
+
+def test_preview_attaches_the_map_of_what_it_would_give(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'pictures.sqlite'}")
+    try:
+        judge = Judge(db, replace(CONFIG, pictures=True))
+        start_game(judge)
+        stored = judge.store("france@example.org", "SIGNON alpha France francepw\nPREVIEW\nA Par - Bur")
+        judge.processor.process_pending()
+        reply = judge.outbound(kind="reply", inbound_id=stored)[0]
+        files = [part.get_filename() for part in reply.iter_attachments()]
+        assert files == ["alpha-S1901M-preview.png"]
+        assert "The map of the preview is attached (alpha-S1901M-preview.png)." in reply.get_body().get_content()
+    finally:
+        db.dispose()
+
+
+def test_preview_needs_a_signed_on_player_and_orders(judge: Judge) -> None:
+    start_game(judge)
+    assert "sign on to your power first" in judge.mail("anyone@example.org", "PREVIEW alpha\nA Par - Bur")
+    assert "PREVIEW needs orders" in judge.mail("france@example.org", "SIGNON alpha France francepw\nPREVIEW")

@@ -10,8 +10,8 @@ from typing import ClassVar
 
 from judge.config import Config
 from judge.game import Games
-from judge.notation.quoting import shorten
 from judge.mail.answer import MAX_SECTIONS, Section
+from judge.notation.quoting import shorten
 
 
 class CommandError(Exception):

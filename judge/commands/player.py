@@ -8,6 +8,9 @@ from judge.commands.base import Command, CommandError, MailContext, Role, comman
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, describe, read_days
+from judge.mail.pictures import map_png
+from judge.render import render_results
+from judge.render.results import phase_code
 
 
 @command
@@ -337,3 +340,37 @@ class Resign(Command):
 
 
 _ = CommandError
+
+
+@command
+class Preview(Command):
+    name = "PREVIEW"
+    usage = "PREVIEW [game], then orders for any powers, up to ENDPRESS or the end of the mail"
+    example = "SIGNON alpha France pw / PREVIEW / A Par - Bur / A Mun - Bur / ENDPRESS"
+    summary = "what-if: adjudicate the orders that follow against the position now; nothing is stored"
+    role = Role.PLAYER
+    takes_body = True
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(len(args) <= 1, f"usage: {self.usage}")
+        require(not args or args[0].lower() == ctx.game, f"you are signed on to {ctx.game}: PREVIEW {ctx.game}")
+        lines = [line.strip() for line in body if line.strip()]
+        require(bool(lines), "PREVIEW needs orders on the lines after it (up to ENDPRESS or the end of the mail)")
+        seen = ctx.games.adjudication.preview(ctx.game, ctx.power, lines)
+        out = [
+            "What these orders alone would give against the position now: units not ordered hold; no order on file,",
+            "yours or anyone's, is used, and nothing is stored. Your orders, read for the powers whose units they name:",
+        ]
+        for power, checks in seen.checks.items():
+            out.append(f"{power}:")
+            out += [check.reply_line() for check in checks]
+        code = phase_code(seen.outcome["phase"])
+        out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
+                                     style=seen.style).splitlines()]  # fmt: skip
+        png = map_png(seen.variant, seen.outcome)
+        if png is not None:
+            filename = f"{ctx.game}-{code}-preview.png"
+            ctx.attachments.append((filename, png))
+            out.append(f"The map of the preview is attached ({filename}).")
+        return out

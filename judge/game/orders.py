@@ -13,7 +13,6 @@ from judge.engine.supply import balances, halves
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
-from judge.notation.quoting import shorten
 from judge.game.use_case import UseCase, phase_name, side_of
 from judge.notation import read_line
 from judge.store import GameStatus, OrderSet
@@ -68,12 +67,7 @@ class Submission:
 
     def report(self) -> list[str]:
         """Each line as it was read (or why it was not), and what became of the set: the reply's lines."""
-        output = []
-        for check in self.checks:
-            if check.error:
-                output.append(f"  {shorten(check.input)}   ** {check.error}")
-            else:
-                output.append(f"  {shorten(check.input)}   -> {check.order}")
+        output = [check.reply_line() for check in self.checks]
         if len(self.filed) > 1:
             output.append(
                 "These orders replace the ones you sent before for the powers they order; your other powers keep "
