@@ -3,9 +3,14 @@ real database. Each test is one item of the issue: a reply says what became of t
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import sys
+
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -232,3 +237,26 @@ def test_preview_needs_a_signed_on_player_and_orders(judge: Judge) -> None:
     start_game(judge)
     assert "sign on to your power first" in judge.mail("anyone@example.org", "PREVIEW alpha\nA Par - Bur")
     assert "PREVIEW needs orders" in judge.mail("france@example.org", "SIGNON alpha France francepw\nPREVIEW")
+
+
+# --- the docs -----------------------------------------------------------------------------------------------------
+
+
+def test_the_readmes_decode_line_reads_an_outbox_with_a_picture_in_it(tmp_path: Path) -> None:
+    """README's one-liner used to fail with KeyError: 'multipart/mixed' once a results mail with a map was there."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    line = next(text for text in readme.splitlines() if "message_from_binary_file" in text)
+    command = shlex.split(line.strip())
+    assert command[:2] == [".venv/bin/python", "-c"]
+    outbox = tmp_path / "var" / "outbox"
+    outbox.mkdir(parents=True)
+    plain = EmailMessage()
+    plain.set_content("the reply")
+    with_map = EmailMessage()
+    with_map.set_content("the results")
+    with_map.add_attachment(b"\x89PNG", maintype="image", subtype="png", filename="alpha-S1901M.png")
+    (outbox / "00000001-reply.eml").write_bytes(bytes(plain))
+    (outbox / "00000002-result.eml").write_bytes(bytes(with_map))
+    done = subprocess.run([sys.executable, "-c", command[2]], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["the", "reply", "the", "results"]

@@ -1557,7 +1557,8 @@ class GarrisonOffCentre(Refusal):
 
 
 class GarrisonSupport(Refusal):
-    """Rule 4: a garrison supports only units merging with it; `others` where its force has units that can."""
+    """Rule 4: a garrison supports only units that combine with it; `others` where its force has units that can.
+    Worded as docs/variants/hoplite.md words it."""
 
     force: UnitName
     others: bool
@@ -1571,7 +1572,8 @@ class GarrisonSupport(Refusal):
     def text(self) -> str:
         name = " (name the units that can)" if self.others else ""
         return (
-            f"a garrison supports only units merging with it (rule 4); {_unit(self.force)} cannot give this "
+            "a garrison supports only units that combine with it to form a multiple unit (rule 4): one moving into "
+            f"its place, or merging there (name the garrison in the MERGE); {_unit(self.force)} cannot give this "
             f"support{name}"
         )
 
