@@ -260,3 +260,11 @@ def test_the_readmes_decode_line_reads_an_outbox_with_a_picture_in_it(tmp_path: 
     done = subprocess.run([sys.executable, "-c", command[2]], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["the", "reply", "the", "results"]
+
+
+def test_the_foot_of_a_reply_names_the_phase_only_where_the_mail_signed_on_to_a_game(judge: Judge) -> None:
+    """docs/mail.md says which replies have the foot: those that signed on to a game, not LIST, HELP, REGISTER."""
+    start_game(judge)
+    assert "alpha is in Spring 1901 Movement." in judge.mail("france@example.org", "SIGNON alpha France francepw")
+    for line in ("LIST alpha", "HELP", "REGISTER Somebody Else pw"):
+        assert "is in Spring 1901" not in judge.mail("someone@example.org", line).split("\n\n")[-1]
