@@ -6,7 +6,6 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta

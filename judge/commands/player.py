@@ -359,8 +359,8 @@ class Preview(Command):
         require(bool(lines), "PREVIEW needs orders on the lines after it (up to ENDPRESS or the end of the mail)")
         seen = ctx.games.adjudication.preview(ctx.game, ctx.power, lines)
         out = [
-            "What these orders alone would give against the position now: units not ordered hold; no order on file,",
-            "yours or anyone's, is used, and nothing is stored. Your orders, read for the powers whose units they name:",
+            "What these orders alone would give against the position now: units not ordered hold; no order on",
+            "file, yours or anyone's, is used, and nothing is stored. Your orders, read for the powers they order:",
         ]
         for power, checks in seen.checks.items():
             out.append(f"{power}:")
