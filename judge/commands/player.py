@@ -8,7 +8,7 @@ from judge.commands.base import Command, CommandError, MailContext, Role, comman
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, describe, read_days
-from judge.mail.pictures import map_png
+from judge.mail.pictures import map_files
 from judge.render import render_results
 from judge.render.results import phase_code
 
@@ -368,9 +368,8 @@ class Preview(Command):
         code = phase_code(seen.outcome["phase"])
         out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
                                      style=seen.style).splitlines()]  # fmt: skip
-        png = map_png(seen.variant, seen.outcome)
-        if png is not None:
-            filename = f"{ctx.game}-{code}-preview.png"
-            ctx.attachments.append((filename, png))
-            out.append(f"The map of the preview is attached ({filename}).")
+        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview")  # attached as MAP attaches
+        if files:
+            ctx.attachments.extend(files)
+            out.append(f"The map of the preview is attached ({', '.join(name for name, _ in files)}).")
         return out
