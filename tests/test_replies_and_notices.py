@@ -122,7 +122,7 @@ def test_the_ejected_player_is_told_and_the_replacement_told_the_game_and_the_ot
 def test_resume_moves_the_deadline_on_by_the_time_paused(judge: Judge) -> None:
     """njudge's habit: the time a game stood paused is added to its deadline, unless the GM sets another."""
     start_game(judge)  # the deadline: 2026-01-03 12:00 UTC
-    assert "The deadline (2026-01-03 12:00 UTC) stops with the clock" in judge.mail("gm@example.org", GM + "PAUSE")
+    assert "The deadline (Sat 03 Jan 2026 12:00 UTC) stops with the clock" in judge.mail("gm@example.org", GM + "PAUSE")
     judge.clock.advance(timedelta(hours=30))
     footer = judge.mail("france@example.org", "SIGNON alpha France francepw\nA Par - Bur")
     assert "paused by the GM (no deadline runs until RESUME)" in footer and "hours from now" not in footer

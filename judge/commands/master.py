@@ -8,6 +8,7 @@ from judge.commands.interpreter import flush_orders
 from judge.game.events import PhaseProcessed
 from judge.game.when import DeadlineError, describe, read_deadline
 from judge.render import render_results
+from judge.render.dates import when_text
 
 
 def _game(ctx: MailContext) -> str:
@@ -88,7 +89,7 @@ class Pause(Command):
         lines = [f"{_game(ctx)} is paused; everyone in it is told."]
         if paused.deadline is not None:
             lines.append(
-                f"The deadline ({paused.deadline:%Y-%m-%d %H:%M} UTC) stops with the clock: RESUME moves it on by "
+                f"The deadline ({when_text(paused.deadline)}) stops with the clock: RESUME moves it on by "
                 "the time paused, or RESUME with a deadline (as SET DEADLINE reads it) sets another."
             )
         return lines
