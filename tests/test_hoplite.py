@@ -4,6 +4,7 @@ tests/variants/hoplite.json."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from judge.contract.adjudicate import read_position, run_case
@@ -369,3 +370,15 @@ def test_a_players_lines_go_to_the_power_that_owns_the_centre_or_the_unit() -> N
     position = read_position(rules, case, Phase("Winter", -449, PhaseType.ADJUSTMENT))
     lines = ["Build A pla", "CONVERT A ana TO F"]
     assert route_lines(rules, position, ["Anactorium", "Athens"], "Athens", lines) == ["Anactorium", "Anactorium"]
+
+
+def test_a_garrisons_refused_support_says_what_docs_variants_hoplite_md_says() -> None:
+    """Rule 4: garrisons "may only support other units which combine with them to form a multiple unit"; the
+    refusal and the variant's page say it in the same words (issue 28)."""
+    units = [("Sparta", "G", "spa"), ("Sparta", "A", "teg")]
+    moved = _case(SPRING, units, {"Sparta": ["G spa S A teg - arg"]})
+    reason = " ".join(str(r) for row in moved["orders"] for r in row.get("reasons", []) or [row.get("reason", "")])
+    wording = "a garrison supports only units that combine with it to form a multiple unit (rule 4)"
+    assert wording in reason
+    page = (Path(__file__).resolve().parent.parent / "docs" / "variants" / "hoplite.md").read_text(encoding="utf-8")
+    assert wording in " ".join(page.split())

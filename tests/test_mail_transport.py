@@ -568,9 +568,18 @@ def test_sender_writes_eml_files_when_no_relay_is_set(tmp_path: Path, db: Databa
     second = _queue(db, clock, _message("Autumn 1901 results"), kind="result")
     outbox = tmp_path / "outbox"
     assert Sender(db, OutboundConfig(outbox_dir=str(outbox)), clock).send_due() == 2
-    assert sorted(p.name for p in outbox.iterdir()) == [f"{first}-reply.eml", f"{second}-result.eml"]
-    assert (outbox / f"{first}-reply.eml").read_bytes() == _row(db, first).message
+    assert sorted(p.name for p in outbox.iterdir()) == [f"{first:08d}-reply.eml", f"{second:08d}-result.eml"]
+    assert (outbox / f"{first:08d}-reply.eml").read_bytes() == _row(db, first).message
     assert _row(db, second).status == OutboundStatus.SENT
+
+
+def test_outbox_file_names_sort_in_the_order_the_mail_was_sent(tmp_path: Path, db: Database) -> None:
+    """Zero-padded ids (issue 28): a shell's `sorted(glob(...))` reads 9 before 10, not 1, 10, 100, 2."""
+    clock = FakeClock()
+    ids = [_queue(db, clock, kind="reply") for _ in range(11)]
+    outbox = tmp_path / "outbox"
+    Sender(db, OutboundConfig(outbox_dir=str(outbox)), clock).send_due()
+    assert [int(p.name.split("-")[0]) for p in sorted(outbox.iterdir())] == ids
 
 
 def test_a_sender_stopped_mid_round_hands_its_claims_back_at_once(tmp_path: Path, db: Database) -> None:

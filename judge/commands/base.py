@@ -11,6 +11,7 @@ from typing import ClassVar
 from judge.config import Config
 from judge.game import Games
 from judge.mail.answer import MAX_SECTIONS, Section
+from judge.notation.quoting import shorten
 
 
 class CommandError(Exception):
@@ -62,12 +63,13 @@ class MailContext:
         return self.master
 
     def say(self, line: str, output: list[str], failed: bool = False) -> None:
-        """Answer one line. A reply never grows without bound: every quoted line is shortened, and past
-        `MAX_SECTIONS` the rest are only counted."""
+        """Answer one line. A reply never grows without bound: the quoted line is shortened (the judge's own
+        answer never is: a refusal cut short would not say what to do), and past `MAX_SECTIONS` the rest are
+        only counted. Output that quotes input shortens it where it quotes it (`judge.notation.quoting.shorten`)."""
         if len(self.sections) >= MAX_SECTIONS:
             self.unanswered += 1
             return
-        self.sections.append(Section(shorten(line), [shorten(text) for text in output], failed))
+        self.sections.append(Section(shorten(line), list(output), failed))
 
 
 class Command:
@@ -109,17 +111,6 @@ REGISTRY: dict[str, type[Command]] = {}
 def command(cls: type[Command]) -> type[Command]:
     REGISTRY[cls.name] = cls
     return cls
-
-
-QUOTE_LIMIT = 200
-"""characters of a line quoted back"""
-
-
-def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """A line as quoted in a reply: whole when short, else its start and how much was left out."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 def misspelt_secret(line: str) -> str | None:

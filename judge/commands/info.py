@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
+from judge.commands.shown import options_lines
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
 from judge.render import render_results
@@ -53,6 +54,7 @@ class List(Command):
         if args:
             view = ctx.games.reads.game(args[0].lower())
             lines = [f"{view.name}: {view.variant}, {view.status}, GM {view.gm}"]
+            lines += [f"  {line}" for line in options_lines(view.options, view.settings)]
             if view.players:
                 width = max(12, *(len(p.side) for p in view.players))
                 for player in view.players:
@@ -60,6 +62,11 @@ class List(Command):
             else:
                 for seat in view.seats:
                     lines.append(f"  {'(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
+                if view.status == "forming":
+                    lines.append(f"  {view.places - len(view.seats)} of {view.places} places open.")
+                    if view.open_sides:
+                        lines.append(f"  Not yet asked for by anyone who joined: {', '.join(view.open_sides)}.")
+                    lines.append("  (the powers are given at the start, by the preferences each player named at JOIN)")
             if view.position and view.status != "finished":
                 lines += ["", *position_lines(view.variant, view.position, view.deadline, view.options)]
             elif view.status == "finished":

@@ -8,6 +8,7 @@ from judge.commands.interpreter import flush_orders
 from judge.game.events import PhaseProcessed
 from judge.game.when import DeadlineError, describe, read_deadline
 from judge.render import render_results
+from judge.render.dates import when_text
 
 
 def _game(ctx: MailContext) -> str:
@@ -79,25 +80,41 @@ class Pause(Command):
     name = "PAUSE"
     usage = "PAUSE"
     example = "SIGNON alpha MASTER gmpass / PAUSE"
-    summary = "stop the clock; no phase is processed until RESUME"
+    summary = "stop the clock; no phase is processed until RESUME, which moves the deadline on by the time paused"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        ctx.games.controls.pause(_game(ctx))
-        return [f"{_game(ctx)} is paused; everyone in it is told."]
+        require(not args, f"usage: {self.usage}")
+        paused = ctx.games.controls.pause(_game(ctx))
+        lines = [f"{_game(ctx)} is paused; everyone in it is told."]
+        if paused.deadline is not None:
+            lines.append(
+                f"The deadline ({when_text(paused.deadline)}) stops with the clock: RESUME moves it on by "
+                "the time paused, or RESUME with a deadline (as SET DEADLINE reads it) sets another."
+            )
+        return lines
 
 
 @command
 class Resume(Command):
     name = "RESUME"
-    usage = "RESUME"
-    example = "SIGNON alpha MASTER gmpass / RESUME"
-    summary = "start the clock again"
+    usage = "RESUME [deadline, as SET DEADLINE reads it]"
+    example = "SIGNON alpha MASTER gmpass / RESUME   (or: RESUME friday 18:00)"
+    summary = "start the clock again; the deadline is moved on by the time paused, unless you give another"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        ctx.games.controls.resume(_game(ctx))
-        return [f"{_game(ctx)} is running again; everyone in it is told."]
+        game = _game(ctx)
+        if args:
+            text = " ".join(args)
+            try:
+                when = read_deadline(text, ctx.now, ctx.games.setup.zone(game))
+            except DeadlineError as exc:
+                raise CommandError(str(exc)) from None
+            resumed = ctx.games.controls.resume(game, deadline=when, set_deadline=True)
+        else:
+            resumed = ctx.games.controls.resume(game)
+        return [f"{game} is running again; everyone in it is told.", resumed.what_became_of_the_deadline()]
 
 
 @command
@@ -157,22 +174,30 @@ class SetOption(Command):
 @command
 class Rollback(Command):
     name = "ROLLBACK"
-    usage = "ROLLBACK [phase number] [KEEP | CLEAR]"
-    example = "ROLLBACK 3"
+    usage = "ROLLBACK [phase code or number, e.g. F1902M] [KEEP | CLEAR]"
+    example = "ROLLBACK F1902M"
     summary = "return to the start of a processed phase (the last one by default)"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        view = ctx.games.reads.game(_game(ctx))
+        game = _game(ctx)
         words = [a.upper() for a in args]
-        numbers = [a for a in args if a.isdigit()]
-        require(set(words) - {*numbers} <= {"KEEP", "CLEAR"} and len(numbers) <= 1, f"usage: {self.usage}")
-        index = int(numbers[0]) if numbers else view.last_processed
+        phases = [w for w in words if w not in ("KEEP", "CLEAR")]
+        require(len(phases) <= 1 and not {"KEEP", "CLEAR"} <= set(words), f"usage: {self.usage}")
+        if phases:
+            index = int(phases[0]) if phases[0].isdigit() else ctx.games.reads.phase_index_of(game, phases[0])
+        else:
+            index = ctx.games.reads.game(game).last_processed
         require(index >= 0, "nothing has been processed yet")
         keep = "CLEAR" not in words
-        done = ctx.games.controls.rollback(_game(ctx), index, keep_orders=keep)
+        done = ctx.games.controls.rollback(game, index, keep_orders=keep)
         orders = "the orders sent for it are kept" if keep else "the orders sent for it are cleared: send them again"
-        return [f"Rolled back to {done.phase} (phase {index}); {orders}; everyone in the game is told."]
+        lines = [f"Rolled back to {done.phase} (phase {index}); {orders}; everyone in the game is told."]
+        if done.votes_kept:
+            lines.append(f"Draw votes that stand (cast before that phase was processed): {', '.join(done.votes_kept)}.")
+        if done.votes_dropped:
+            lines.append(f"Draw votes withdrawn (cast on the position undone): {', '.join(done.votes_dropped)}.")
+        return lines
 
 
 @command
@@ -229,7 +254,8 @@ class Note(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         text = " ".join(args).strip()
         ctx.games.setup.change_settings(_game(ctx), note=text or None)
-        return [f"Note for the results: {text}." if text else "The note is cleared."]
+        # the GM's own words, as written: the judge adds no stop of its own ("grey.." was the old reply)
+        return [f"Note for the results: {text}" if text else "The note is cleared."]
 
 
 @command

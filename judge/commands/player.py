@@ -6,7 +6,11 @@ from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
+from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, describe, read_days
+from judge.mail.pictures import map_files
+from judge.render import render_results
+from judge.render.results import phase_code
 
 
 @command
@@ -28,8 +32,11 @@ class Create(Command):
             key, sep, value = pair.partition("=")
             require(bool(sep), f"options are written option=value, not {pair!r}")
             options[key.lower()] = value  # read against the option's choices by the use case
-        ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
-        return [f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>."]
+        created = ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
+        return [
+            f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>.",
+            *options_lines(created.options, created.settings),
+        ]
 
 
 @command
@@ -333,3 +340,36 @@ class Resign(Command):
 
 
 _ = CommandError
+
+
+@command
+class Preview(Command):
+    name = "PREVIEW"
+    usage = "PREVIEW [game], then orders for any powers, up to ENDPRESS or the end of the mail"
+    example = "SIGNON alpha France pw / PREVIEW / A Par - Bur / A Mun - Bur / ENDPRESS"
+    summary = "what-if: adjudicate the orders that follow against the position now; nothing is stored"
+    role = Role.PLAYER
+    takes_body = True
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(len(args) <= 1, f"usage: {self.usage}")
+        require(not args or args[0].lower() == ctx.game, f"you are signed on to {ctx.game}: PREVIEW {ctx.game}")
+        lines = [line.strip() for line in body if line.strip()]
+        require(bool(lines), "PREVIEW needs orders on the lines after it (up to ENDPRESS or the end of the mail)")
+        seen = ctx.games.adjudication.preview(ctx.game, ctx.power, lines)
+        out = [
+            "What these orders alone would give against the position now: units not ordered hold; no order on",
+            "file, yours or anyone's, is used, and nothing is stored. Your orders, read for the powers they order:",
+        ]
+        for power, checks in seen.checks.items():
+            out.append(f"{power}:")
+            out += [check.reply_line() for check in checks]
+        code = phase_code(seen.outcome["phase"])
+        out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
+                                     style=seen.style).splitlines()]  # fmt: skip
+        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview")  # attached as MAP attaches
+        if files:
+            ctx.attachments.extend(files)
+            out.append(f"The map of the preview is attached ({', '.join(name for name, _ in files)}).")
+        return out

@@ -875,19 +875,27 @@ class DislodgedShort(Refusal):
 
 
 class CannotRetreat(Refusal):
-    """A retreat to where the unit may not go."""
+    """A retreat to where the unit may not go, naming the retreats open (a refusal gives the choices)."""
 
     force: UnitName
     destination: str
+    choices: tuple[str, ...]
+    """the retreats open to it"""
 
-    names = ("force", "destination")
+    names = ("force", "destination", "choices")
 
-    def __init__(self, force: UnitName, destination: str) -> None:
+    def __init__(self, force: UnitName, destination: str, choices: tuple[str, ...] = ()) -> None:
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "destination", destination)
+        object.__setattr__(self, "choices", choices)
 
     def text(self) -> str:
-        return f"{_unit(self.force)} cannot retreat to {self.destination}"
+        if not self.choices:
+            return f"{_unit(self.force)} cannot retreat to {self.destination}: it has no retreat open, only disband"
+        return (
+            f"{_unit(self.force)} cannot retreat to {self.destination}; "
+            f"the retreats open: {', '.join(self.choices)} (or disband)"
+        )
 
 
 # --- adjustments ---------------------------------------------------------------------------------------------------
@@ -1549,7 +1557,8 @@ class GarrisonOffCentre(Refusal):
 
 
 class GarrisonSupport(Refusal):
-    """Rule 4: a garrison supports only units merging with it; `others` where its force has units that can."""
+    """Rule 4: a garrison supports only units that combine with it; `others` where its force has units that can.
+    Worded as docs/variants/hoplite.md words it."""
 
     force: UnitName
     others: bool
@@ -1563,7 +1572,8 @@ class GarrisonSupport(Refusal):
     def text(self) -> str:
         name = " (name the units that can)" if self.others else ""
         return (
-            f"a garrison supports only units merging with it (rule 4); {_unit(self.force)} cannot give this "
+            "a garrison supports only units that combine with it to form a multiple unit (rule 4): one moving into "
+            f"its place, or merging there (name the garrison in the MERGE); {_unit(self.force)} cannot give this "
             f"support{name}"
         )
 

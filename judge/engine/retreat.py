@@ -138,7 +138,10 @@ def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Sub
             wheres = {_retreat_location(rules, pending[k], order.destination) for k in chosen}
             where = wheres.pop() if len(wheres) == 1 else None
             if where is None:
-                entry.reasons = [CannotRetreat(unit_name(first), order.destination), Lost()]
+                entry.reasons = [
+                    CannotRetreat(unit_name(first), order.destination, pending[chosen[0]].retreats or ()),
+                    Lost(),
+                ]
                 continue
             order = replace(order, destination=where)
             entry.canonical = order

@@ -7,6 +7,7 @@ here (who was late), and the press held for the results is released with them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Position, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.attendance import not_awaited
-from judge.game.checking import read_lines
+from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import PICTURES_OFF, results_style
@@ -53,6 +54,24 @@ class Processed:
     """how the results print orders and places (`results_style`)"""
     pictures_off: list[str] = field(default_factory=list)
     """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A player's what-if (PREVIEW): the orders he gave, read and checked for each power they order, and what
+    they would give against the position now. Nothing of it is stored, and no order on file is used."""
+
+    game: str
+    variant: str
+    checks: dict[str, list[LineCheck]]
+    """power -> each of its lines as read (or why not), in the order written"""
+    outcome: dict[str, Any]
+    """the contract outcome, as the results and the map picture read it"""
+    style: dict[str, str] = field(default_factory=dict)
+
+
+PREVIEW_SEED = 0
+"""the seed of a preview's die rolls (variants that roll): never the phase's own, which a preview would reveal"""
 
 
 def phase_seed(game_seed: int, index: int) -> int:
@@ -104,6 +123,27 @@ class Adjudication(UseCase):
             game = self.store.lock(s, name)
             outcome, _ = self._adjudicate(s, game)  # reads only: nothing to undo
             return outcome_json(game.variant, outcome)
+
+    def preview(self, name: str, power: str, lines: Sequence[str]) -> Preview:
+        """Adjudicate `lines` alone against the position now (a player's PREVIEW): each line is for the power
+        whose unit it names (a build: whose home centre; else `power`); units nobody orders hold, as unordered
+        units do. The orders on file, the player's own and everyone else's, are neither used nor shown, and
+        nothing is stored."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED) or game.position is None:
+                raise GameError(f"{name} is {game.status}: only a running game can be previewed")
+            rules = rules_of(game)
+            position = position_from_json(rules, game.position)
+            style = results_style(game.settings)
+        owners = route_lines(rules, position, sorted(rules.board.powers), power, lines)
+        by_power: dict[str, list[str]] = {}
+        for line, owner in zip(lines, owners, strict=True):
+            by_power.setdefault(owner, []).append(line)
+        checks = {each: check_orders(rules, position, each, own) for each, own in sorted(by_power.items())}
+        submitted = [sub for each, own in sorted(by_power.items()) for sub in read_lines(rules, each, own)]
+        outcome = adjudicate(rules, position, submitted, PREVIEW_SEED)
+        return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style)
 
     @staticmethod
     def _adjudicate(s: Session, game: Game, position: Position | None = None) -> tuple[Outcome, dict[str, list[str]]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from judge.board.model import province_of
 from judge.engine import OrderKind, Position, Result, Rules, Submitted, check_legality
 from judge.notation import read_line
+from judge.notation.quoting import shorten
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,12 @@ class LineCheck:
     """canonical form ("" when unreadable)"""
     error: str
     """why the line is wrong ("" when it is fine)"""
+
+    def reply_line(self) -> str:
+        """The line as a reply answers it: quoted (shortened when long), then what it was read as or why not."""
+        if self.error:
+            return f"  {shorten(self.input)}   ** {self.error}"
+        return f"  {shorten(self.input)}   -> {self.order}"
 
     def as_json(self) -> dict[str, str]:
         return {"input": self.input, "order": self.order, "error": self.error}

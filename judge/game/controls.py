@@ -7,7 +7,9 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
+from judge.clock import as_utc
 from judge.contract import position_from_json
 from judge.engine.supply import surviving_powers
 from judge.game.errors import GameError
@@ -28,24 +30,65 @@ from judge.game.use_case import UseCase, audience_of, finish, next_deadline, sea
 from judge.store import DrawVote, GameEventRecord, GameStatus, OrderSet, PhaseRecord, SeatStatus
 
 
+def _votes_after_rollback(
+    s: Session, game_id: int, processed_at: datetime | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Keep the draw votes cast before the phase returned to was processed: they were cast on a position that
+    is still the game's past, and stand. Withdraw those cast since: they answered a position the rollback undid.
+    Returns the powers whose votes stand, and those whose votes were withdrawn."""
+    votes = s.scalars(select(DrawVote).where(DrawVote.game_id == game_id, DrawVote.accept.is_(True))).all()
+    kept, dropped = [], []
+    for vote in votes:
+        if processed_at is not None and as_utc(vote.updated_at) < processed_at:
+            kept.append(vote.power)
+        else:
+            dropped.append(vote.power)
+            s.delete(vote)
+    s.execute(delete(DrawVote).where(DrawVote.game_id == game_id, DrawVote.accept.is_(False)))
+    return tuple(sorted(kept)), tuple(sorted(dropped))
+
+
+_PAUSED_AT = "_paused_at"
+"""the setting that keeps when a paused game was paused (for RESUME's extension of the deadline)"""
+
+
 class Controls(UseCase):
-    def pause(self, name: str) -> None:
+    def pause(self, name: str) -> GamePaused:
+        """Stop the clock. The deadline stops with it: RESUME extends it by the time paused (njudge's habit),
+        unless the GM gives another."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.ACTIVE:
                 raise GameError(f"{name} is {game.status}; only an active game can be paused")
             game.status = GameStatus.PAUSED
-            self.raise_event(s, game, GamePaused(game=name, audience=audience_of(game)))
+            game.settings = {**game.settings, _PAUSED_AT: self.clock.now().isoformat()}
+            event = GamePaused(game=name, deadline=game.deadline, audience=audience_of(game))
+            self.raise_event(s, game, event)
+            return event
 
-    def resume(self, name: str) -> datetime | None:
-        """Start the clock again; returns the deadline the game runs to."""
+    def resume(self, name: str, *, deadline: datetime | None = None, set_deadline: bool = False) -> GameResumed:
+        """Start the clock again. With `set_deadline`, the phase runs to `deadline` (None: none, it waits for
+        PROCESS); else the deadline it had is moved on by the time the game was paused."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.PAUSED:
                 raise GameError(f"{name} is not paused")
             game.status = GameStatus.ACTIVE
-            self.raise_event(s, game, GameResumed(game=name, deadline=game.deadline, audience=audience_of(game)))
-            return game.deadline
+            settings = dict(game.settings)
+            paused_at = settings.pop(_PAUSED_AT, None)
+            game.settings = settings
+            extended = None
+            if set_deadline:
+                game.deadline = deadline
+            elif game.deadline is not None and paused_at is not None:
+                extended = self.clock.now() - as_utc(datetime.fromisoformat(paused_at))
+                game.deadline = as_utc(game.deadline) + extended
+            zone = timing_from_settings(game.settings).tz
+            event = GameResumed(
+                game=name, deadline=game.deadline, extended_by=extended, zone=zone.key, audience=audience_of(game)
+            )
+            self.raise_event(s, game, event)
+            return event
 
     def set_deadline(self, name: str, when: datetime | None) -> ZoneInfo:
         """The current phase's deadline (None: none, the phase waits for PROCESS). Returns the game's zone."""
@@ -68,7 +111,7 @@ class Controls(UseCase):
                 raise GameError(f"{name} has no processed phase {to_index}")
             s.execute(delete(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.index >= to_index))
             s.execute(delete(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_index >= to_index))
-            s.execute(delete(DrawVote).where(DrawVote.game_id == game.id))
+            kept, dropped = _votes_after_rollback(s, game.id, as_utc(record.processed_at))
             s.execute(
                 delete(GameEventRecord).where(
                     GameEventRecord.game_id == game.id, GameEventRecord.phase_index >= to_index
@@ -107,6 +150,8 @@ class Controls(UseCase):
                 phase=f"{phase['season']} {phase['year']} {phase['type']}",
                 orders_kept=keep_orders,
                 deadline=game.deadline,
+                votes_kept=kept,
+                votes_dropped=dropped,
                 audience=audience_of(game),
             )
             self.raise_event(s, game, event)
@@ -124,11 +169,20 @@ class Controls(UseCase):
         with self.store.write() as s:
             game = self.store.lock(s, name)
             seat = seat_of(game, power)
+            leaving = seat.player.address if seat.player else None
             seat.player = None
             seat.status = SeatStatus.VACANT
-            self.raise_event(s, game, why(game=name, power=power, audience=audience_of(game)))
+            if why is PlayerEjected:  # the ejected player is told, and is no longer among those the game tells
+                event: PlayerEjected | PlayerResigned = PlayerEjected(
+                    game=name, power=power, address=leaving, audience=audience_of(game)
+                )
+            else:
+                event = why(game=name, power=power, audience=audience_of(game))
+            self.raise_event(s, game, event)
 
     def replace(self, name: str, power: str, address: str) -> None:
+        """Give `power` to a registered player. He is told the game, its phase, deadline and position; the rest
+        of the game is told once that the power has a new player."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             seat = seat_of(game, power)
@@ -136,7 +190,15 @@ class Controls(UseCase):
             seat.status = SeatStatus.PLAYING
             seat.missed = 0
             s.flush()
-            event = PlayerReplaced(game=name, power=power, address=seat.player.address, audience=audience_of(game))
+            event = PlayerReplaced(
+                game=name,
+                power=power,
+                address=seat.player.address,
+                variant=game.variant,
+                position=game.position,
+                deadline=game.deadline,
+                audience=audience_of(game),
+            )
             self.raise_event(s, game, event)
 
     def terminate(self, name: str) -> None:

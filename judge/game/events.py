@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from zoneinfo import ZoneInfo
+
+from judge.game.when import describe
 
 if TYPE_CHECKING:
     from judge.game.adjudication import Processed
@@ -60,6 +63,8 @@ class GameEvent:
 def _json(value: Any) -> Any:
     if isinstance(value, (datetime, date)):
         return value.isoformat()
+    if isinstance(value, timedelta):
+        return int(value.total_seconds())
     if isinstance(value, (tuple, list)):
         return [_json(v) for v in value]
     if isinstance(value, dict):
@@ -117,6 +122,8 @@ class DeadlineMoved(GameEvent):
 @dataclass(frozen=True, kw_only=True)
 class GamePaused(GameEvent):
     kind: ClassVar[str] = "game paused"
+    deadline: datetime | None = None
+    """the deadline the clock stopped at (RESUME extends it by the time paused, unless the GM sets another)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
@@ -124,7 +131,21 @@ class GamePaused(GameEvent):
 class GameResumed(GameEvent):
     kind: ClassVar[str] = "game resumed"
     deadline: datetime | None = None
+    """the deadline the game runs to now"""
+    extended_by: timedelta | None = None
+    """how long the game was paused, added to the old deadline; None when the GM set the deadline (or none ran)"""
+    zone: str = "UTC"
     audience: Audience = field(metadata=PRIVATE, repr=False)
+
+    def what_became_of_the_deadline(self) -> str:
+        """The sentence the GM's reply and everyone's notice say it in."""
+        if self.deadline is None:
+            return "There is no deadline: the phase waits for the GM's PROCESS."
+        when = describe(self.deadline, ZoneInfo(self.zone))
+        if self.extended_by is not None:
+            hours = self.extended_by.total_seconds() / 3600
+            return f"The deadline is moved on by the time the game was paused ({hours:.1f} hours): {when}."
+        return f"The GM has set the deadline: {when}."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +156,11 @@ class GameRolledBack(GameEvent):
     """the phase returned to, as players read it (Spring 1901 movement)"""
     orders_kept: bool = True
     deadline: datetime | None = None
+    votes_kept: tuple[str, ...] = field(default=(), metadata=PRIVATE)
+    """the powers whose draw votes still stand (cast before the phase returned to was processed); private, as
+    draw votes are: only the GM's reply names them"""
+    votes_dropped: tuple[str, ...] = field(default=(), metadata=PRIVATE)
+    """the powers whose draw votes were withdrawn (cast on a position the rollback undid)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
@@ -142,6 +168,8 @@ class GameRolledBack(GameEvent):
 class PlayerEjected(GameEvent):
     kind: ClassVar[str] = "player ejected"
     power: str = ""
+    address: str | None = field(default=None, metadata=PRIVATE, repr=False)
+    """the ejected player's address (he is told)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
@@ -158,6 +186,10 @@ class PlayerReplaced(GameEvent):
     power: str = ""
     address: str = field(metadata=PRIVATE, repr=False)
     """the new player's address"""
+    variant: str = ""
+    position: dict[str, Any] | None = field(default=None, metadata=PRIVATE, repr=False)
+    """the position now, for the new player's first mail (the phase, its units and centres)"""
+    deadline: datetime | None = field(default=None, metadata=PRIVATE, repr=False)
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 

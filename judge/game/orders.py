@@ -9,7 +9,8 @@ from typing import Any, cast
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, select
 from sqlalchemy.orm import Session
 
-from judge.engine import OrderKind, PhaseType, Rules
+from judge.engine import OrderKind, PhaseType, Position, Rules
+from judge.engine.supply import balances, halves
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
@@ -47,6 +48,8 @@ class Submission:
     phase_type: PhaseType = PhaseType.MOVEMENT
     filed: dict[str, list[str]] = field(default_factory=dict)
     """for a player of several powers: each power's orders now on file (as read), in the side's order"""
+    due: dict[str, int] = field(default_factory=dict)
+    """in an adjustment phase: each of the player's powers' builds (above zero) or removals (below) due, in halves"""
 
     @property
     def fate_of_errors(self) -> str:
@@ -55,6 +58,8 @@ class Submission:
             return "a dislodged unit without a usable retreat order is disbanded"
         if self.phase_type is PhaseType.ADJUSTMENT:
             return "builds not ordered are waived, and removals not ordered are made by the civil-disorder rules"
+        if self.phase_type is PhaseType.PLACEMENT:
+            return "what is left unplaced is placed or waived by the variant's placement rules"
         return "the units they name will hold"
 
     @property
@@ -63,12 +68,7 @@ class Submission:
 
     def report(self) -> list[str]:
         """Each line as it was read (or why it was not), and what became of the set: the reply's lines."""
-        output = []
-        for check in self.checks:
-            if check.error:
-                output.append(f"  {check.input}   ** {check.error}")
-            else:
-                output.append(f"  {check.input}   -> {check.order}")
+        output = [check.reply_line() for check in self.checks]
         if len(self.filed) > 1:
             output.append(
                 "These orders replace the ones you sent before for the powers they order; your other powers keep "
@@ -81,9 +81,27 @@ class Submission:
                 output.append(f"  {power}: {'; '.join(orders) if orders else 'no orders'}")
         else:
             output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
+        output += [adjustment_due(power, change) for power, change in self.due.items()]
         if self.errors:
             output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
         return output
+
+
+def adjustment_due(power: str, change: int) -> str:
+    """What a power has to do this winter, as a player reads it (in whole or half centres)."""
+    if change > 0:
+        return f"{power} may build {halves(change)} ({halves(change)} build(s) due; builds not ordered are waived)."
+    if change < 0:
+        return f"{power} must remove {halves(-change)} ({halves(-change)} removal(s) due)."
+    return f"{power} has no builds or removals due."
+
+
+def _due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:
+    """In an adjustment phase, each power's builds (above zero) or removals (below) due; else nothing."""
+    if position.phase.type is not PhaseType.ADJUSTMENT:
+        return {}
+    owed = balances(rules, position.centres, position.units, position.variant_state)
+    return {power: owed.get(power, 0) for power in powers}
 
 
 class Orders(UseCase):
@@ -167,6 +185,7 @@ class Orders(UseCase):
                 replaced,
                 game.current.phase.type,
                 {p: filed.get(p, []) for p in sorted(side)} if len(side) > 1 else {},
+                _due(game.rules, game.current, sorted(side) if len(side) > 1 else [power]),
             )
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(

@@ -12,7 +12,7 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.settings import PICTURES_OFF, results_style
+from judge.game.settings import PLAYERS_STATE, given_settings, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
 from judge.game.views import (
@@ -27,9 +27,6 @@ from judge.game.views import (
     YearCentres,
 )
 from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, SeatStatus
-
-_KEPT = frozenset({"absences", "concessions", "observers", PICTURES_OFF})
-"""settings that are the players' own state, shown in their own lines of the GM's view"""
 
 
 class Reads(UseCase):
@@ -73,6 +70,9 @@ class Reads(UseCase):
                     for seat in game.seats
                 ),
                 players=_players(game),
+                settings=given_settings(game.settings),
+                open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
+                places=len(sides_of(game)),
             )
 
     def gm_view(self, name: str) -> GmView:
@@ -137,7 +137,9 @@ class Reads(UseCase):
                 deadline=game.deadline,
                 players=tuple(players),
                 options=dict(game.options),
-                settings={k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in _KEPT},
+                settings={
+                    k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in PLAYERS_STATE
+                },
             )
 
     def audience(self, name: str) -> Audience:
@@ -153,6 +155,8 @@ class Reads(UseCase):
                 return None, None
             if game.status == GameStatus.FINISHED:
                 return "no phase: the game is over", None
+            if game.status == GameStatus.PAUSED:  # no deadline runs: RESUME moves it on by the time paused
+                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None
             return phase_name(game.position), game.deadline
 
     def centre_history(self, name: str) -> list[YearCentres]:
@@ -184,10 +188,13 @@ class Reads(UseCase):
             records = s.scalars(
                 select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index.desc())
             )
+            played = []
             for record in records:
                 if _code(record.outcome) == code.upper():
                     return record.index
-            raise GameError(f"{name} has no processed phase {code}")
+                played.append(f"{_code(record.outcome)} ({record.index})")
+            choices = f"; the processed phases are {', '.join(reversed(played))}" if played else ""
+            raise GameError(f"{name} has no processed phase {code}{choices}")
 
     def outcomes(self, name: str) -> list[dict[str, Any]]:
         """Every processed phase's outcome, in the order played (the whole game, for its animation)."""
@@ -208,6 +215,13 @@ class Reads(UseCase):
             if record is None:
                 raise GameError(f"{name} has no processed phase {index}")
             return PhaseView(index, _code(record.outcome), dict(record.outcome))
+
+
+def _open_sides(game: Game) -> tuple[str, ...]:
+    """In a forming game, the sides no player who has joined asked for first (the powers are given at the start, by
+    the preferences named at JOIN)."""
+    asked = {seat.preferences[0] for seat in game.seats if seat.preferences}
+    return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
 
 
 def _players(game: Game) -> tuple[PlayerView, ...]:

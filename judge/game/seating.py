@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from judge.contract import position_json
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
-from judge.game.settings import apply_setting, read_option
+from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
 from judge.game.use_case import (
     UseCase,
     audience_of,
@@ -27,10 +27,13 @@ from judge.passwords import hash_password, verify_password
 from judge.store import Game, GameStatus, Seat, SeatStatus
 from judge.variants import Side, UnknownVariant, get_variant, side_named
 
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
-    "auto_start": True,  # start (and assign powers) when the last player joins
-}
+
+@dataclass(frozen=True)
+class Created:
+    """A new game's rule options and the settings its GM gave, as CREATE's reply and LIST show them."""
+
+    options: dict[str, Any]
+    settings: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class Seating(UseCase):
         options: dict[str, Any] | None = None,
         settings: dict[str, Any] | None = None,
         seed: int | None = None,
-    ) -> None:
+    ) -> Created:
+        """A forming game with its GM; returns its rule options and the settings given (for the reply)."""
         settings = {**DEFAULT_SETTINGS, **(settings or {})}
         try:
             chosen = get_variant(variant)
@@ -89,6 +93,7 @@ class Seating(UseCase):
                     created_at=self.clock.now(),
                 )
             )
+        return Created(dict(options or {}), given_settings(settings))
 
     def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> Side | None:
         """Join a forming game, naming the players or powers one would like to be, best first; when the join filled

@@ -183,3 +183,33 @@ def help_lines() -> list[str]:
 PICTURES_OFF = "pictures.off"
 """the game setting listing the powers whose players turned the map pictures off (`SET PICTURES OFF`); kept
 by the judge, not set with SET as a house rule"""
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
+    "auto_start": True,  # start (and assign powers) when the last player joins
+}
+
+PLAYERS_STATE = frozenset({"absences", "concessions", "observers", PICTURES_OFF})
+"""settings that are the players' own state, not the GM's choices (shown in their own lines of the GM's view)"""
+
+
+def given_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings a GM gave (those not the judge's defaults), flat (`timing.zone`), without the judge's own
+    bookkeeping (`_paused_at`) or the players' state (absences, observers, concessions)."""
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), inner)
+        else:
+            flat[prefix] = value
+
+    for key, value in settings.items():
+        if key.startswith("_") or key in PLAYERS_STATE or DEFAULT_SETTINGS.get(key, _NONE) == value:
+            continue
+        walk(key, value)
+    return dict(sorted(flat.items()))
+
+
+_NONE = object()

@@ -67,6 +67,12 @@ class GameView:
     seats: tuple[SeatView, ...]
     players: tuple[PlayerView, ...] = ()
     """the seats by player: each side once (empty before the powers are assigned)"""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """the settings the GM gave (those not the judge's defaults), flat: `timing.zone`"""
+    open_sides: tuple[str, ...] = ()
+    """in a forming game, the sides no joined player has asked for first"""
+    places: int = 0
+    """how many players the game takes"""
 
     @property
     def started(self) -> bool:

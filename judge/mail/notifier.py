@@ -46,7 +46,15 @@ from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
 from judge.render import render
 from judge.render.dates import deadline_text, when_text
+from judge.render.position import position_lines
 from judge.variants import get_variant
+
+VOTES_AFTER_ROLLBACK = (
+    "Draw votes cast before that phase was processed still stand; those cast since are withdrawn "
+    "(vote again if you still wish a draw)."
+)
+"""What becomes of the draw votes, as everyone is told after a ROLLBACK: the rule, never whose votes (they are
+secret; the GM's reply names them), and said whether or not anyone had voted, so that saying it tells nothing."""
 
 
 @dataclass(frozen=True)
@@ -169,12 +177,22 @@ class Notifier:
         return self._announce(event.audience, event.game, "new deadline", text)
 
     def _paused(self, event: GamePaused) -> list[Outgoing]:
-        text = f"The GM has paused {event.game}: no phase is processed until it is resumed."
+        deadline = (
+            f" The deadline ({when_text(event.deadline)}) stops with the clock: when the game is resumed it "
+            "is moved on by the time paused, unless the GM sets another."
+            if event.deadline
+            else ""
+        )
+        text = f"The GM has paused {event.game}: no phase is processed until it is resumed.{deadline}"
         return self._announce(event.audience, event.game, "paused", text)
 
     def _resumed(self, event: GameResumed) -> list[Outgoing]:
-        when = f" The deadline is {when_text(event.deadline)}." if event.deadline else ""
-        return self._announce(event.audience, event.game, "resumed", f"The GM has resumed {event.game}.{when}")
+        return self._announce(
+            event.audience,
+            event.game,
+            "resumed",
+            f"The GM has resumed {event.game}. {event.what_became_of_the_deadline()}",
+        )
 
     def _rolled_back(self, event: GameRolledBack) -> list[Outgoing]:
         when = when_text(event.deadline) if event.deadline else "the GM's PROCESS"
@@ -185,13 +203,20 @@ class Notifier:
         )
         text = (
             f"The GM has rolled {event.game} back to {event.phase}; {orders}. "
-            f"It will be processed at its deadline, {when}, or when the GM processes it."
+            f"It will be processed at its deadline, {when}, or when the GM processes it. {VOTES_AFTER_ROLLBACK}"
         )
         return self._announce(event.audience, event.game, f"rolled back to {event.phase}", text)
 
     def _ejected(self, event: PlayerEjected) -> list[Outgoing]:
         text = f"The GM has removed the player of {event.power}; the power waits for a replacement."
-        return self._announce(event.audience, event.game, f"{event.power} ejected", text)
+        out = self._announce(event.audience, event.game, f"{event.power} ejected", text)
+        if event.address is not None:
+            told = (
+                f"The GM of {event.game} has removed you from the game: you no longer play {event.power}, and the "
+                "game's mail will not reach you. Write to the GM if you think this a mistake."
+            )
+            out.append(self._notice(event.address, f"{event.game}: you no longer play {event.power}", told))
+        return out
 
     def _resigned(self, event: PlayerResigned) -> list[Outgoing]:
         text = (
@@ -201,12 +226,19 @@ class Notifier:
         return [self._notice(event.audience.gm, f"{event.game}: {event.power} resigned", text)]
 
     def _replaced(self, event: PlayerReplaced) -> list[Outgoing]:
-        text = f"You now play {event.power} in {event.game}. SIGNON {event.game} {event.power} <your password>."
-        told = self._notice(event.address, f"{event.game}: you play {event.power}", text)
-        return [
-            told,
-            *self._announce(event.audience, event.game, f"{event.power} replaced", f"{event.power} has a new player."),
-        ]
+        """The new player is told the game, its phase, deadline and position, and how to sign on; everyone else
+        in the game is told once that the power has a new player."""
+        lines = [f"The GM of {event.game} has given you {event.power}: you play it from now on.", ""]
+        if event.position is not None:
+            lines += [*position_lines(event.variant, event.position, event.deadline), ""]
+        lines.append(
+            f"Sign on with SIGNON {event.game} {event.power} <your password> and send your orders; "
+            f"LIST {event.game} shows the game again, HISTORY {event.game} its last results."
+        )
+        told = self._notice(event.address, f"{event.game}: you play {event.power}", "\n".join(lines))
+        others = [a for a in event.audience.everyone() if a != event.address]
+        text = f"{event.power} has a new player."
+        return [told, *(self._notice(a, f"{event.game}: {event.power} replaced", text) for a in others)]
 
     # --- press -------------------------------------------------------------------------------------------------
 

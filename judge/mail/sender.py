@@ -114,6 +114,10 @@ def retry_delay(attempts: int) -> timedelta:
     return min(timedelta(minutes=2**attempts), MAX_BACKOFF)
 
 
+OUTBOX_ID_DIGITS = 8
+"""the width of an outbox file's id: names sort 1, 2, ... 10, not 1, 10, 100"""
+
+
 class Sender:
     """`send_due()` delivers what is due now; `run(stop_event)` keeps doing so, `wake()` to hurry it."""
 
@@ -434,10 +438,10 @@ class Sender:
 
     def _write_file(self, row: OutboundMail) -> None:
         """Write `<id>-<kind>.eml` (the stored bytes as they are) by a rename, so a reader of the folder never
-        sees half a file."""
+        sees half a file. The id is zero-padded (`00000012-reply.eml`), so the files sort in the order sent."""
         folder = Path(self.config.outbox_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{row.id}-{_SAFE_KIND.sub('_', row.kind)}.eml"
+        target = folder / f"{row.id:0{OUTBOX_ID_DIGITS}d}-{_SAFE_KIND.sub('_', row.kind)}.eml"
         fd, scratch = tempfile.mkstemp(prefix=f".{row.id}-", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb") as file:

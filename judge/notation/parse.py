@@ -17,6 +17,7 @@ from typing import Final
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
 from judge.engine.units import ARMY, FLEET, Composition
+from judge.notation.quoting import shorten
 
 EXAMPLES = '"F nth - nwy", "A bud S A gal - bud", "F nth C A lon - bel", "A par H"'
 ADJUSTMENT_EXAMPLES = '"Build F stp/nc", "Build A par", "Remove A par", "Waive"'
@@ -927,7 +928,8 @@ class OrderReader:
             rest = " ".join(cur.tokens[cur.pos :])
             read = " ".join(cur.tokens[: cur.pos])
             raise OrderSyntaxError(
-                line, f"did not understand {rest!r} at the end of the order; expected nothing after {read!r}"
+                line,
+                f"did not understand {shorten(rest, 60)!r} at the end of the order; expected nothing after {read!r}",
             )
 
 

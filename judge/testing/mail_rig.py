@@ -54,8 +54,12 @@ class Judge:
         return self.reply_to(stored)
 
     def reply_to(self, inbound_id: int) -> str:
+        """The reply's text (its text part, where a picture is attached: MAP, PREVIEW)."""
         replies = self.outbound(kind="reply", inbound_id=inbound_id)
-        return replies[0].get_content() if replies else ""
+        if not replies:
+            return ""
+        body = replies[0].get_body(preferencelist=("plain",))
+        return body.get_content() if body is not None else ""
 
     def outbound(
         self, kind: str | None = None, inbound_id: int | None = None, to: str | None = None

@@ -5,7 +5,7 @@ What departs from Multiplicity II (rule numbers of the Hoplite Wars text; ruling
 - each player a Major and its Minor, separate powers on one side: one power for self-dislodgement, mixed forces
   of both, separate centre charts and adjustments (rules 1, 3, 5); a mixed force is one force of the Major with
   the per-unit fact `minor` (the Minor's units in it), written as two entries;
-- garrisons (`G`): half a centre, never move, support only units merging with them, disband when dislodged,
+- garrisons (`G`): half a centre, never move, support only units combining with them, disband when dislodged,
   may be disbanded in a Winter to free builds (rule 4);
 - Towns change hands after every Spring and Autumn move, Cities after the Autumn (rule 8); a Minor's home City
   retaken by its Major goes back to the Minor (rule 5); builds in any owned City or Town, an army turned into a
