@@ -68,8 +68,17 @@ def powers_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def sides_of(game: Game | Snapshot) -> list[Side]:
-    """What each player of the game takes (`Variant.sides`)."""
-    return get_variant(game.variant).sides(game.options)
+    """What each player of the game takes (`Variant.sides`): worked out once for a variant and its options, as
+    attendance, lists and the order path ask for it power by power."""
+    key = (game.variant, tuple(sorted((k, repr(v)) for k, v in (game.options or {}).items())))
+    found = _SIDES.get(key)
+    if found is None:
+        found = _SIDES[key] = get_variant(game.variant).sides(game.options)
+    return list(found)
+
+
+_SIDES: dict[tuple[str, tuple[tuple[str, str], ...]], list[Side]] = {}
+"""the sides by variant and rule options (a handful of games' worth of keys: a variant's options are few)"""
 
 
 def side_of(game: Game | Snapshot, power: str) -> Side:
