@@ -79,7 +79,7 @@ def route_lines(
                 merged = [*order.merging, *(part.unit for part in order.parts if part.unit is not None)]
                 for unit in merged:
                     found |= units.get(province_of(unit.location), set())
-            elif order is not None and order.words:  # a variant's line that names a unit in its words (CONVERT)
+            elif order is not None and order.words:  # a free-words line (a Hepta claim) naming a place of a unit
                 named = next((t for t in order.words.split() if rules.board.lookup(t)), None)
                 place = rules.board.lookup(named) if named else None
                 if place is not None:
