@@ -7,7 +7,7 @@ COMPILED := $(VENV)/.compiled
 # the engine modules mypyc compiles (judge/speedups.py lists them); a change to one rebuilds the compiled path
 HOT := $(wildcard judge/engine/*.py judge/notation/*.py judge/contract/*.py) judge/board/model.py
 
-.PHONY: install test test-fast lint bench run clean
+.PHONY: install test test-fast fuzz lint bench run clean
 
 # the bytecode of every module, written ahead: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python
 # never writes it itself and would compile the judge's modules again at every start (17 ms of judge adjudicate's);
@@ -37,6 +37,11 @@ test: install
 # the quick part: everything but the end-to-end tests marked slow (real servers, whole games, wheels)
 test-fast: install
 	$(BIN)/pytest -q -m "not slow"
+
+# the property tests (hypothesis) ten times over, at random (CI runs them derandomized): a counter-example found
+# becomes an @example line of its test
+fuzz: install
+	for i in 1 2 3 4 5 6 7 8 9 10; do env -u CI $(BIN)/pytest -q -p no:cacheprovider $$(grep -l "from hypothesis" tests/*.py) || exit 1; done
 
 lint: install
 	$(BIN)/ruff check judge tests bench migrations

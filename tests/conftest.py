@@ -8,12 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.smtp_relay import SmtpRelay
 
 _POSTGRES_PROBLEM = postgres_problem()
+
+# Property tests search at random on a developer's machine, where a new counter-example is news to act on; in CI
+# (CI set) they run the same examples every time, so a stop is never refused for a case nobody has seen yet.
+# `make fuzz` runs them ten times over at random.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default"))
 
 
 def _require(problem: str | None) -> None:

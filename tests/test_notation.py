@@ -865,6 +865,7 @@ _WORDS = [*(name for name, _ in PLACE_NAMES[::5]), *_PUNCTUATION, *_KEYWORDS, *_
 @given(st.one_of(st.lists(st.sampled_from(_WORDS), max_size=8).map(" ".join), st.text(max_size=30)))
 @example("#0\r:")  # a priority number before nothing readable: the whole line is quoted
 @example("Adriatic Sea R Adriatic Sea via")  # a retreat read with "via": no convoy flag to lose when rendered
+@example("- A Adriatic Sea Adriatic Sea")  # a removal sign with more after the unit: both readings named
 def test_any_text_reads_or_is_refused_with_the_line_quoted(line: str) -> None:
     try:
         order = read(line)

@@ -617,7 +617,9 @@ class OrderReader:
         token = cur.peek()
         power = self._power_word(token) if token is not None else None
         if power is None:
-            named = f"{token!r} is not a power of this game" if token is not None else "expected a power after FOR"
+            named = "expected a power after FOR"
+            if token is not None:
+                named = f"{token!r} is not a power of this game; {named}"
             raise OrderSyntaxError(line, f"{named}{example}")
         cur.pos += 1
         self._expect_end(cur, line)
@@ -680,9 +682,9 @@ class OrderReader:
             rest = " ".join(cur.tokens[cur.pos :])
             raise OrderSyntaxError(
                 line,
-                f"{sign!r} before a unit {'builds' if sign == '+' else 'removes'} it, but {rest!r} follows: if "
-                f"{sign!r} marks an item of a list, write the order without it; for a "
-                f"{'build' if sign == '+' else 'removal'}, nothing after the unit",
+                f"{sign!r} before a unit {'builds' if sign == '+' else 'removes'} it, and for a "
+                f"{'build' if sign == '+' else 'removal'} the end of the line was expected after the unit, but "
+                f"{rest!r} follows: if {sign!r} marks an item of a list, write the order without it",
             )
         return Order(kind, unit)
 
