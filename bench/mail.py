@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
 from judge.passwords import verify_password
 from judge.serve import Daemon
@@ -76,6 +76,7 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
             address="judge@example.org",
             rate_limit=10**9,  # the benchmark's players write more often than the limit lets anyone
             smtp_intake=SmtpIntakeConfig(enabled=False),
+            web=WebConfig(enabled=False),
             imap=ImapConfig(
                 enabled=True, host=dovecot.host, port=dovecot.imap_port, security="plain", password="secret"
             ),

@@ -308,7 +308,9 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"judge demo: {exc.args[0]}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    return run_demo(args.variant, phases=args.phases, seed=args.seed)
+    from pathlib import Path
+
+    return run_demo(args.variant, phases=args.phases, seed=args.seed, site=Path(args.site) if args.site else None)
 
 
 def _adjudicate_arguments(adj: argparse.ArgumentParser) -> None:
@@ -394,6 +396,7 @@ def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("variant", nargs="?", default="standard", help="the variant to play (default: standard)")
     demo.add_argument("--phases", type=int, default=4, help="how many phases to play (default: 4)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the players' orders (default: 1)")
+    demo.add_argument("--site", metavar="DIR", help="where to write the game's web pages (default: a new folder)")
     demo.set_defaults(run=_demo)
 
 
