@@ -79,6 +79,12 @@ class WebConfig:
     secret_file: str = "var/web-secret"
     """the key a private game's pass is signed with: made on first use, readable by the judge's user alone"""
 
+    def game_url(self, game: str) -> str | None:
+        """The address of a game's page as mail gives it; None without a `base_url`."""
+        from urllib.parse import quote
+
+        return f"{self.base_url.rstrip('/')}/games/{quote(game)}/" if self.base_url else None
+
 
 @dataclass(frozen=True)
 class Config:
