@@ -181,6 +181,11 @@ def test_a_page_shows_a_phase_the_moment_it_is_processed(served: tuple[Games, We
     assert "Fall 1902 Movement" in page and 'href="phases/2.html"' in page
     status, phase = _get(server.url + "games/running/phases/2.html")
     assert status == 200 and "Bur - Gas" in phase  # processed now: France's order is public
+    games.talk.post_press("running", "Italy", ["*"], "Italy speaks up", grey=False)
+    assert "Italy speaks up" in _get(server.url + "games/running/")[1]
+    games.controls.rollback("running", 1)
+    page = _get(server.url + "games/running/")[1]
+    assert 'href="phases/1.html"' not in page and 'href="phases/0.html"' in page
 
 
 @pytest.mark.slow

@@ -6,7 +6,8 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
@@ -171,20 +172,12 @@ class Reads(UseCase):
         unfinished while the game is still in that year."""
         with self.store.plain() as s:
             game = self.store.peek(s, name)
-            records = s.scalars(
-                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
+            records = s.execute(
+                select(PhaseRecord.index, PhaseRecord.year, PhaseRecord.outcome)
+                .where(PhaseRecord.game_id == game.id)
+                .order_by(PhaseRecord.index)
             ).all()
-            by_year: dict[int, dict[str, list[str]]] = {}
-            for record in records:
-                if not by_year:
-                    start = record.position_before.get("supply_centers", {})
-                    by_year[record.year - 1] = {p: list(c) for p, c in start.items()}
-                by_year[record.year] = {p: list(c) for p, c in record.outcome.get("supply_centers", {}).items()}
-            current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
-            return [
-                YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
-                for year, owned in sorted(by_year.items())
-            ]
+            return _centre_years(s, game, [(index, year, outcome) for index, year, outcome in records])
 
     def phase_index_of(self, name: str, code: str) -> int:
         """The number of the processed phase with the njudge code `code` (S1901M); the latest if a rollback
@@ -240,20 +233,39 @@ class Reads(UseCase):
         with self.store.plain() as s:
             game = self.store.peek(s, name)
             records = s.execute(
-                select(PhaseRecord.index, PhaseRecord.outcome, PhaseRecord.processed_at)
+                select(PhaseRecord.index, PhaseRecord.year, PhaseRecord.outcome, PhaseRecord.processed_at)
                 .where(PhaseRecord.game_id == game.id)
                 .order_by(PhaseRecord.index)
             ).all()
             phases = tuple(
-                PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at) for index, outcome, at in records
+                PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at)
+                for index, _, outcome, at in records
             )
+            centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
             rows = s.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id))
             press = tuple(
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
                 if list(row.recipients) == ["*"] and (row.released or not row.with_results)
             )
-            return PublicHistory(phases, press)
+            return PublicHistory(phases, press, tuple(centres))
+
+    def history_stamp(self, name: str) -> str:
+        """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, press
+        posted or released, the game's row changed): what a cache of the history is kept by."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            phases = s.execute(
+                select(func.count(PhaseRecord.id), func.max(PhaseRecord.processed_at)).where(
+                    PhaseRecord.game_id == game.id
+                )
+            ).one()
+            press = s.execute(
+                select(func.count(Press.id), func.max(Press.id), func.count(Press.id).filter(Press.released)).where(
+                    Press.game_id == game.id
+                )
+            ).one()
+            return f"{game.version}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}:{press[2]}"
 
     def join_password_ok(self, name: str, password: str) -> bool:
         """Whether `password` is the game's join password (what opens a private game's pages)."""
@@ -288,6 +300,27 @@ def _public(game: Game) -> PublicGame:
         winners=tuple(str(w if not isinstance(w, dict) else w.get("side", "")) for w in game.winners or ()),
         private=is_private(game.settings),
     )
+
+
+def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:
+    """`centre_history` from the processed phases' (index, year, outcome), in order: the position before the first
+    is read alone (the counts the game started with)."""
+    by_year: dict[int, dict[str, list[str]]] = {}
+    if records:
+        first = s.scalar(
+            select(PhaseRecord.position_before).where(
+                PhaseRecord.game_id == game.id, PhaseRecord.index == records[0][0]
+            )
+        )
+        start = (first or {}).get("supply_centers", {})
+        by_year[records[0][1] - 1] = {p: list(c) for p, c in start.items()}
+    for _, year, outcome in records:
+        by_year[year] = {p: list(c) for p, c in outcome.get("supply_centers", {}).items()}
+    current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
+    return [
+        YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
+        for year, owned in sorted(by_year.items())
+    ]
 
 
 def _open_sides(game: Game) -> tuple[str, ...]:

@@ -212,7 +212,9 @@ class PublicPress:
 
 @dataclass(frozen=True)
 class PublicHistory:
-    """Every processed phase of a game and the press everyone read, in order."""
+    """Every processed phase of a game and the press everyone read, in order; the centre counts year by year."""
 
     phases: tuple[PublicPhase, ...]
     press: tuple[PublicPress, ...]
+    centres: tuple[YearCentres, ...] = ()
+    """as `Reads.centre_history` gives them, read with the phases"""

@@ -52,8 +52,7 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
         done.games += 1
         here = out / "games" / game.name
         history = games.reads.public_history(game.name)
-        centres = games.reads.centre_history(game.name)
-        _write(here / "index.html", pages.game_page(site, game, history, centres), done)
+        _write(here / "index.html", pages.game_page(site, game, history), done)
         _write(here / "feed.atom", game_feed(site, game, history, base_url), done)
         _write(here / "frames" / "start.svg", start_svg(game.variant), done)
         for phase in history.phases:

@@ -89,7 +89,7 @@ def _documented() -> frozenset[str]:
 # --- one game ----------------------------------------------------------------------------------------------------
 
 
-def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, centres: Sequence[YearCentres]) -> str:
+def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
     """`games/NAME/index.html`: the map now and a stepper through every phase, the latest results, the centre
     chart, the players by name, press to everybody, the settings and rule options."""
     frames = _frames(game, history)
@@ -103,7 +103,7 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, centres:
         frames_json=json.dumps(frames).replace("</", "<\\/"),
         latest=latest,
         latest_text=results_text(site, game, latest) if latest else "",
-        chart=centre_chart(game, centres),
+        chart=centre_chart(game, history.centres),
         press=[_press_line(game, history, p) for p in history.press],
     )
 

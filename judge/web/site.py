@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
@@ -25,6 +26,7 @@ from starlette.routing import Route
 from judge.config import Config
 from judge.game import Games
 from judge.game.errors import NoSuchGame
+from judge.game.views import PublicHistory
 from judge.web import pages
 from judge.web.feed import game_feed
 from judge.web.frames import phase_svg, start_svg
@@ -63,6 +65,22 @@ class Site:
         self.info = info
         self.secret = secret
         self.base_url = base_url
+        self._histories: dict[str, tuple[str, PublicHistory]] = {}
+        """each game's history as last read, by its stamp (`Reads.history_stamp`): read again when it changes"""
+        self._lock = threading.Lock()
+
+    def history(self, name: str) -> PublicHistory:
+        """The game's public history, read from the database only when it changed since the last request (a
+        twenty-year game's outcomes take tens of milliseconds to load, its stamp one small query)."""
+        stamp = self.games.reads.history_stamp(name)
+        with self._lock:
+            kept = self._histories.get(name)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        history = self.games.reads.public_history(name)
+        with self._lock:
+            self._histories[name] = (stamp, history)
+        return history
 
     # --- private games ---------------------------------------------------------------------------------------
 
@@ -111,9 +129,7 @@ class Site:
         if not self._allowed(request, name):
             return self._locked(name)
         reads = self.games.reads
-        page = pages.game_page(
-            self.info, reads.public_game(name), reads.public_history(name), reads.centre_history(name)
-        )
+        page = pages.game_page(self.info, reads.public_game(name), self.history(name))
         return HTMLResponse(page)
 
     def phase(self, request: Request) -> Response:
@@ -123,7 +139,7 @@ class Site:
         reads = self.games.reads
         try:
             page = pages.phase_page(
-                self.info, reads.public_game(name), reads.public_history(name), request.path_params["index"]
+                self.info, reads.public_game(name), self.history(name), request.path_params["index"]
             )
         except KeyError:
             return HTMLResponse("<h1>No such phase</h1>", status_code=404)
@@ -136,7 +152,7 @@ class Site:
         game = self.games.reads.public_game(name)
         if which == "start":
             return Response(start_svg(game.variant), media_type="image/svg+xml")
-        found = next((p for p in self.games.reads.public_history(name).phases if str(p.index) == which), None)
+        found = next((p for p in self.history(name).phases if str(p.index) == which), None)
         if found is None:
             return Response("no such phase", status_code=404, media_type="text/plain")
         return Response(phase_svg(name, game.variant, found), media_type="image/svg+xml")
@@ -146,7 +162,7 @@ class Site:
         if not self._allowed(request, name):
             return self._locked(name)
         reads = self.games.reads
-        body = game_feed(self.info, reads.public_game(name), reads.public_history(name), self.base_url)
+        body = game_feed(self.info, reads.public_game(name), self.history(name), self.base_url)
         return Response(body, media_type="application/atom+xml")
 
     async def unlock(self, request: Request) -> Response:
