@@ -179,7 +179,7 @@ def main() -> None:
     parser.add_argument("--mila", type=int, default=850, help="phases for the end-to-end race with MILA (0: skip)")
     parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
     parser.add_argument("--pictures", type=int, default=15, help="drawings of each map picture timed (0: skip)")
-    parser.add_argument("--web-games", type=int, default=1000, help="games the site's export is timed on (0: skip)")
+    parser.add_argument("--web-games", type=int, default=1000, help="games the site's export is timed on (0: skip it)")
     parser.add_argument("--web-mails", type=int, default=500, help="mails of the mail bench beside the site (0: skip)")
     parser.add_argument(
         "--baseline",
@@ -213,7 +213,7 @@ def main() -> None:
             mail_benchmark(args.mails, database=database)
     if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
-    if args.web_games and "web" in run:
+    if "web" in run:
         web_benchmark(args.web_games, mails=args.web_mails)
 
 

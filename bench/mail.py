@@ -55,7 +55,8 @@ def mail_benchmark(
     reader: list[str] | None = None,
     reader_rate: float = 0.0,
 ) -> float | None:
-    """The figures printed; the time every mail took to be answered returned (None when skipped). With `web`, the
+    """The figures printed; the time every mail took to be answered, over the reference's measured in the same
+    run, returned (None when skipped). With `web`, the
     judge serves its site too, and `reader` (a command given the site's address and `reader_rate`) reads it in
     another process all along (bench/web.py compares the two)."""
     problem = dovecot_available() or (postgres_problem() if database == "PostgreSQL" else None)
@@ -135,4 +136,4 @@ def mail_benchmark(
           f"({took / reference:.1f} x the reference's time)")  # fmt: skip
     print(f"  ... and every reply sent (.eml):     {mails / delivered:8,.0f} mails/s  "
           f"({delivered / reference:.1f} x the reference's time)")  # fmt: skip
-    return took
+    return took / reference
