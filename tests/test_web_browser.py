@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +141,7 @@ def test_every_page_passes_basic_accessibility(browser: Any, site: str, path: st
     assert page.evaluate("[...document.images].every((i) => i.alt.trim().length > 0)")
     levels = page.evaluate("[...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].map((h) => +h.tagName[1])")
     assert levels[0] == 1 and levels.count(1) == 1
-    assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert all(b <= a + 1 for a, b in pairwise(levels)), levels
     assert page.evaluate("document.documentElement.lang") == "en"
     texts = page.evaluate(COLOURS)
     assert len(texts) > 3

@@ -120,7 +120,8 @@ def test_the_feed_is_atom_with_an_entry_a_processed_phase(exported: Path) -> Non
 
 def test_the_variant_pages_and_the_help_ship_with_the_package(exported: Path) -> None:
     standard = (exported / "variants" / "standard.html").read_text(encoding="utf-8")
-    assert "<h1>" in standard and "<img" not in standard
+    assert "<h1>" in standard and standard.count("<img") == 1 and 'src="standard.svg"' in standard
+    assert (exported / "variants" / "hepta.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "SIGNON" in (exported / "help.html").read_text(encoding="utf-8")
 
 

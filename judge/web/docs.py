@@ -2,7 +2,7 @@
 markdown-it-py, CommonMark with its tables.
 
 A picture the Markdown links to lies outside the package (docs/images); the web page shows the variant's own
-starting map instead, drawn from its geometry, so the image is left out and its text kept.
+starting map instead, drawn from its geometry (`pages.variant_page`), so the image is left out and its text kept.
 """
 
 from __future__ import annotations

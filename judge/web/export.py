@@ -41,8 +41,12 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     for name in ("style.css", "stepper.js"):
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)
+    from judge.variants import VARIANTS
+
     for variant in variant_names():
         _write(out / "variants" / f"{variant}.html", pages.variant_page(site, variant), done)
+        if variant in VARIANTS:
+            _write(out / "variants" / f"{variant}.svg", start_svg(variant), done)
     for game in listed:
         if only is not None and game.name != only:
             continue

@@ -134,8 +134,13 @@ def locked_page(site: SiteInfo, name: str, failed: bool = False) -> str:
 
 
 def variant_page(site: SiteInfo, name: str) -> str:
-    """`variants/NAME.html`: the variant's rules page; KeyError for a variant without one."""
-    return _page("text.html.j2", site, "../", heading=name, body=variant_html(name), pre="", address="")
+    """`variants/NAME.html`: the variant's rules page, with its starting map where it is a variant the judge plays
+    (`variants/NAME.svg`); KeyError for a name without a page."""
+    from judge.variants import VARIANTS
+
+    picture = name if name in VARIANTS else ""
+    return _page("text.html.j2", site, "../", heading=name, body=variant_html(name), pre="", address="",
+                 picture=picture)  # fmt: skip
 
 
 def help_page(site: SiteInfo) -> str:
@@ -143,7 +148,7 @@ def help_page(site: SiteInfo) -> str:
     from judge.commands.info import command_list
 
     return _page("text.html.j2", site, "", heading="The judge's commands", body="",
-                 pre="\n".join(command_list()), address=site.address)  # fmt: skip
+                 pre="\n".join(command_list()), address=site.address, picture="")  # fmt: skip
 
 
 def _frames(game: PublicGame, history: PublicHistory) -> list[dict[str, str]]:

@@ -121,6 +121,14 @@ class Site:
         except KeyError:
             return HTMLResponse("<h1>No such variant</h1>", status_code=404)
 
+    def variant_map(self, request: Request) -> Response:
+        from judge.variants import VARIANTS
+
+        name = request.path_params["name"]
+        if name not in VARIANTS:
+            return Response("no such variant", status_code=404, media_type="text/plain")
+        return Response(start_svg(name), media_type="image/svg+xml")
+
     def game_slash(self, request: Request) -> Response:
         return RedirectResponse(f"/games/{quote(request.path_params['game'])}/", status_code=308)
 
@@ -194,6 +202,7 @@ class Site:
             Route("/style.css", self.static),
             Route("/stepper.js", self.static),
             Route("/variants/{name}.html", self.variant),
+            Route("/variants/{name}.svg", self.variant_map),
             Route("/games/{game}", self.game_slash),
             Route("/games/{game}/", self.game),
             Route("/games/{game}/index.html", self.game),
