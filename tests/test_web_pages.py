@@ -235,3 +235,14 @@ def test_the_daemon_serves_the_site_and_stops_it_with_itself(tmp_path: Path) -> 
         daemon.shutdown()
     assert not daemon.web.thread.is_alive()
     assert oct((tmp_path / "web-secret").stat().st_mode & 0o777) == "0o600"
+
+
+def test_the_gm_marks_a_game_private_by_mail_and_opens_it_again(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'j.sqlite'}")
+    judge = Judge(db)
+    start_game(judge)
+    assert "web.private = True" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=on")
+    assert Games(db).reads.public_game("alpha").private
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=off")
+    assert not Games(db).reads.public_game("alpha").private
+    assert "web.private (bool" in judge.mail("someone@example.org", "HELP SET")
