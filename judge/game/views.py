@@ -182,10 +182,6 @@ class PublicGame:
     private: bool
     """`web.private`: the pages show nothing without the join password"""
 
-    @property
-    def started(self) -> bool:
-        return bool(self.players)
-
 
 @dataclass(frozen=True)
 class PublicPhase:
