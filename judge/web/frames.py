@@ -16,8 +16,8 @@ from judge.game.views import PublicPhase
 from judge.picture.animation import frame_svgs, history
 from judge.picture.command import drawing, render
 
-KEPT = 4096
-"""frames kept (about 60 KB each for the standard map: a twenty-year game is 60 of them)"""
+KEPT = 512
+"""frames kept (about 130 KB each for the standard map, so some 65 MB at most: a twenty-year game is 60 of them)"""
 
 _frames: OrderedDict[tuple[str, int, datetime], str] = OrderedDict()
 _lock = threading.Lock()

@@ -14,6 +14,7 @@ import hmac
 import os
 import secrets
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
@@ -34,6 +35,8 @@ from judge.web.pages import SiteInfo
 
 PASS_DAYS = 30
 """how long a private game's pass lasts in the browser"""
+HISTORIES_KEPT = 64
+"""games whose history is kept between requests (a twenty-year game's is about a megabyte of outcomes)"""
 FORM_LIMIT = 4096
 """the most a password form's body may hold"""
 
@@ -65,8 +68,9 @@ class Site:
         self.info = info
         self.secret = secret
         self.base_url = base_url
-        self._histories: dict[str, tuple[str, PublicHistory]] = {}
-        """each game's history as last read, by its stamp (`Reads.history_stamp`): read again when it changes"""
+        self._histories: OrderedDict[str, tuple[str, PublicHistory]] = OrderedDict()
+        """the histories of the games read last (`HISTORIES_KEPT`), each with its stamp (`Reads.history_stamp`):
+        read again when it changes"""
         self._lock = threading.Lock()
 
     def history(self, name: str) -> PublicHistory:
@@ -75,11 +79,15 @@ class Site:
         stamp = self.games.reads.history_stamp(name)
         with self._lock:
             kept = self._histories.get(name)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
+            if kept is not None and kept[0] == stamp:
+                self._histories.move_to_end(name)
+                return kept[1]
         history = self.games.reads.public_history(name)
         with self._lock:
             self._histories[name] = (stamp, history)
+            self._histories.move_to_end(name)
+            while len(self._histories) > HISTORIES_KEPT:
+                self._histories.popitem(last=False)
         return history
 
     # --- private games ---------------------------------------------------------------------------------------
