@@ -4,6 +4,7 @@ fetch-and-parse rate measured in the same run, the ceiling any judge reading tha
 
 from __future__ import annotations
 
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
 from judge.passwords import verify_password
 from judge.serve import Daemon
@@ -46,11 +47,22 @@ def _database_url(kind: str, folder: str) -> Iterator[str]:
         yield url
 
 
-def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> None:
+def mail_benchmark(
+    mails: int,
+    games: int = 10,
+    database: str = "SQLite",
+    web: bool = False,
+    reader: list[str] | None = None,
+    reader_rate: float = 0.0,
+) -> float | None:
+    """The figures printed; the time every mail took to be answered, over the reference's measured in the same
+    run, returned (None when skipped). With `web`, the
+    judge serves its site too, and `reader` (a command given the site's address and `reader_rate`) reads it in
+    another process all along (bench/web.py compares the two)."""
     problem = dovecot_available() or (postgres_problem() if database == "PostgreSQL" else None)
     if problem:
         print(f"mail ({database}): skipped ({problem})")
-        return
+        return None
     with tempfile.TemporaryDirectory() as folder, DovecotServer() as dovecot, _database_url(database, folder) as url:
         db = open_database(url)
         players = full_games(Games(db), games)
@@ -76,6 +88,7 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
             address="judge@example.org",
             rate_limit=10**9,  # the benchmark's players write more often than the limit lets anyone
             smtp_intake=SmtpIntakeConfig(enabled=False),
+            web=WebConfig(enabled=web, port=0, secret_file=str(Path(folder) / "web-secret")),
             imap=ImapConfig(
                 enabled=True, host=dovecot.host, port=dovecot.imap_port, security="plain", password="secret"
             ),
@@ -84,6 +97,10 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
         daemon = Daemon(config, db=db)  # the judge as `judge serve` runs it: intake, processor, sender, deadlines
         start = time.perf_counter()
         daemon.start()
+        reading = None
+        if reader is not None and daemon.web is not None:
+            command = [*reader, daemon.web.url, str(reader_rate)]
+            reading = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         answered = sent = 0
         took = 0.0
         give_up = start + STALL_SECONDS
@@ -91,7 +108,7 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
             if time.perf_counter() > give_up:  # a mail the judge could not answer: say so rather than hang
                 daemon.shutdown()
                 print(f"mail ({database}): stopped after {STALL_SECONDS} s with {sent} of {mails} replies sent")
-                return
+                return None
             time.sleep(0.01)
             with db.transaction() as s:
                 counts = dict(
@@ -105,10 +122,18 @@ def mail_benchmark(mails: int, games: int = 10, database: str = "SQLite") -> Non
             if not took and sum(counts.values()) >= mails:
                 answered, took = sum(counts.values()), time.perf_counter() - start
         delivered = time.perf_counter() - start
+        pages = 0
+        if reading is not None:
+            reading.terminate()
+            out, _ = reading.communicate(timeout=30)
+            pages = int(out.split()[-1]) if out.split() else 0
         daemon.shutdown()
+    if reading is not None:
+        print(f"  (the site was read {pages} times meanwhile: {pages / delivered:.1f} pages/s)")
     print(f"mail: {mails} order mails from {len(players)} players of {games} games, through Dovecot into {database}")
     print(f"  reference (IMAP fetch + parse only): {mails / reference:8,.0f} mails/s")
     print(f"  stored, checked and answered:        {answered / took:8,.0f} mails/s  "
           f"({took / reference:.1f} x the reference's time)")  # fmt: skip
     print(f"  ... and every reply sent (.eml):     {mails / delivered:8,.0f} mails/s  "
           f"({delivered / reference:.1f} x the reference's time)")  # fmt: skip
+    return took / reference

@@ -274,6 +274,28 @@ def _status(args: argparse.Namespace) -> int:
         db.dispose()
 
 
+def _web_export(args: argparse.Namespace) -> int:
+    """The read-only site as static files (docs/web.md)."""
+    from pathlib import Path
+
+    from judge.config import load_config
+    from judge.game import Games
+    from judge.store import open_database
+    from judge.web.export import export_site
+    from judge.web.site import site_info
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        out = Path(args.directory)
+        done = export_site(Games(db), site_info(config), out, config.web.base_url, only=args.game)
+    finally:
+        db.dispose()
+    private = f", {done.private} private game(s) listed only" if done.private else ""
+    print(f"{done.games} game(s) exported{private}: {done.files} files; open {(out / 'index.html').resolve()}")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     import logging
 
@@ -286,7 +308,9 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"judge demo: {exc.args[0]}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    return run_demo(args.variant, phases=args.phases, seed=args.seed)
+    from pathlib import Path
+
+    return run_demo(args.variant, phases=args.phases, seed=args.seed, site=Path(args.site) if args.site else None)
 
 
 def _adjudicate_arguments(adj: argparse.ArgumentParser) -> None:
@@ -372,7 +396,16 @@ def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("variant", nargs="?", default="standard", help="the variant to play (default: standard)")
     demo.add_argument("--phases", type=int, default=4, help="how many phases to play (default: 4)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the players' orders (default: 1)")
+    demo.add_argument("--site", metavar="DIR", help="where to write the game's web pages (default: a new folder)")
     demo.set_defaults(run=_demo)
+
+
+def _web_arguments(web: argparse.ArgumentParser) -> None:
+    web_sub = web.add_subparsers(dest="web_command", required=True)
+    export = web_sub.add_parser("export", help="write the site as static files (private games listed only)")
+    export.add_argument("directory", help="the folder to write (made if missing)")
+    export.add_argument("--game", help="only this game's pages (and the list)")
+    export.set_defaults(run=_web_export)
 
 
 def _variants_arguments(var: argparse.ArgumentParser) -> None:
@@ -390,6 +423,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "status": ("what the judge has waiting: mail in and out, shunted mail, games", _status_arguments),
     "demo": ("play a scripted game by mail on embedded defaults and print the results", _demo_arguments),
     "variants": ("list the variants, or one variant's options", _variants_arguments),
+    "web": ("the read-only web site: export it as static files", _web_arguments),
 }
 """each command: its help line, and what adds its own arguments"""
 

@@ -68,6 +68,25 @@ class OutboundConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = True
+    """`judge serve` serves the read-only site beside the mail (docs/web.md)"""
+    host: str = "127.0.0.1"
+    port: int = 8080
+    base_url: str = ""
+    """the site's address as the world reaches it (https://judge.example.org/); set, results mails link to their
+    game's page and the Atom feeds carry absolute links"""
+    secret_file: str = "var/web-secret"
+    """the key a private game's pass is signed with: made on first use, readable by the judge's user alone"""
+
+    def game_url(self, game: str) -> str | None:
+        """The address of a game's page as mail gives it; None without a `base_url`."""
+        from urllib.parse import quote
+
+        return f"{self.base_url.rstrip('/')}/games/{quote(game)}/" if self.base_url else None
+
+
+@dataclass(frozen=True)
 class Config:
     address: str = "judge@localhost"
     name: str = "judge"
@@ -86,6 +105,7 @@ class Config:
     smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
     imap: ImapConfig = field(default_factory=ImapConfig)
     outbound: OutboundConfig = field(default_factory=OutboundConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def judge_code(self) -> str:
@@ -145,6 +165,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         smtp_intake=_section(SmtpIntakeConfig, smtp),
         imap=_section(ImapConfig, imap, secrets=("password",)),
         outbound=_section(OutboundConfig, outbound, secrets=("relay_password",)),
+        web=_section(WebConfig, _table(data, "web")),
     )
     if config.rate_limit < 1 or config.rate_window_minutes < 1:
         raise ValueError("[judge] rate_limit and rate_window_minutes must be at least 1 (0 would hold all mail)")

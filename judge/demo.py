@@ -24,7 +24,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from judge.clock import FakeClock, as_utc
-from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.contract import position_from_json
 from judge.engine import PhaseType, Position, Rules
 from judge.engine.order_text import render_order
@@ -48,6 +48,8 @@ class Demo:
     phases: int
     seed: int
     say: Callable[[str], None]
+    site: Path | None = None
+    """where the game's web pages are written at the end (None: a new folder, kept)"""
     printed: int = 0
     """the last results mail printed"""
 
@@ -59,6 +61,7 @@ class Demo:
                 database_url=f"sqlite:///{Path(tmp) / 'judge.sqlite'}",
                 smtp_intake=SmtpIntakeConfig(host="127.0.0.1", port=0),
                 outbound=OutboundConfig(outbox_dir=str(Path(tmp) / "outbox")),
+                web=WebConfig(enabled=False),  # the demo ends by exporting its game's pages instead
             )
             self.clock = FakeClock(datetime.now(UTC).replace(microsecond=0))
             self.daemon = Daemon(config, self.clock)
@@ -104,8 +107,22 @@ class Demo:
                 self.say(f"({silent} sends no orders for {variant.phase_name(position.phase)}.)\n")
             self._pass_deadline(index)
             self._print_new_results()
-        self.say("The demo is over; the temporary directory is removed.")
+        self._export()
+        self.say("The demo is over; the temporary directory is removed (the site's folder stays).")
         return 0
+
+    def _export(self) -> None:
+        """The game's web pages as static files, as `judge web export` writes them: the map phase by phase."""
+        from judge.web.export import export_site
+        from judge.web.site import site_info
+
+        out = self.site or Path(tempfile.mkdtemp(prefix="judge-demo-site-"))
+        export_site(Games(self.daemon.db, self.clock), site_info(self.daemon.config), out, only=GAME)
+        page = (out / "games" / GAME / "index.html").resolve()
+        self.say(
+            f"The game's web pages are written to {out}: open {page.as_uri()} in a browser to follow it phase by"
+            " phase.\n"
+        )
 
     def _position(self, rules: Rules) -> Position | None:
         view = Games(self.daemon.db, self.clock).reads.game(GAME)
@@ -204,5 +221,6 @@ def _text(raw: bytes) -> str:
     return f"Subject: {parsed['Subject']}\n\n" + content.replace("\r\n", "\n") + carried
 
 
-def run_demo(variant: str = "standard", phases: int = 4, seed: int = 1, say: Callable[[str], None] = print) -> int:
-    return Demo(variant, phases, seed, say).run()
+def run_demo(variant: str = "standard", phases: int = 4, seed: int = 1, say: Callable[[str], None] = print,
+             site: Path | None = None) -> int:  # fmt: skip
+    return Demo(variant, phases, seed, say, site).run()

@@ -16,6 +16,7 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -31,6 +32,9 @@ from judge.mail.smtp_intake import SmtpIntake
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, OutboundMail, open_database
 from judge.store.outage import is_unavailable
+
+if TYPE_CHECKING:
+    from judge.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,8 @@ class Daemon:
         self._seen: int | None = None
         """the games' deadlines and phases as of the last tick (`DeadlineKeeper.fingerprint`)"""
         self.threads: list[threading.Thread] = []
+        self.web: WebServer | None = None
+        """the read-only site, when `[web] enabled` (started with the rest, stopped first)"""
 
     def _undeliverable(self, row: OutboundMail, error: str) -> None:
         """A message that failed for good: the admin is told by mail (not about such a notice itself)."""
@@ -151,9 +157,24 @@ class Daemon:
             thread.start()
             self.threads.append(thread)
         self.tick()  # anything overdue while the judge was down is handled now
+        if self.config.web.enabled:
+            self._start_web()
         log.info("the judge is running")
 
+    def _start_web(self) -> None:
+        from judge.game import Games
+        from judge.web.server import WebServer
+        from judge.web.site import Site, load_secret, site_info
+
+        web = self.config.web
+        site = Site(Games(self.db, self.clock), site_info(self.config), load_secret(web.secret_file), web.base_url)
+        server = WebServer(site, web.host, web.port)
+        if server.start():
+            self.web = server
+
     def shutdown(self) -> None:
+        if self.web is not None:
+            self.web.stop()
         self.stop.set()
         self.processor.wakeup.set()
         self.sender.wake()
@@ -185,6 +206,8 @@ def serve(config: Config) -> int:
     if daemon.intake is not None:
         log.info("mail in: %s:%d; mail out: %s", config.smtp_intake.host, daemon.intake.port,
                  config.outbound.relay_host or config.outbound.outbox_dir)  # fmt: skip
+    if daemon.web is not None:
+        log.info("the web site: %s", daemon.web.url)
     daemon.stop.wait()
     daemon.shutdown()
     return 0

@@ -106,7 +106,7 @@ def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database
     judge process (or one that died) brought forward, and processes the phase."""
     from datetime import UTC, datetime, timedelta
 
-    from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+    from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
     from judge.serve import RECHECK, Daemon
     from judge.store import Game
 
@@ -114,6 +114,7 @@ def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database
     config = Config(
         database_url=database_url,
         smtp_intake=SmtpIntakeConfig(enabled=False),
+        web=WebConfig(enabled=False),
         outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
     )
     db = open_database(database_url, migrate=False)

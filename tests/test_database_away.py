@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.clock import FakeClock
 from judge.commands import answer_mail
-from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
 from judge.mail.claims import this_process
 from judge.mail.inbox import store_inbound
@@ -269,6 +269,7 @@ def test_a_deadline_due_while_the_database_is_away_is_processed_the_moment_it_re
     config = Config(
         database_url=str(db.engine.url),
         smtp_intake=SmtpIntakeConfig(enabled=False),
+        web=WebConfig(enabled=False),
         outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
         pictures=False,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,9 +13,9 @@ from judge.demo import run_demo
 pytestmark = pytest.mark.slow  # whole games by mail (make test-fast skips them)
 
 
-def _demo(variant: str, phases: int) -> str:
+def _demo(variant: str, phases: int, site: Path | None = None) -> str:
     said: list[str] = []
-    assert run_demo(variant, phases=phases, seed=1, say=said.append) == 0
+    assert run_demo(variant, phases=phases, seed=1, say=said.append, site=site) == 0
     return "\n".join(said)
 
 
@@ -28,6 +29,15 @@ def test_the_demo_plays_phases_by_mail_and_prints_every_results_mail() -> None:
         ":: Phase: W1901A",
         ":: Phase: S1902M",
     ]
+
+
+def test_the_demo_ends_by_exporting_its_games_pages_and_says_where_to_open_them(tmp_path: Path) -> None:
+    text = _demo("standard", 2, site=tmp_path / "site")
+    page = tmp_path / "site" / "games" / "demo" / "index.html"
+    assert f"open {page.resolve().as_uri()} in a browser" in text
+    html = page.read_text(encoding="utf-8")
+    assert 'href="phases/1.html"' in html and (tmp_path / "site" / "games" / "demo" / "frames" / "1.svg").is_file()
+    assert "@demo.example" not in html
 
 
 def test_the_power_that_misses_a_deadline_is_processed_by_the_scheduler_and_named_late() -> None:

@@ -31,10 +31,11 @@ def test_every_package_and_data_folder_is_in_the_wheels_package_list() -> None:
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     folders = {"judge": ROOT / "judge", "judge.data.maps": ROOT / "maps", "judge.data.templates": ROOT / "templates"}
     folders["judge.data.migrations"] = ROOT / "migrations"
+    folders["judge.data.variant_docs"] = ROOT / "docs" / "variants"
     found = set()
     for name, top in folders.items():
         for folder in [top, *(p for p in top.rglob("*") if p.is_dir() and p.name != "__pycache__")]:
-            if any(f.suffix in (".py", ".toml", ".j2") for f in folder.iterdir()):
+            if any(f.suffix in (".py", ".toml", ".j2", ".md") for f in folder.iterdir()):
                 found.add(".".join([name, *folder.relative_to(top).parts]))
     assert found == listed
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, create_engine, func, insert, select, text, update
 
-from judge.config import Config, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
 from judge.game.seating import DEFAULT_SETTINGS
 from judge.passwords import hash_password
@@ -253,6 +253,7 @@ def test_a_process_killed_while_it_holds_a_due_game_leaves_it_to_the_others_at_o
     config = Config(
         database_url=postgres_url,
         smtp_intake=SmtpIntakeConfig(enabled=False),
+        web=WebConfig(enabled=False),
         outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
     )
     daemon = Daemon(config)

@@ -37,10 +37,15 @@ class Help(Command):
             if found.name == "SET OPTION":
                 lines += help_lines()
             return lines
-        lines = ["Commands (one a line; orders follow SIGNON until SIGNOFF or the end of the mail):"]
-        for cls in sorted(REGISTRY.values(), key=lambda c: (c.role is not Role.ANYONE, c.name)):
-            lines.append(f"  {cls.usage:45} {cls.summary}")
-        return lines
+        return command_list()
+
+
+def command_list() -> list[str]:
+    """HELP's answer: every command with its usage and what it does (the web's help page prints the same)."""
+    lines = ["Commands (one a line; orders follow SIGNON until SIGNOFF or the end of the mail):"]
+    for cls in sorted(REGISTRY.values(), key=lambda c: (c.role is not Role.ANYONE, c.name)):
+        lines.append(f"  {cls.usage:45} {cls.summary}")
+    return lines
 
 
 @command

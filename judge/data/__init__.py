@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 
 def data_dir(name: str) -> Traversable:
-    """The folder of data files `name` (`maps`, `templates`, `migrations`) as the installed package has it."""
+    """The folder of data files `name` (`maps`, `templates`, `migrations`, `variant_docs`) as the installed package
+    has it."""
     from importlib.resources import files
 
     return files(f"judge.data.{name}")

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.settings import PLAYERS_STATE, given_settings, results_style
+from judge.game.settings import PLAYERS_STATE, SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
 from judge.game.views import (
@@ -23,10 +25,15 @@ from judge.game.views import (
     PlayerStatus,
     PlayerView,
     PowerStatus,
+    PublicGame,
+    PublicHistory,
+    PublicPhase,
+    PublicPress,
     SeatView,
     YearCentres,
 )
-from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, SeatStatus
+from judge.passwords import verify_password
+from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
 class Reads(UseCase):
@@ -165,20 +172,12 @@ class Reads(UseCase):
         unfinished while the game is still in that year."""
         with self.store.plain() as s:
             game = self.store.peek(s, name)
-            records = s.scalars(
-                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.index)
+            records = s.execute(
+                select(PhaseRecord.index, PhaseRecord.year, PhaseRecord.outcome)
+                .where(PhaseRecord.game_id == game.id)
+                .order_by(PhaseRecord.index)
             ).all()
-            by_year: dict[int, dict[str, list[str]]] = {}
-            for record in records:
-                if not by_year:
-                    start = record.position_before.get("supply_centers", {})
-                    by_year[record.year - 1] = {p: list(c) for p, c in start.items()}
-                by_year[record.year] = {p: list(c) for p, c in record.outcome.get("supply_centers", {}).items()}
-            current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
-            return [
-                YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
-                for year, owned in sorted(by_year.items())
-            ]
+            return _centre_years(s, game, [(index, year, outcome) for index, year, outcome in records])
 
     def phase_index_of(self, name: str, code: str) -> int:
         """The number of the processed phase with the njudge code `code` (S1901M); the latest if a rollback
@@ -215,6 +214,113 @@ class Reads(UseCase):
             if record is None:
                 raise GameError(f"{name} has no processed phase {index}")
             return PhaseView(index, _code(record.outcome), dict(record.outcome))
+
+    # --- what the web shows: public by construction ------------------------------------------------------------
+
+    def public_games(self) -> list[PublicGame]:
+        """Every game as anyone may see it (the web's list of games and the export)."""
+        with self.store.plain() as s:
+            return [_public(g) for g in s.scalars(select(Game).order_by(Game.name))]
+
+    def public_game(self, name: str) -> PublicGame:
+        with self.store.plain() as s:
+            return _public(self.store.peek(s, name))
+
+    def public_history(self, name: str) -> PublicHistory:
+        """The processed phases (each outcome carries the orders, public once processed) and the press everyone
+        read: broadcasts that were delivered (held press only once released), a grey one without its sender.
+        Orders on file for the phase under way, press to some powers and the GM's note never appear."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            records = s.execute(
+                select(PhaseRecord.index, PhaseRecord.year, PhaseRecord.outcome, PhaseRecord.processed_at)
+                .where(PhaseRecord.game_id == game.id)
+                .order_by(PhaseRecord.index)
+            ).all()
+            phases = tuple(
+                PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at)
+                for index, _, outcome, at in records
+            )
+            centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
+            rows = s.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id))
+            press = tuple(
+                PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
+                for row in rows
+                if list(row.recipients) == ["*"] and (row.released or not row.with_results)
+            )
+            return PublicHistory(phases, press, tuple(centres))
+
+    def history_stamp(self, name: str) -> str:
+        """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, press
+        posted or released, the game's row changed): what a cache of the history is kept by."""
+        with self.store.plain() as s:
+            game = self.store.peek(s, name)
+            phases = s.execute(
+                select(func.count(PhaseRecord.id), func.max(PhaseRecord.processed_at)).where(
+                    PhaseRecord.game_id == game.id
+                )
+            ).one()
+            press = s.execute(
+                select(func.count(Press.id), func.max(Press.id), func.count(Press.id).filter(Press.released)).where(
+                    Press.game_id == game.id
+                )
+            ).one()
+            return f"{game.version}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}:{press[2]}"
+
+    def join_password_ok(self, name: str, password: str) -> bool:
+        """Whether `password` is the game's join password (what opens a private game's pages)."""
+        with self.store.plain() as s:
+            return verify_password(password, self.store.peek(s, name).password_hash)
+
+    def access_stamp(self, name: str) -> str:
+        """A value that changes when the game's join password does (what a private game's web pass is signed
+        over, so a new password closes the pages to those who had the old one); it tells nothing of the password."""
+        with self.store.plain() as s:
+            stored = self.store.peek(s, name).password_hash
+            return hashlib.sha256(f"{name}:{stored}".encode()).hexdigest()[:32]
+
+
+def _public(game: Game) -> PublicGame:
+    finished = game.status == GameStatus.FINISHED
+    return PublicGame(
+        name=game.name,
+        variant=game.variant,
+        status=game.status,
+        phase=("over" if finished else phase_name(game.position)) if game.position else "forming",
+        deadline=None if finished or game.status == GameStatus.PAUSED else game.deadline,
+        gm=game.gm.name,
+        players=_players(game),
+        joined=tuple(sorted({seat.player.name for seat in game.seats if seat.player}))
+        if game.status == GameStatus.FORMING
+        else (),
+        places=len(sides_of(game)),
+        options=dict(game.options),
+        settings={k: v for k, v in given_settings(game.settings).items() if k in SETTINGS},
+        result=game.result,
+        winners=tuple(str(w if not isinstance(w, dict) else w.get("side", "")) for w in game.winners or ()),
+        private=is_private(game.settings),
+    )
+
+
+def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:
+    """`centre_history` from the processed phases' (index, year, outcome), in order: the position before the first
+    is read alone (the counts the game started with)."""
+    by_year: dict[int, dict[str, list[str]]] = {}
+    if records:
+        first = s.scalar(
+            select(PhaseRecord.position_before).where(
+                PhaseRecord.game_id == game.id, PhaseRecord.index == records[0][0]
+            )
+        )
+        start = (first or {}).get("supply_centers", {})
+        by_year[records[0][1] - 1] = {p: list(c) for p, c in start.items()}
+    for _, year, outcome in records:
+        by_year[year] = {p: list(c) for p, c in outcome.get("supply_centers", {}).items()}
+    current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
+    return [
+        YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
+        for year, owned in sorted(by_year.items())
+    ]
 
 
 def _open_sides(game: Game) -> tuple[str, ...]:

@@ -60,6 +60,7 @@ SETTINGS: dict[str, Setting] = {
     "results.names": Setting(
         "choice", "places in results by abbreviation (Nwy) or full name (Norway)", ("short", "full")
     ),
+    "web.private": Setting("bool", "the game's web pages show nothing without its join password"),
     "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
     "timing.reminder_hours": Setting("number", "reminders this long before a deadline, in hours"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
@@ -169,6 +170,11 @@ def results_style(settings: dict[str, Any]) -> dict[str, str]:
     """How a game's results print orders and places (`results.orders`, `results.names`), defaults filled in."""
     chosen = section(settings, "results")
     return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short"))}
+
+
+def is_private(settings: dict[str, Any]) -> bool:
+    """`web.private`: the game's web pages are closed to whoever does not give its join password."""
+    return bool(section(settings, "web").get("private", False))
 
 
 def help_lines() -> list[str]:

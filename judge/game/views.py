@@ -154,3 +154,63 @@ class GmView:
     options: dict[str, Any]
     settings: dict[str, Any]
     """the GM's settings (the judge's own bookkeeping, keys starting with _, left out)"""
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    """A game as anyone may see it on the web: no address, no password, no orders on file, no GM's note, nothing
+    a player sent privately. Built only from what the game's mail tells every player."""
+
+    name: str
+    variant: str
+    status: str
+    phase: str
+    """the phase as players read it, or "forming" """
+    deadline: datetime | None
+    gm: str
+    """the GM's registered name"""
+    players: tuple[PlayerView, ...]
+    """each side and its player by name (empty before the powers are assigned)"""
+    joined: tuple[str, ...]
+    """in a forming game, the names of the players who joined"""
+    places: int
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    """the GM's house rules, flat (`timing.zone`): only the registry's settings (never a note, never players' state)"""
+    result: str | None
+    winners: tuple[str, ...]
+    private: bool
+    """`web.private`: the pages show nothing without the join password"""
+
+
+@dataclass(frozen=True)
+class PublicPhase:
+    """A processed phase as its results mail told everyone: the outcome (its orders, now public) and when."""
+
+    index: int
+    code: str
+    name: str
+    """as players read it (Spring 1901 Movement)"""
+    outcome: dict[str, Any]
+    processed_at: datetime
+
+
+@dataclass(frozen=True)
+class PublicPress:
+    """Press everyone received: a broadcast, released. A grey message's sender is never named (`sender` None)."""
+
+    phase_index: int
+    sender: str | None
+    """the sending power, "GM", or None for grey press"""
+    body: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PublicHistory:
+    """Every processed phase of a game and the press everyone read, in order; the centre counts year by year."""
+
+    phases: tuple[PublicPhase, ...]
+    press: tuple[PublicPress, ...]
+    centres: tuple[YearCentres, ...] = ()
+    """as `Reads.centre_history` gives them, read with the phases"""

@@ -83,6 +83,7 @@ def _results(
                 ],
                 options=processed.options,
                 style=processed.style,
+                link=config.web.game_url(processed.game),
             )
             boundaries[visible] = _boundary(texts[visible])
         mail = notice(config, address, subject, texts[visible])

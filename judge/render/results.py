@@ -114,6 +114,8 @@ class ResultSheet:
     """a wandering centre's moves (Mad Diplomacy's Atlantis): the die, its table, the roll, from and to"""
     njudge: bool = False
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
+    link: str | None = None
+    """the game's web page (`[web] base_url`), printed at the foot"""
 
     @property
     def width(self) -> int:
@@ -289,6 +291,7 @@ def build_sheet(
     options: dict[str, Any] | None = None,
     press: list[dict[str, Any]] | None = None,
     style: dict[str, str] | None = None,
+    link: str | None = None,
 ) -> ResultSheet:
     """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`)."""
     variant = str(outcome.get("variant") or "standard")
@@ -405,4 +408,5 @@ def build_sheet(
         note=note,
         press=list(press or []),
         njudge=form.unit_words,
+        link=link,
     )

@@ -3,7 +3,7 @@ by IMAP) and a real SMTP relay (mail out)."""
 
 from __future__ import annotations
 
-from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig
+from judge.config import Config, ImapConfig, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.testing.dovecot import DovecotServer
 
 
@@ -22,6 +22,7 @@ def imap_judge_config(
         database_url=database_url,
         rate_limit=rate_limit,
         smtp_intake=SmtpIntakeConfig(enabled=False),
+        web=WebConfig(enabled=False),
         imap=ImapConfig(
             enabled=True,
             host=dovecot.host,

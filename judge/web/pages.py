@@ -1,0 +1,269 @@
+"""Every page of the site as HTML, made from the game layer's typed views. The server (`site`) and the static
+export (`export`) both call these functions, so what a visitor reads on the judge and in an exported folder cannot
+differ. Every link is relative (`root` is the way up to the site's top), so the exported folder works anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from html import escape
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from judge.data import data_path
+from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
+from judge.render import render_results
+from judge.web.docs import variant_html
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    """What every page says of the judge itself."""
+
+    judge: str
+    """the judge's name"""
+    address: str
+    """where its mail goes (the help page names it: it is the judge's, not a player's)"""
+    code: str
+    """the judge's code in the results' header lines"""
+    exported: bool = False
+    """pages written by `judge web export` (a private game is listed, never linked)"""
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(data_path("templates") / "web")),
+        undefined=StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters["when"] = when
+    return env
+
+
+def static_file(name: str) -> str:
+    """The style sheet or the stepper's script, as shipped."""
+    if name not in ("style.css", "stepper.js"):
+        raise KeyError(name)
+    return (data_path("templates") / "web" / name).read_text(encoding="utf-8")
+
+
+def when(moment: datetime | None) -> str:
+    """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
+    return "none" if moment is None else f"{moment:%a %d %b %Y %H:%M} UTC"
+
+
+def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
+    return environment().get_template(template).render(judge=site.judge, root=root, **values)
+
+
+# --- the list of games -------------------------------------------------------------------------------------------
+
+
+def games_page(site: SiteInfo, games: Sequence[PublicGame]) -> str:
+    """`index.html`: every game, its variant, state, phase, next deadline and players by name; a private game by
+    its name alone (its own page asks for the password)."""
+    from judge.variants import VARIANTS
+
+    variants = [v for v in VARIANTS.values() if v.name in _documented()]
+    return _page("games.html.j2", site, "", games=games, variants=variants, exported=site.exported)
+
+
+@cache
+def _documented() -> frozenset[str]:
+    from judge.web.docs import variant_names
+
+    return frozenset(variant_names())
+
+
+# --- one game ----------------------------------------------------------------------------------------------------
+
+
+def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
+    """`games/NAME/index.html`: the map now and a stepper through every phase, the latest results, the centre
+    chart, the players by name, press to everybody, the settings and rule options."""
+    frames = _frames(game, history)
+    latest = history.phases[-1] if history.phases else None
+    return _page(
+        "game.html.j2",
+        site,
+        "../../",
+        g=game,
+        frames=frames,
+        frames_json=json.dumps(frames).replace("</", "<\\/"),
+        latest=latest,
+        latest_text=results_text(site, game, latest) if latest else "",
+        chart=centre_chart(game, history.centres),
+        press=[_press_line(game, history, p) for p in history.press],
+    )
+
+
+def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: int) -> str:
+    """`games/NAME/phases/N.html`: one processed phase, its map with its orders, its results as the mail gave
+    them, the press to everybody of that phase; KeyError for a phase not processed."""
+    at = next((i for i, p in enumerate(history.phases) if p.index == index), None)
+    if at is None:
+        raise KeyError(index)
+    phase = history.phases[at]
+    return _page(
+        "phase.html.j2",
+        site,
+        "../../../",
+        g=game,
+        phase=phase,
+        text=results_text(site, game, phase),
+        prev=history.phases[at - 1] if at > 0 else None,
+        next=history.phases[at + 1] if at + 1 < len(history.phases) else None,
+        press=[p for p in history.press if p.phase_index == index],
+    )
+
+
+def locked_page(site: SiteInfo, name: str, failed: bool = False) -> str:
+    """A private game's page to a visitor without its password: its name and the password form, nothing else."""
+    return _page("locked.html.j2", site, "../../", name=name, failed=failed)
+
+
+def variant_page(site: SiteInfo, name: str) -> str:
+    """`variants/NAME.html`: the variant's rules page, with its starting map where it is a variant the judge plays
+    (`variants/NAME.svg`); KeyError for a name without a page."""
+    from judge.variants import VARIANTS
+
+    picture = name if name in VARIANTS else ""
+    return _page("text.html.j2", site, "../", heading=name, body=variant_html(name), pre="", address="",
+                 picture=picture)  # fmt: skip
+
+
+def help_page(site: SiteInfo) -> str:
+    """`help.html`: the commands, the text the judge's HELP reply gives."""
+    from judge.commands.info import command_list
+
+    return _page("text.html.j2", site, "", heading="The judge's commands", body="",
+                 pre="\n".join(command_list()), address=site.address, picture="")  # fmt: skip
+
+
+def _frames(game: PublicGame, history: PublicHistory) -> list[dict[str, str]]:
+    """The stepper's frames: the starting position, then the map after each processed phase."""
+    start = {
+        "src": "frames/start.svg",
+        "page": "index.html",
+        "label": "The starting position",
+        "short": "start",
+        "alt": f"Map of {game.name}: the starting position of {game.variant}",
+        "results": "the game's page",
+    }
+    frames = [start]
+    for phase in history.phases:
+        frames.append(
+            {
+                "src": f"frames/{phase.index}.svg",
+                "page": f"phases/{phase.index}.html",
+                "label": f"After {phase.name}",
+                "short": phase.code,
+                "alt": f"Map of {game.name} after {phase.name}, its orders drawn as arrows",
+                "results": f"the results of {phase.name}",
+            }
+        )
+    return frames
+
+
+def _press_line(game: PublicGame, history: PublicHistory, press: PublicPress) -> dict[str, Any]:
+    names = {p.index: p.name for p in history.phases}
+    phase = names.get(press.phase_index) or ("before the start" if press.phase_index == 0 else game.phase)
+    return {"sender": press.sender, "body": press.body, "phase": phase}
+
+
+# --- the results as the mail gave them ----------------------------------------------------------------------------
+
+_RESULTS_KEPT = 8192
+_results: OrderedDict[tuple[str, int, datetime, str, str], str] = OrderedDict()
+_results_lock = threading.Lock()
+
+
+def results_text(site: SiteInfo, game: PublicGame, phase: PublicPhase) -> str:
+    """A phase's results as the mail printed them (without the press, the late list and the GM's note, which went
+    to the game's players only), in the game's results style; kept once made (a processed phase never changes)."""
+    style = {
+        "orders": str(game.settings.get("results.orders", "zine")),
+        "names": str(game.settings.get("results.names", "short")),
+    }
+    key = (game.name, phase.index, phase.processed_at, style["orders"], style["names"])
+    with _results_lock:
+        found = _results.get(key)
+    if found is not None:
+        return found
+    text = render_results(
+        game.name, phase.outcome, phase.outcome.get("next_phase"), judge=site.code, style=style, options=game.options
+    )
+    with _results_lock:
+        _results[key] = text
+        while len(_results) > _RESULTS_KEPT:
+            _results.popitem(last=False)
+    return text
+
+
+# --- the centre chart ---------------------------------------------------------------------------------------------
+
+
+def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
+    """The centres each power held at the end of each year, as an inline SVG plot, with the counts as a table
+    beside it for a reader who cannot see the lines. Empty before a year has been played."""
+    if len(centres) < 2:
+        return ""
+    from judge.picture.palette import colours_for
+    from judge.variants import get_variant
+
+    board = get_variant(game.variant).rules(game.options).board
+    powers = sorted({p for year in centres for p in year.counts})
+    top = max(1, max(max(year.counts.values(), default=0) for year in centres))
+    width, height, left, bottom, right, upper = 640, 260, 34, 26, 110, 10
+    plot_w, plot_h = width - left - right, height - bottom - upper
+    span = max(1, len(centres) - 1)
+
+    def x(i: int) -> float:
+        return left + plot_w * i / span
+
+    def y(count: float) -> float:
+        return upper + plot_h * (1 - count / top)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title">',
+        f'<title id="chart-title">Supply centres of each power in {escape(game.name)}, year by year</title>',
+        f'<line x1="{left}" y1="{y(0)}" x2="{left + plot_w}" y2="{y(0)}" stroke="#4a4640"/>',
+        f'<line x1="{left}" y1="{upper}" x2="{left}" y2="{y(0)}" stroke="#4a4640"/>',
+    ]
+    for tick in sorted({0, top // 2, top}):
+        parts.append(f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
+    step = max(1, len(centres) // 6)
+    for i, year in enumerate(centres):
+        if i % step == 0 or i == len(centres) - 1:
+            parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="middle">{year.year}</text>')
+    for n, power in enumerate(powers):
+        colour = colours_for(board, power).strong
+        points = " ".join(f"{x(i):.1f},{y(year.counts.get(power, 0)):.1f}" for i, year in enumerate(centres))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
+        ly = upper + 14 * n + 8
+        parts.append(f'<rect x="{width - right + 8}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{width - right + 22}" y="{ly + 1}">{escape(power)}</text>')
+    parts.append("</svg>")
+    head = "".join(f'<th scope="col">{escape(p)}</th>' for p in powers)
+    rows = "".join(
+        f'<tr><th scope="row">{year.year}{"" if year.finished else " (so far)"}</th>'
+        + "".join(f"<td>{year.counts.get(p, 0)}</td>" for p in powers)
+        + "</tr>"
+        for year in centres
+    )
+    table = (
+        f'<details><summary>The counts as a table</summary><div class="wide"><table><thead><tr><th scope="col">Year'
+        f"</th>{head}</tr></thead><tbody>{rows}</tbody></table></div></details>"
+    )
+    return "".join(parts) + table
