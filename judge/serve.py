@@ -54,6 +54,7 @@ class Daemon:
         self.processor = Processor(self.db, config, clock, handler=answer_mail)
         self.sender = Sender(self.db, config.outbound, clock, self._undeliverable)
         self.keeper = DeadlineKeeper(self.db, config, clock)
+        self.keeper.on_queued = self.sender.wake
         self.intake = (
             SmtpIntake(self.db, config.smtp_intake, clock, self._stored) if config.smtp_intake.enabled else None
         )

@@ -342,10 +342,11 @@ def test_the_keepers_of_two_processes_divide_the_games_due_at_one_moment(databas
     with db.transaction() as s:
         phases = Counter(s.execute(select(PhaseRecord.game_id)).scalars().all())
         results = Counter(
-            (row.game_id, tuple(row.recipients))
+            (row.game_id, recipient)
             for row in s.execute(
                 select(OutboundMail.game_id, OutboundMail.recipients).where(OutboundMail.kind == "result")
             )
+            for recipient in row.recipients
         )
     db.dispose()
     assert len(phases) == games and set(phases.values()) == {1}
