@@ -30,6 +30,8 @@ class ReceivedMessage:
     mail_from: str
     rcpt_tos: tuple[str, ...]
     data: bytes
+    at: float = 0.0
+    """when it was accepted (`time.monotonic()`): the bench times mail by its arrival"""
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class _Handler:
             return refusal
         # original_content is the data before any decoding (dot-unstuffed, CRLF line endings as sent)
         raw = envelope.original_content or b""
-        message = ReceivedMessage(envelope.mail_from or "", tuple(envelope.rcpt_tos), bytes(raw))
+        message = ReceivedMessage(envelope.mail_from or "", tuple(envelope.rcpt_tos), bytes(raw), time.monotonic())
         with self.condition:
             self.received.append(message)
             self.condition.notify_all()
