@@ -21,6 +21,7 @@ from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
 from bench.mila import mila_benchmark
 from bench.picture import picture_benchmark
+from bench.rush import rush_benchmark
 from bench.startup import startup_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
@@ -164,7 +165,7 @@ def hepta_benchmark(games: int, years: int, rounds: int) -> None:
         )
 
 
-PARTS = ("engine", "variants", "hepta", "startup", "pictures", "mila", "mail", "deadlines")
+PARTS = ("engine", "variants", "hepta", "startup", "pictures", "mila", "mail", "deadlines", "rush")
 """the bench's parts, in the order a whole run takes them (`--only`)"""
 
 
@@ -177,6 +178,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
     parser.add_argument("--mila", type=int, default=850, help="phases for the end-to-end race with MILA (0: skip)")
     parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
+    parser.add_argument(
+        "--rush", type=int, default=200, help="games due at once, timed to the relay's last results mail (0: skip)"
+    )
     parser.add_argument("--pictures", type=int, default=15, help="drawings of each map picture timed (0: skip)")
     parser.add_argument(
         "--baseline",
@@ -210,6 +214,8 @@ def main() -> None:
             mail_benchmark(args.mails, database=database)
     if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
+    if args.rush and "rush" in run:
+        rush_benchmark(args.rush, baseline=args.baseline)
 
 
 if __name__ == "__main__":

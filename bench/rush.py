@@ -130,9 +130,7 @@ def _is_results(message: ReceivedMessage) -> bool:
     return RESULTS in message.data[: message.data.find(b"\r\n\r\n")]
 
 
-def _round(
-    template: str, games: int, processes: int, pictures: bool, tree: Path, label: str, timeout: float
-) -> Rush:
+def _round(template: str, games: int, processes: int, pictures: bool, tree: Path, label: str, timeout: float) -> Rush:
     owed = games * (len(POWERS) + 1)  # each game's players and its GM
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with scratch_database(template=template) as url, SmtpRelay() as relay, tempfile.TemporaryDirectory() as tmp:
@@ -213,7 +211,7 @@ def _show(rush: Rush) -> None:
     last = f"{rush.last:6.1f} s" if rush.last is not None else f"  >{rush.copies}/{rush.owed} copies"
     replies = rush.replies or [float("nan")]
     print(
-        f"  {rush.label:>10} {rush.processes} process(es), pictures {'on ' if rush.pictures else 'off'}: last results "
+        f"  {rush.label}, {rush.processes} process(es), pictures {'on ' if rush.pictures else 'off'}: last results "
         f"{last} (half {rush.half:.1f} s, 90 % {rush.ninety:.1f} s; {rush.transactions} SMTP transactions); "
         f"replies {statistics.median(replies):.2f} s median, {max(replies):.2f} s worst ({len(replies)}); "
         f"{rush.pauses} pauses over {PAUSE} s ({rush.paused:.1f} s); judges' CPU {rush.cpu:.0f} s"
@@ -238,7 +236,7 @@ def rush_benchmark(
     with tempfile.TemporaryDirectory(prefix="judge-baseline-") as old, scratch_database() as template:
         trees = [("this tree", ROOT)]
         if baseline:
-            _export(baseline, Path(old))
+            _export(baseline, Path(old), ("judge", "maps", "templates", "migrations"))
             trees.append((baseline, Path(old)))
         began = time.perf_counter()
         db = open_database(template)
