@@ -15,6 +15,15 @@ lease into the future and names the claiming process (`judge.mail.claims`). Only
 row, so no row goes out twice while both run; claims a sender does not use (it was stopped) are handed back at
 once, and the claims of a process that died are taken back by the next sender round on its host, at once.
 
+Order (issue 31): replies first, then announcements and notices, then results (`judge.mail.outbox.urgency`), each
+oldest first; of every `SHARE_TURNS` claims one takes announcements first and one results first, so no kind waits
+for the others to run dry. A row is claimed only when its turn comes, so a reply queued during a results rush is
+the next mail sent. A row may have several recipients (one results mail for everyone who reads the same sheet):
+it is one SMTP transaction, and recipients the relay refuses while taking it for the others are split off into rows
+of their own (the same bytes), retried (4xx) or failed (5xx) alone; those who have it never get it again. A sender
+with mail due goes straight on from one row to the next on one relay connection; it waits (`IDLE_SECONDS`, or
+until woken by a reply or a game's results queued in its process) only when nothing is due.
+
 Failures: a temporary refusal of a message (4xx) counts an attempt and retries after 2, 4, 8... minutes, at most
 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the sender, every
 recipient, or the data) fails the row at once, as a retry would only be refused again. A relay that cannot be
@@ -309,7 +318,8 @@ class Sender:
                 claimed = session.scalar(
                     update(OutboundMail)
                     .where(OutboundMail.id == row_id, *due)
-                    .values(next_try_at=now + CLAIM_LEASE, claimed_by=this_process())
+                    # claimed to be sent this instant: marked with the relay in the same commit (`_mark_sending`)
+                    .values(next_try_at=now + CLAIM_LEASE, claimed_by=this_process(), sending_since=now)
                     .returning(OutboundMail.id)
                     .execution_options(synchronize_session=False)
                 )
@@ -606,7 +616,8 @@ class Sender:
             options.append("BODY=8BITMIME")
         if smtp.has_extn("smtputf8") and not all(a.isascii() for a in [sender, *recipients]):
             options.append("SMTPUTF8")
-        self._mark_sending(row)
+        if row.sending_since is None:  # `_claim_next` marks it as it claims it
+            self._mark_sending(row)
         try:
             refused = smtp.sendmail(sender, recipients, wire, mail_options=options)
         except smtplib.SMTPRecipientsRefused as error:
