@@ -514,22 +514,24 @@ class Sender:
                 values.update(
                     status=OutboundStatus.SENT, sent_at=now, recipients=[r for r in recipients if r not in codes]
                 )
-                if later:
-                    retry = part(later, OutboundStatus.FAILED if give_up else OutboundStatus.QUEUED)
-                    if give_up:
-                        failed.append(retry)
             else:  # this row goes on for those refused for now
                 values.update(recipients=later, attempts=attempts)
                 values.update({"status": OutboundStatus.FAILED} if give_up else {"next_try_at": retry_at})
-                if give_up:
-                    row.recipients = later
-                    failed.append(row)
-            session.execute(
+            written = session.execute(
                 update(OutboundMail)
                 .where(OutboundMail.id == row.id, OutboundMail.status == OutboundStatus.QUEUED)
                 .values(**values)
                 .execution_options(synchronize_session=False)
             )
+            if getattr(written, "rowcount", 1) == 0:
+                return  # written before (a commit whose answer the connection lost): its parts with it
+            if delivered and later:
+                retry = part(later, OutboundStatus.FAILED if give_up else OutboundStatus.QUEUED)
+                if give_up:
+                    failed.append(retry)
+            elif not delivered and give_up:
+                row.recipients = later
+                failed.append(row)
             if never:
                 failed.append(part(never, OutboundStatus.FAILED))
             session.flush()
