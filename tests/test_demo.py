@@ -87,4 +87,4 @@ def test_the_hepta_demo_orders_seven_boards_by_player() -> None:
     assert "7 players registered and joined" in text
     assert "Signed on to demo as Austria: you play Austria (1:Austria, 2:Austria" in text
     assert "Orders for Austria in demo" in text and "  7:Austria: " in text
-    assert "1:England: F 1:edi" in text  # the names column holds the longest name
+    assert "1:England: F 1:Edi" in text  # the names column holds the longest name; places in zine case (issue 28)

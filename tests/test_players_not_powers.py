@@ -83,8 +83,8 @@ def test_a_later_mail_replaces_the_orders_of_the_boards_it_orders_and_no_others(
         **{f"{k}:England": [f"F {k}:lon - {k}:eng"] for k in range(1, 6)}
     }
     predicted = judge.mail("gm@example.org", "SIGNON hep MASTER gmpass\nPREDICT")
-    for k in range(1, 6):
-        assert f"F {k}:lon - {k}:eng\n" in predicted
+    for k in range(1, 6):  # the results' zine case, board and all (issue 28)
+        assert f"F {k}:Lon - {k}:Eng\n" in predicted
 
 
 def _hoplite_in_spring(judge: Judge) -> None:

@@ -111,8 +111,24 @@ def test_hepta_results_columns_hold_the_longest_names(judge: Judge) -> None:
     judge.mail("austria@example.org", "SIGNON hep Austria pwaustria\nA 1:vie - 1:gal")
     _process(judge, "hep")
     sheet = _results_to(judge, "austria@example.org")
-    assert re.search(r"^1:Austria: +A 1:vie - 1:gal", sheet, re.M), sheet
+    assert re.search(r"^1:Austria: +A 1:Vie - 1:Gal", sheet, re.M), sheet
     assert not re.search(r"^(\d:)?[A-Z][a-z]+:\S", sheet, re.M)
+
+
+def test_hepta_orders_print_in_zine_case_as_the_other_variants_do(judge: Judge) -> None:
+    """Issue 28: "Hepta orders print lowercase in results": a board's prefix (`1:vie`) kept the province from being
+    capitalised, in the orders and in the reasons below them."""
+    _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
+    judge.mail("austria@example.org", "SIGNON hep Austria pwaustria\nA 1:vie - 1:gal\nA 1:bud S A 1:vie - 1:gal")
+    judge.mail("russia@example.org", "SIGNON hep Russia pwrussia\nA 1:war - 1:gal\nF 1:stp/sc - 1:bot")
+    _process(judge, "hep")
+    sheet = _results_to(judge, "austria@example.org")
+    assert re.search(r"^1:Austria: +A 1:Vie - 1:Gal$", sheet, re.M), sheet
+    assert re.search(r"^1:Austria: +A 1:Bud S A 1:Vie - 1:Gal$", sheet, re.M), sheet
+    assert re.search(r"^1:Russia: +F 1:Stp/sc - 1:Bot$", sheet, re.M), sheet
+    assert re.search(r"^1:Russia: +A 1:War - 1:Gal  \(\*bounce\*\)$", sheet, re.M), sheet
+    assert "-- beaten by 1:Austria A 1:Vie (strength 2 against 1)" in sheet
+    assert not re.search(r"\b\d:[a-z]{3}\b", sheet), sheet  # no place left in lower case
 
 
 def test_hoplite_winter_results_hold_anactorium_in_the_names_column(judge: Judge) -> None:

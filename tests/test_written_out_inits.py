@@ -24,6 +24,7 @@ from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, OwnershipChange, Result
 from judge.engine.reasons import (
     _KINDS,
+    Beaten,
     Bounced,
     DisbandCause,
     HeadToHead,
@@ -119,7 +120,8 @@ def test_written_out_inits_set_every_field() -> None:
         OwnUnit("bur"),
         HeadToHead(UnitName("France", "A", "par"), 2, 1),
         HeldBy(UnitName("France", "A", "par"), 1, 1, True),
-        Bounced((UnitName("France", "A", "par"),)),
+        Bounced((UnitName("France", "A", "par"),), 1),
+        Beaten((UnitName("France", "A", "par"),), 1, 2),
     ]
     for value in made:
         for f in dataclasses.fields(value):

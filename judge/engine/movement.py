@@ -17,6 +17,7 @@ from judge.engine.events import Event, UnitDisbanded
 from judge.engine.orders import Submitted
 from judge.engine.position import Dislodged, Outcome, Position, Result
 from judge.engine.reasons import (
+    Beaten,
     Bounced,
     Cut,
     Failed,
@@ -234,6 +235,17 @@ def _force_name(mv: MovementResolver, parts: list[int]) -> UnitName:
     return UnitName(mv.dets[parts[0]].power, str(total), mv.origin[parts[0]])
 
 
+def _group_names(mv: MovementResolver, g: int) -> tuple[UnitName, ...]:
+    """An attack group as a reason names it: its detachments from each province as one force ("France 2A bur"),
+    a force for each province where it moves in unison from several (Multiplomacy) or merges (Multiplicity)."""
+    by_origin: dict[str, list[int]] = {}
+    for m in mv.members[g]:
+        file_under(by_origin, mv.origin[m], m)
+    if len(by_origin) == 1 and len(mv.members[g]) == 1:
+        return (_unit_name(mv, g),)
+    return tuple(_force_name(mv, parts) for parts in by_origin.values())
+
+
 def _unit_name(mv: MovementResolver, j: int) -> UnitName:
     d = mv.dets[j]
     return UnitName(d.power, str(d.composition), d.at)
@@ -324,13 +336,22 @@ def _why_move_failed(mv: MovementResolver, i: int) -> list[Reason]:
             if attack <= hold:
                 reasons.append(HeldBy(_force_name(mv, holders), attack, hold, False))
     elif holders and not (mv.may_share and mv.power[holders[0]] == mv.power[g]):
-        hold = mv.hold_strength(destination, True)
+        hold = mv.hold_strength(destination, True, mv.staying_members.get(g, ()))  # as the resolution weighs it
         if attack <= hold:
             stayed = all(mv.kind[j] is MOVE for j in holders)
             reasons.append(HeldBy(_force_name(mv, holders), attack, hold, stayed))
-    bouncers = [k for k in mv.moves_to[destination] if k != g and attack <= mv.prevent_strength(k, True)]
-    if bouncers:
-        reasons.append(Bounced(tuple(_unit_name(mv, k) for k in bouncers)))
+    # the other attacks on the destination: each stronger one beat this move, the ones as strong stood it off
+    standoff: list[UnitName] = []
+    for k in mv.moves_to[destination]:
+        if k == g:
+            continue
+        prevent = mv.prevent_strength(k, True)
+        if prevent > attack:
+            reasons.append(Beaten(_group_names(mv, k), attack, prevent))
+        elif prevent == attack:
+            standoff.extend(_group_names(mv, k))
+    if standoff:
+        reasons.append(Bounced(tuple(standoff), attack))
     return reasons or [Failed()]
 
 

@@ -13,7 +13,7 @@ refusal itself is the order's `illegal` result).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import FrozenInstanceError, dataclass, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -138,6 +138,16 @@ def _names(units: tuple[UnitName, ...]) -> str:
     return ", ".join(str(u) for u in units)
 
 
+def _against(stronger: int, weaker: int) -> str:
+    """Two strengths as a move's failure tells them: the one that beat it first."""
+    return f"strength {stronger} against {weaker}"
+
+
+def _each(strength: int) -> str:
+    """The strength of a standoff, the same on both sides."""
+    return f"strength {strength} each"
+
+
 def text_of(reasons: Sequence[Reason]) -> str:
     """The reasons as one sentence, in the order they were found."""
     return "; ".join(t for t in (r.text() for r in reasons) if t)
@@ -237,7 +247,8 @@ OwnUnit.marks = (Mark.BOUNCE,)
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
 class HeadToHead(Reason):
-    """Beaten in a head-to-head battle: attack against the other unit's defence."""
+    """Lost a head-to-head battle: attack against the other unit's defence, beaten by a stronger one or stood off
+    at equal strengths (`beaten` says which)."""
 
     by: UnitName
     attack: int
@@ -250,8 +261,15 @@ class HeadToHead(Reason):
         object.__setattr__(self, "attack", attack)
         object.__setattr__(self, "defend", defend)
 
+    @property
+    def beaten(self) -> bool:
+        """Beaten by a stronger defence (rather than stood off at equal strengths)."""
+        return self.defend > self.attack
+
     def text(self) -> str:
-        return f"beaten head to head by {self.by} ({self.attack} against {self.defend})"
+        if self.beaten:
+            return f"beaten head to head by {self.by} ({_against(self.defend, self.attack)})"
+        return f"bounced head to head with {self.by} ({_each(self.attack)})"
 
 
 HeadToHead.kind = "head_to_head"
@@ -260,8 +278,8 @@ HeadToHead.marks = (Mark.BOUNCE,)
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
 class HeldBy(Reason):
-    """The unit in the destination held: attack against hold strength. `stayed` when it was ordered to move
-    away and did not."""
+    """The unit in the destination held: attack against hold strength, held off by a stronger hold or stood off
+    at equal strengths (`beaten` says which). `stayed` when it was ordered to move away and did not."""
 
     by: UnitName
     attack: int
@@ -276,10 +294,16 @@ class HeldBy(Reason):
         object.__setattr__(self, "hold", hold)
         object.__setattr__(self, "stayed", stayed)
 
+    @property
+    def beaten(self) -> bool:
+        """Held off by a stronger hold (rather than stood off at equal strengths)."""
+        return self.hold > self.attack
+
     def text(self) -> str:
-        if self.stayed:
-            return f"bounced off {self.by}, which did not move away"
-        return f"held by {self.by} ({self.attack} against {self.hold})"
+        stayed = ", which did not move away" if self.stayed else ""
+        if self.beaten:
+            return f"held off by {self.by}{stayed} ({_against(self.hold, self.attack)})"
+        return f"bounced off {self.by}{stayed} ({_each(self.attack)})"
 
 
 HeldBy.kind = "held_by"
@@ -288,21 +312,49 @@ HeldBy.marks = (Mark.BOUNCE,)
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
 class Bounced(Reason):
-    """Stood off by other attacks on the same province, each at least as strong as this one."""
+    """A standoff: other attacks on the same province exactly as strong as this one (`strength`, each). A
+    stronger attack is `Beaten`. `strength` is 0 in an outcome stored before it was kept (issue 28), when
+    "bounced" also stood for a move beaten by a stronger one."""
 
     with_: tuple[UnitName, ...]
+    strength: int = 0
 
-    def __init__(self, with_: tuple[UnitName, ...]) -> None:
+    def __init__(self, with_: tuple[UnitName, ...], strength: int = 0) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
         # makes most (own unit, bounced, held by, head to head) and the names in them
         object.__setattr__(self, "with_", with_)
+        object.__setattr__(self, "strength", strength)
 
     def text(self) -> str:
-        return f"bounced with {_names(self.with_)}"
+        each = f" ({_each(self.strength)})" if self.strength else ""
+        return f"bounced with {_names(self.with_)}{each}"
 
 
 Bounced.kind = "bounced"
 Bounced.marks = (Mark.BOUNCE,)
+
+
+@dataclass(slots=True, init=False, eq=False, repr=False)
+class Beaten(Reason):
+    """Beaten by a stronger attack on the same province (issue 28: it was told as "bounced with"): the units
+    of that attack (several where they move in unison from several provinces), its strength (`prevent`, in the
+    variant's counting) against this move's `attack`. One reason for each stronger attack."""
+
+    by: tuple[UnitName, ...]
+    attack: int
+    prevent: int
+
+    def __init__(self, by: tuple[UnitName, ...], attack: int, prevent: int) -> None:
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "prevent", prevent)
+
+    def text(self) -> str:
+        return f"beaten by {_names(self.by)} ({_against(self.prevent, self.attack)})"
+
+
+Beaten.kind = "beaten"
+Beaten.marks = (Mark.BOUNCE,)
 
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
@@ -756,8 +808,24 @@ def reason_from_json(raw: dict[str, Any]) -> Reason:
     cls = _KINDS.get(str(raw.get("kind")))
     if cls is None:
         return Note(str(raw.get("words", "")))
-    values = {name: _value(name, raw.get(name.rstrip("_"))) for name in _field_names(cls)}
+    optional = _optional_names(cls)
+    values: dict[str, Any] = {}
+    for name in _field_names(cls):
+        key = name.rstrip("_")
+        if key in raw or name not in optional:  # a key an earlier judge did not write: its default
+            values[name] = _value(name, raw.get(key))
     return cls(**values)
+
+
+_OPTIONAL: dict[type, frozenset[str]] = {}
+
+
+def _optional_names(cls: type[Any]) -> frozenset[str]:
+    """A reason kind's fields that have a default, looked up once a kind."""
+    names = _OPTIONAL.get(cls)
+    if names is None:
+        names = _OPTIONAL[cls] = frozenset(f.name for f in fields(cls) if f.default is not MISSING)
+    return names
 
 
 def reasons_from_json(raw: Any) -> list[Reason]:

@@ -4,8 +4,9 @@ The text part stays the zine text; the picture is a PNG attachment, which every 
 in an HTML part is stripped by the common web mail readers). A picture is drawn once per phase and attached to
 every copy; players who would rather not have it say `SET PICTURES OFF`.
 
-`map_parts` is what a results mail attaches: one PNG for a map of one board, one palette PNG per board for a
-variant of several (Heptadiplomacy: seven, about 50 KB each, names of 9 pixels; judge/picture/boards.py).
+`map_parts` is what a results mail attaches: one palette PNG for a map of one board, 792 pixels across the
+standard board (judge/picture/mailed.py: the size a mail reader shows, about 60 KB), one palette PNG per board for
+a variant of several (Heptadiplomacy: seven, about 38 KB each; judge/picture/boards.py); names of 9 pixels.
 `animation_part` is what `MAP game ALL` mails: the whole game as an animated GIF (judge/picture/animation.py).
 Who holds which power comes in as `sides` (player -> powers), so that every player has one colour on every
 board; without it, the position's own sides or the variant's fixed ones (Hoplite Wars' Major and Minor).
@@ -23,7 +24,8 @@ from judge.contract import CaseError
 from judge.mail.policies import WRITING
 from judge.picture.animation import history_gif
 from judge.picture.boards import board_pngs
-from judge.picture.command import drawing, render
+from judge.picture.command import drawing
+from judge.picture.mailed import mailed_png
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,7 @@ def map_png(variant: str, data: dict[str, Any], with_orders: bool = True, sides:
     """The map of a stored position (a case) or of the position after a phase (an outcome, with its orders as
     arrows), or None where it cannot be drawn (a map without geometry): a missing picture never stops a mail."""
     try:
-        return render(drawing(variant, data, with_orders=with_orders), "png", sides=sides)
+        return mailed_png(drawing(variant, data, with_orders=with_orders), sides)
     except CANNOT:
         log.warning("no map picture for a %s position", variant, exc_info=True)
         return None
@@ -50,7 +52,7 @@ def map_files(variant: str, data: dict[str, Any], stem: str, with_orders: bool =
         picture = drawing(variant, data, with_orders=with_orders)
         boards = board_pngs(picture, sides)
         if not boards:
-            return [(f"{stem}.png", render(picture, "png", sides=sides))]
+            return [(f"{stem}.png", mailed_png(picture, sides))]
     except CANNOT:
         log.warning("no map picture for a %s position", variant, exc_info=True)
         return []

@@ -7,7 +7,8 @@ A board of copies (Heptadiplomacy's seven standard boards, `3:par`) is drawn wit
 panel per copy (layout.py). `judge map draw` (command.py) draws a variant's starting position or a case's.
 Modules: geometry and checks live in judge/board (geometry.py, geometry_check.py, planar.py); here base_layer.py
 (the static board, cached), centres.py, units.py, orders.py (the layers a position adds), layout.py, draw.py (the
-SVG), png.py and raster.py (the PNG), palette.py, samples.py.
+SVG), png.py and raster.py (the PNG), palette.py, samples.py; mailed.py and boards.py (the pictures a results mail
+carries), animation.py (the whole game).
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ def draw_png(
     quality: int = QUALITY,
 ) -> bytes:
     """`draw_svg`'s picture as PNG, `scale` pixels per map unit (default: `ONE_BOARD_SCALE` for one board, about
-    930 pixels across the standard board, the size a mail reader shows without scrolling and a quarter less to
-    draw and to mail than at full size; for several boards what keeps them side by side within 2,400 pixels).
+    930 pixels across the standard board, `judge map draw`'s size (a results mail's is smaller: mailed.py); for
+    several boards what keeps them side by side within 2,400 pixels).
     The board is painted once per layout and scale and reused (raster.py): a fifth less time than painting the
     whole SVG each time, for one board as for seven.
     `palette_png`: at most 256 colours (a third of the bytes, for mail), `quality` the quantiser's (png.py)."""

@@ -2,11 +2,11 @@
 
 Heptadiplomacy's seven boards side by side in one PNG gave about 590 pixels a board and names of about 6 pixels
 (unreadable), and a mail of about 900 KB. Every player holds a power on every board, so no board is anyone's
-"own": each board is a picture of its own, 816 pixels across (`BOARD_SCALE`), its names written at 13 map units
-so that they come out at 9 pixels, each with its legend naming the nation every player holds there, and each a
-palette PNG (png.py) of about 53 KB; where seven of them would make the mail heavier than the 400 KB a results
-mail may weigh on the wire (base64 adds a third), they are drawn smaller, their names still 9 pixels high. The
-SVG of all seven boards (`draw_svg`) stays for a browser, which zooms.
+"own": each board is a picture of its own, 583 pixels across (`BOARD_SCALE`, which a mail reader shows whole),
+its names written at 18 map units so that they come out at 9 pixels, each with its legend naming the nation every
+player holds there, and each a palette PNG (png.py) of about 38 KB; where seven of them would make the mail
+heavier than the 400 KB a results mail may weigh on the wire (base64 adds a third), they are drawn smaller, their
+names still 9 pixels high. The SVG of all seven boards (`draw_svg`) stays for a browser, which zooms.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from judge.picture.command import Drawing, render
 from judge.picture.layout import copies_of
 from judge.picture.png import QUALITY
 
-BOARD_SCALE = 0.7
-"""PNG pixels per map unit of one board of several, where the mail allows (`board_pngs`)"""
+BOARD_SCALE = 0.5
+"""PNG pixels per map unit of one board of several, where the mail allows (`board_pngs`): the largest scale at
+which seven boards of a usual position fit the mail, so that one drawing of each board does (at 0.7, 816 pixels,
+they never fit and every mail drew its seven boards twice)"""
 LABEL_PIXELS = 9.0
 """names on such a board, in pixels, whatever the scale"""
 BOARD_LABEL = LABEL_PIXELS / BOARD_SCALE
@@ -46,11 +48,12 @@ def board_png(picture: Drawing, number: int, sides: Mapping[str, Sequence[str]] 
 def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = None) -> list[tuple[int, bytes]]:
     """(board number, palette PNG) for each board of a variant of several boards, together within
     `PICTURE_BUDGET`, so that the mail stays within `MAIL_BUDGET`; [] for a single board. The boards are drawn at
-    `BOARD_SCALE` where they fit, else smaller -- a palette PNG of a map weighs about in proportion to its scale,
-    so the next scale is worked out from what the last weighed -- with names of `LABEL_PIXELS` at every scale;
-    at the smallest scale the quantiser's quality steps down. The boards are drawn on two threads: libvips
-    paints and quantises without holding the interpreter, so two cores draw seven boards in a little more than
-    half the time."""
+    `BOARD_SCALE` where they fit (a usual position: one drawing a board), else smaller -- a palette PNG of a map
+    weighs about in proportion to its scale, so the next scale is worked out from what the last weighed -- with
+    names of `LABEL_PIXELS` at every scale; at the smallest scale the quantiser's quality steps down. The board
+    itself is painted once for the seven (raster.py). The boards are drawn on two threads: libvips paints and
+    quantises without holding the interpreter, so two cores draw seven boards in a little more than half the
+    time."""
     numbers = copies_of(picture.board)
     if not numbers:
         return []

@@ -24,7 +24,7 @@ from judge.picture.base_layer import BaseLayer, base_layer, style
 from judge.picture.centres import draw_marks, draw_tints, draw_wandering
 from judge.picture.facts import FACTS
 from judge.picture.labels import uncovered
-from judge.picture.layout import Layout, layout
+from judge.picture.layout import Layout, Panel, layout
 from judge.picture.orders import Segment, draw_orders
 from judge.picture.palette import Palette, frozen_sides, palette_for
 from judge.picture.svg import num, text
@@ -77,14 +77,23 @@ class Scene:
     def under(self) -> str:
         return "".join(f'<use href="#under" x="{num(p.dx)}" y="{num(p.dy)}"/>' for p in self.plan.panels.values())
 
-    def over(self) -> str:
+    def over(self, captions: bool = True) -> str:
+        """The borders and names of every panel, each board's caption above it (`captions`)."""
         out = []
         for panel in self.plan.panels.values():
             out.append(f'<use href="#over" x="{num(panel.dx)}" y="{num(panel.dy)}"/>')
-            if panel.board is not None:
-                x, y = num(panel.dx + 4), num(panel.dy - 6)
-                out.append(f'<text class="cap" x="{x}" y="{y}">Board {panel.board}</text>')
+            if captions:
+                out.append(self.caption(panel))
         return "".join(out)
+
+    def caption(self, panel: Panel) -> str:
+        """`Board 3` above a copy's panel ("" on a single board)."""
+        if panel.board is None:
+            return ""
+        return f'<text class="cap" x="{num(panel.dx + 4)}" y="{num(panel.dy - 6)}">Board {panel.board}</text>'
+
+    def captions(self) -> str:
+        return "".join(self.caption(panel) for panel in self.plan.panels.values())
 
     def tints(self, inline: bool = False) -> str:
         return draw_tints(self.board, self.plan, self.position, self.colours, inline=inline)

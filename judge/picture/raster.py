@@ -29,14 +29,16 @@ def _load(svg: str, scale: float) -> Any:
 
 
 def board_raster(scene: Scene, scale: float) -> Any:
-    """The board alone, on white, for this geometry, terrain, layout and scale: from the cache when it is there."""
+    """The board alone, on white, for this geometry, terrain, layout and scale: from the cache when it is there.
+    The boards' captions are not in it (`scene_image` writes them with the position): one board of several drawn
+    alone is then the same raster whichever board it is, painted once for all seven of a Heptadiplomacy mail."""
     plan = scene.plan
     key = (
         id(scene.geometry),
         scene.base,
         plan.width,
         plan.height,
-        tuple((p.board, p.dx, p.dy) for p in plan.panels.values()),
+        tuple((p.dx, p.dy) for p in plan.panels.values()),
         scale,
     )
     with _LOCK:
@@ -44,7 +46,7 @@ def board_raster(scene: Scene, scale: float) -> Any:
         if found is not None:
             _BOARDS.move_to_end(key)
             return found
-    svg = "".join([scene.header(), scene.base.defs, scene.under(), scene.over(), "</svg>"])
+    svg = "".join([scene.header(), scene.base.defs, scene.under(), scene.over(captions=False), "</svg>"])
     image = _load(svg, scale).flatten(background=[255, 255, 255]).copy_memory()
     with _LOCK:  # a judge may draw from several threads: the cache is shared
         _BOARDS[key] = image
@@ -59,14 +61,19 @@ def scene_to_png(scene: Scene, scale: float = 1.0, palette: bool = False, qualit
 
 
 def scene_image(scene: Scene, scale: float = 1.0) -> Any:
-    """The scene as a libvips image (RGB, on white): the cached board, the tints multiplied in, the rest over."""
+    """The scene as a libvips image (RGB, on white): the cached board, the tints multiplied in, the rest over.
+    Both layers go on in one composite, and the board being opaque, so is the result: its alpha is dropped, not
+    flattened (a third less time than two composites and a flatten, the same pixels within one level)."""
     image = board_raster(scene, scale)
+    layers, modes = [], []
     tints = scene.tints(inline=True)
     if tints:
-        image = image.composite2(_load(scene.layer(tints), scale), "multiply")
-    top = scene.top()
+        layers.append(_load(scene.layer(tints), scale))
+        modes.append("multiply")
+    top = scene.captions() + scene.top()
     if top:
-        image = image.composite2(_load(scene.layer(top), scale), "over")
-    if image.bands == 4:
-        image = image.flatten(background=[255, 255, 255])
-    return image
+        layers.append(_load(scene.layer(top), scale))
+        modes.append("over")
+    if not layers:
+        return image
+    return image.composite(layers, modes).extract_band(0, n=3)

@@ -144,19 +144,29 @@ def _provinces(variant: str) -> frozenset[str]:
         return frozenset()
 
 
-_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)")
+_BOARD = r"(\d+:)?"
+"""the board a location id names first on a variant of several boards (CW Heptadiplomacy's `3:par`)"""
+_WORD = re.compile(rf"\b{_BOARD}([a-z]{{3,}})(?=\b|/)")
 _COASTS = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 
+def _capitalised(board: str | None, word: str, provinces: frozenset[str]) -> str | None:
+    """A province id (`nth`, `3:par`) as the zines printed it (`Nth`, `3:Par`); None for a word that is none.
+    Issue 28: a board's prefix kept Heptadiplomacy's ids from being found, and its orders printed in lower case."""
+    board = board or ""
+    return f"{board}{word.capitalize()}" if board + word in provinces or word in provinces else None
+
+
 def zine_case(text: str, variant: str) -> str:
-    """Province abbreviations capitalised as the zines printed them ("F Nth - Nwy"), coasts left as they are."""
+    """Province abbreviations capitalised as the zines printed them ("F Nth - Nwy", "A 1:Par - 3:Par" on a
+    variant of several boards), coasts left as they are."""
     provinces = _provinces(variant)
-    return _WORD.sub(lambda m: m[1].capitalize() if m[1] in provinces else m[1], text)
+    return _WORD.sub(lambda m: _capitalised(m[1], m[2], provinces) or m[0], text)
 
 
 _ENGLISH = frozenset({"the", "his", "her"})
 """province ids (Hoplite Wars' Thebes, Histiaea, Heraclea) that are also words of the judge's own sentences"""
-_PROSE_WORD = re.compile(r"\b([a-z]{3,})(?=\b|/)(?=( [a-z]{2,})|)")
+_PROSE_WORD = re.compile(rf"\b{_BOARD}([a-z]{{3,}})(?=\b|/)(?=( [a-z]{{2,}})|)")
 _AFTER_WORD = re.compile(r"[a-z]{2} $")
 
 
@@ -169,11 +179,11 @@ def prose_case(text: str, variant: str) -> str:
     provinces = _provinces(variant)
 
     def cased(m: re.Match[str]) -> str:
-        word, after = m[1], m[2] or ""
-        between = bool(after) and bool(_AFTER_WORD.search(m.string[: m.start(1)]))
-        if word not in provinces or (word in _ENGLISH and between):
-            return word
-        return word.capitalize()
+        word, after = m[2], m[3] or ""
+        between = bool(after) and bool(_AFTER_WORD.search(m.string[: m.start(2)]))
+        if word in _ENGLISH and between and not m[1]:
+            return m[0]
+        return _capitalised(m[1], word, provinces) or m[0]
 
     return _PROSE_WORD.sub(cased, text)
 
