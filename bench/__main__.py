@@ -21,6 +21,7 @@ from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
 from bench.mila import mila_benchmark
 from bench.picture import picture_benchmark
+from bench.rush import rush_benchmark
 from bench.startup import startup_benchmark
 from bench.web import web_benchmark
 from judge.engine import adjudicate
@@ -165,7 +166,7 @@ def hepta_benchmark(games: int, years: int, rounds: int) -> None:
         )
 
 
-PARTS = ("engine", "variants", "hepta", "startup", "pictures", "mila", "mail", "deadlines", "web")
+PARTS = ("engine", "variants", "hepta", "startup", "pictures", "mila", "mail", "deadlines", "rush", "web")
 """the bench's parts, in the order a whole run takes them (`--only`)"""
 
 
@@ -178,6 +179,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=2000, help="order mails for the mail benchmark (0: skip)")
     parser.add_argument("--mila", type=int, default=850, help="phases for the end-to-end race with MILA (0: skip)")
     parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
+    parser.add_argument(
+        "--rush", type=int, default=200, help="games due at once, timed to the relay's last results mail (0: skip)"
+    )
     parser.add_argument("--pictures", type=int, default=15, help="drawings of each map picture timed (0: skip)")
     parser.add_argument("--web-games", type=int, default=1000, help="games the site's export is timed on (0: skip it)")
     parser.add_argument("--web-mails", type=int, default=500, help="mails of the mail bench beside the site (0: skip)")
@@ -213,6 +217,8 @@ def main() -> None:
             mail_benchmark(args.mails, database=database)
     if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
+    if args.rush and "rush" in run:
+        rush_benchmark(args.rush, baseline=args.baseline)
     if "web" in run:
         web_benchmark(args.web_games, mails=args.web_mails)
 

@@ -97,7 +97,7 @@ def test_a_game_created_joined_ordered_and_processed_entirely_by_mail(
         assert "-> A con - bul" in turkey and "smy -> " not in turkey.split("(orders)")[1].split("Orders filed")[0]
         before = len(smtp_relay.messages)
         deliver(_mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS"))
-        received = smtp_relay.wait_for(before + 1 + 8, timeout=60)
+        received = smtp_relay.wait_for(before + 1 + 1, timeout=60)  # the reply; one results mail for all eight
         for power in POWERS:
             results = [t for t in _texts(received, f"{power.lower()}@example.org") if "results of Spring 1901" in t]
             assert len(results) == 1, power

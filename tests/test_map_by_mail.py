@@ -57,8 +57,10 @@ def test_results_mails_carry_the_map_unless_the_player_turned_it_off(judge: Judg
     text = judge.mail("france@example.org", "SIGNON alpha France francepw\nSET PICTURES OFF")
     assert "without the map picture" in text
     judge.mail("gm@example.org", _gm() + "PROCESS")
-    results = judge.outbound(kind="result")
-    by_reader = {message["To"]: message for message in results}
+    by_reader = {
+        address: judge.outbound(kind="result", to=address)[-1]
+        for address in ("england@example.org", "france@example.org")
+    }
     assert _pictures(by_reader["england@example.org"])
     assert not _pictures(by_reader["france@example.org"])
     assert "Movement results for Spring of 1901." in _text(by_reader["england@example.org"])

@@ -1,5 +1,5 @@
-"""The results mails of a crowded deadline: the deadline keeper writes the copies of one sheet with the map picture
-from one body (`judge.mail.announce.results_copies`), and every copy is byte for byte what the library writes."""
+"""The results mails of a crowded deadline: the deadline keeper writes one mail a sheet with the map picture
+(`judge.mail.announce.results_copies`), byte for byte what the library writes, for everyone who reads that sheet."""
 
 from __future__ import annotations
 
@@ -36,35 +36,40 @@ def _processed(tmp_path: Path) -> tuple[dict[str, str], Processed]:
     return service.reads.audience("alpha").with_gm(), processed
 
 
-def test_every_copy_of_a_results_mail_is_what_the_library_writes_for_it(tmp_path: Path) -> None:
+def test_everyone_who_sees_the_same_sheet_gets_one_mail_written_once(tmp_path: Path) -> None:
+    """Issue 31: one message a sheet (the same press, the same picture or none), its bytes what the library writes,
+    for all its recipients in one SMTP transaction."""
     seats, processed = _processed(tmp_path)
-    copies = results_copies(CONFIG, seats, processed, ["looker@example.org"])
-    assert [str(mail["To"]) for mail, _ in copies] == sorted([*seats.values(), "looker@example.org"])
-    for mail, raw in copies:
-        assert raw == bytes(mail), mail["To"]
+    mails = results_copies(CONFIG, seats, processed, ["looker@example.org"])
+    everyone = sorted([*seats.values(), "looker@example.org"])
+    assert sorted(a for mail in mails for a in mail.recipients) == everyone  # each once
+    for mail in mails:
+        assert mail.raw == bytes(mail.message)
+    by_recipients = {mail.recipients: mail for mail in mails}
+    # the GM sees the grey press's sender, Russia the grey press, France no picture, the others (and the looker)
+    # the same sheet with the picture
+    assert sorted(by_recipients) == sorted([
+        ("austria@example.org", "england@example.org", "germany@example.org", "italy@example.org",
+         "looker@example.org", "turkey@example.org"),
+        ("france@example.org",),
+        ("gm@example.org",),
+        ("russia@example.org",),
+    ])  # fmt: skip
     pictures = {
-        str(parsed["To"]): [part.get_filename() for part in parsed.iter_attachments()]
-        for parsed in (message_from_bytes(raw, policy=policy.default) for _, raw in copies)
+        to: [part.get_filename() for part in message_from_bytes(mail.raw, policy=policy.default).iter_attachments()]
+        for to, mail in by_recipients.items()
     }
-    assert pictures.pop("france@example.org") == []
+    assert pictures.pop(("france@example.org",)) == []
     assert set(map(tuple, pictures.values())) == {("alpha-S1901M.png",)}
 
 
-def test_the_copies_of_one_sheet_share_one_body_and_each_sheet_has_its_own(tmp_path: Path) -> None:
+def test_no_address_of_one_reader_appears_in_the_mail_of_another(tmp_path: Path) -> None:
+    """A mail for several people is addressed to the game, never to them: only the envelope names them."""
     seats, processed = _processed(tmp_path)
-    copies = results_copies(CONFIG, seats, processed, ["looker@example.org"])
-    bodies: dict[str, set[bytes]] = {}
-    for mail, raw in copies:
-        to = str(mail["To"])
-        if to != "france@example.org":  # without the picture, a body of its own
-            bodies.setdefault(to, set()).add(raw[raw.index(b"\n\n") :])
-    by_body: dict[bytes, list[str]] = {}
-    for to, (body,) in bodies.items():
-        by_body.setdefault(body, []).append(to)
-    # the GM sees the grey press's sender, Russia the grey press, the others (and the looker) neither
-    assert sorted(map(sorted, by_body.values())) == [
-        ["austria@example.org", "england@example.org", "germany@example.org", "italy@example.org",
-         "looker@example.org", "turkey@example.org"],
-        ["gm@example.org"],
-        ["russia@example.org"],
-    ]  # fmt: skip
+    mails = results_copies(CONFIG, seats, processed, ["looker@example.org"])
+    everyone = {*seats.values(), "looker@example.org"}
+    for mail in mails:
+        shown = {address for address in everyone if address.encode() in mail.raw}
+        assert shown == (set(mail.recipients) if len(mail.recipients) == 1 else set()), mail.recipients
+        if len(mail.recipients) > 1:
+            assert str(mail.message["To"]) == "alpha results:;"

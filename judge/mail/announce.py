@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Hashable
+from dataclasses import dataclass
+from email.headerregistry import Group
 from email.message import EmailMessage
 from typing import Any
 
@@ -16,32 +16,33 @@ from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
 
 
+@dataclass(frozen=True)
+class ResultsMail:
+    """One results mail of a phase and everyone it goes to: the players (and GM, observers) who see the same
+    sheet, in one SMTP transaction of several recipients (`judge.mail.sender`)."""
+
+    message: EmailMessage
+    raw: bytes
+    recipients: tuple[str, ...]
+
+
 def results_copies(
     config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None = None
-) -> list[tuple[EmailMessage, bytes]]:
-    """Each results mail with its bytes. The copies of one sheet with the map picture differ only in a few
-    headers: their body (the sheet and some 200 KB of base64) is written once, and each copy is its own headers,
-    as the library writes them, before it -- the bytes `bytes(mail)` gives, at an eighth of the cost
-    (`tests/test_several_processes_results.py` holds every copy to them)."""
-    copies = []
-    bodies: dict[Hashable, bytes] = {}
-    for mail, shared in _results(config, seats, processed, observers):
-        body = bodies.get(shared) if shared is not None else None
-        if body is None:
-            raw = bytes(mail)
-            if shared is not None:
-                bodies[shared] = raw[raw.index(b"\n\n") + 2 :]  # after the blank line that ends the headers
-        else:
-            raw = b"".join(mail.policy.fold_binary(name, value) for name, value in mail.raw_items()) + b"\n" + body
-        copies.append((mail, raw))
-    return copies
+) -> list[ResultsMail]:
+    """The results mails of a phase, one a sheet: everyone who sees the same text (the same press) with the same
+    picture (or none) gets the same message, written once, its picture encoded once, through one SMTP transaction.
+    A mail for several people is addressed to the game (`To: alpha results:;`, an empty group, as a mailing list
+    hides its members), so nobody's address is shown to another; a sheet only one person sees is addressed to
+    them."""
+    return [
+        ResultsMail(mail, bytes(mail), recipients) for mail, recipients in _results(config, seats, processed, observers)
+    ]
 
 
 def _results(
     config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None
-) -> list[tuple[EmailMessage, Hashable | None]]:
-    """Each results mail, with what identifies its body among the others (None: a body of its own): copies of
-    one sheet with the picture share the picture's part and a boundary, so their bodies are the same bytes."""
+) -> list[tuple[EmailMessage, tuple[str, ...]]]:
+    """Each results mail with its recipients: one a sheet (the press its readers see) and picture (or none)."""
     outcome = processed.outcome
     phase = outcome["phase"]
     when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
@@ -55,9 +56,7 @@ def _results(
         powers_at.setdefault(address, set()).add(power)
     for address in observers or []:
         powers_at.setdefault(address, set())
-    texts: dict[tuple[int, ...], str] = {}
-    boundaries: dict[tuple[int, ...], str] = {}
-    mails: list[tuple[EmailMessage, Hashable | None]] = []
+    sheets: dict[tuple[tuple[int, ...], bool], list[str]] = {}
     for address in sorted(powers_at):
         powers = powers_at[address]
         gm = "MASTER" in powers
@@ -68,42 +67,33 @@ def _results(
         )
         if gm and any(processed.press[i].get("grey") for i in visible):
             visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet
-        if visible not in texts:
-            texts[visible] = render_results(
-                processed.game,
-                outcome,
-                processed.next_phase,
-                judge=config.judge_code,
-                deadline=processed.deadline,
-                late=processed.late,
-                note=processed.note,
-                finished=processed.finished,
-                press=[
-                    {**processed.press[i], "heading": press_heading(processed.press[i], gm)} for i in visible if i >= 0
-                ],
-                options=processed.options,
-                style=processed.style,
-                link=config.web.game_url(processed.game),
-            )
-            boundaries[visible] = _boundary(texts[visible])
-        mail = notice(config, address, subject, texts[visible])
-        if pictures and (gm or not powers or not powers <= set(processed.pictures_off)):
-            mail.make_mixed(boundaries[visible])
+        with_picture = bool(pictures) and (gm or not powers or not powers <= set(processed.pictures_off))
+        sheets.setdefault((visible, with_picture), []).append(address)
+    mails: list[tuple[EmailMessage, tuple[str, ...]]] = []
+    for (visible, with_picture), addresses in sheets.items():
+        gm = visible[-1:] == (-1,)  # the GM's own sheet (grey press named): only a grey heading differs
+        text = render_results(
+            processed.game,
+            outcome,
+            processed.next_phase,
+            judge=config.judge_code,
+            deadline=processed.deadline,
+            late=processed.late,
+            note=processed.note,
+            finished=processed.finished,
+            press=[{**processed.press[i], "heading": press_heading(processed.press[i], gm)} for i in visible if i >= 0],
+            options=processed.options,
+            style=processed.style,
+            link=config.web.game_url(processed.game),
+        )
+        to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")
+        mail = notice(config, to, subject, text)
+        if with_picture:
+            mail.make_mixed()
             for picture in pictures:
-                mail.attach(picture)  # the same parts, in every copy
-            mails.append((mail, visible))
-        else:
-            mails.append((mail, None))
+                mail.attach(picture)  # the parts made once for every sheet
+        mails.append((mail, tuple(addresses)))
     return mails
-
-
-def _boundary(text: str) -> str:
-    """A MIME boundary as the library makes them, found in none of the text (the picture's base64 has no '=' but
-    its padding)."""
-    while True:
-        boundary = "=" * 15 + secrets.token_hex(10) + "=="
-        if boundary not in text:
-            return boundary
 
 
 def game_over_mails(

@@ -4,6 +4,7 @@ add a header: header values are single lines, and the library refuses anything e
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from email.headerregistry import Group
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
@@ -17,7 +18,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _base(config: Config, to: str, subject: str, body: str) -> EmailMessage:
+def _base(config: Config, to: str | Group, subject: str, body: str) -> EmailMessage:
     message = EmailMessage(policy=WRITING)
     message["From"] = formataddr((config.name, config.address))
     message["To"] = to
@@ -41,8 +42,9 @@ def reply(
     return message
 
 
-def notice(config: Config, to: str, subject: str, body: str, kind: str = "auto-generated") -> EmailMessage:
-    """Mail the judge sends of its own accord (results, press, notices)."""
+def notice(config: Config, to: str | Group, subject: str, body: str, kind: str = "auto-generated") -> EmailMessage:
+    """Mail the judge sends of its own accord (results, press, notices); `to` a `Group` for mail to several people
+    whose addresses none of them is shown (the envelope names them: `judge.mail.announce`)."""
     message = _base(config, to, subject, body)
     message["Auto-Submitted"] = kind
     return message

@@ -64,6 +64,8 @@ class Outgoing:
     message: EmailMessage
     kind: str
     raw: bytes | None = None
+    recipients: tuple[str, ...] | None = None
+    """the envelope's recipients where the headers do not name them (a results mail to several people)"""
 
 
 class Notifier:
@@ -105,7 +107,14 @@ class Notifier:
     ) -> list[dict[str, Any]]:
         """The mails as rows of the outbound queue."""
         return [
-            outbound_row(mail.message, kind=mail.kind, now=now, game_id=game_id, raw=mail.raw)
+            outbound_row(
+                mail.message,
+                kind=mail.kind,
+                now=now,
+                game_id=game_id,
+                raw=mail.raw,
+                recipients=None if mail.recipients is None else list(mail.recipients),
+            )
             for mail in self.mails(events)
         ]
 
@@ -151,7 +160,7 @@ class Notifier:
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
         copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))
-        return [Outgoing(mail, "result", raw) for mail, raw in copies]
+        return [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
 
     def _ended(self, event: GameEnded) -> list[Outgoing]:
         if not event.started or event.position is None:

@@ -15,6 +15,15 @@ lease into the future and names the claiming process (`judge.mail.claims`). Only
 row, so no row goes out twice while both run; claims a sender does not use (it was stopped) are handed back at
 once, and the claims of a process that died are taken back by the next sender round on its host, at once.
 
+Order (issue 31): replies first, then announcements and notices, then results (`judge.mail.outbox.urgency`), each
+oldest first; of every `SHARE_TURNS` claims one takes announcements first and one results first, so no kind waits
+for the others to run dry. A row is claimed only when its turn comes, so a reply queued during a results rush is
+the next mail sent. A row may have several recipients (one results mail for everyone who reads the same sheet):
+it is one SMTP transaction, and recipients the relay refuses while taking it for the others are split off into rows
+of their own (the same bytes), retried (4xx) or failed (5xx) alone; those who have it never get it again. A sender
+with mail due goes straight on from one row to the next on one relay connection; it waits (`IDLE_SECONDS`, or
+until woken by a reply or a game's results queued in its process) only when nothing is due.
+
 Failures: a temporary refusal of a message (4xx) counts an attempt and retries after 2, 4, 8... minutes, at most
 6 hours apart, until `max_attempts`; a permanent refusal (5xx for the whole message: the sender, every
 recipient, or the data) fails the row at once, as a retry would only be refused again. A relay that cannot be
@@ -56,6 +65,7 @@ from sqlalchemy import select, update
 from judge.clock import Clock, as_utc
 from judge.config import OutboundConfig
 from judge.mail.claims import alive, this_process
+from judge.mail.outbox import ANNOUNCEMENT, REPLY, RESULT, urgency_rank
 from judge.store import Database, OutboundMail, OutboundStatus
 from judge.store.outage import is_unavailable
 
@@ -69,6 +79,12 @@ RELAY_BACKOFF_MAX = 5.0
 """seconds between tries of a relay that cannot be reached: the queue goes out within seconds of its return"""
 SMTP_TIMEOUT = 60.0
 IDLE_SECONDS = 1.0
+"""how long a sender whose queue has nothing due waits before it looks again, unless woken sooner (a reply queued
+by this process, a game's results committed by its keeper); a sender with mail due never waits"""
+SHARE_TURNS = 10
+"""the claims of a sender go in turns of ten: the first eight take the most urgent mail due (replies, then
+announcements, then results), the ninth announcements first and the tenth results first, so that no kind waits for
+another to run dry (docs/mail.md, "Delivery")"""
 SECURITIES = ("tls", "starttls", "plain")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SAFE_KIND = re.compile(r"[^A-Za-z0-9_-]")
@@ -80,6 +96,14 @@ class _Refused(Exception):
     def __init__(self, message: str, *, permanent: bool) -> None:
         super().__init__(message)
         self.permanent = permanent
+
+
+class _RecipientsRefused(Exception):
+    """The relay refused every recipient, some for now (4xx) and some for good (5xx): each is dealt with apart."""
+
+    def __init__(self, codes: dict[str, int], message: str) -> None:
+        super().__init__(message)
+        self.codes = codes
 
 
 class _ConnectionFailed(Exception):
@@ -138,6 +162,10 @@ class Sender:
         self._relay_down_until = 0.0
         self._relay_backoff = RELAY_BACKOFF_FIRST
         self._outage_started: float | None = None
+        self._idle = False
+        """the last round found nothing due (or the relay in its back-off): `run` may wait"""
+        self._turn = 0
+        """where this sender is in its `SHARE_TURNS`"""
         self._in_hand: set[int] = set()
         """rows this sender may have claimed and whose outcome is not yet written"""
         self._owed: list[tuple[list[int], Callable[[], None]]] = []
@@ -152,33 +180,32 @@ class Sender:
         self._wake.set()
 
     def run(self, stop_event: threading.Event) -> None:
-        """Deliver until `stop_event` is set; waits up to a second between rounds, less when woken."""
+        """Deliver until `stop_event` is set. A round goes on while mail is due (the relay connection kept open
+        from one round to the next); only a sender with nothing due waits, up to `IDLE_SECONDS`, less when woken."""
         limit = 100
         outage = self.db.outage
         while not stop_event.is_set():
-            sent = 0
             began = time.monotonic()
             try:
                 self.settle()
-                sent = self.send_due(limit, stop_event=stop_event)
+                self.send_due(limit, stop_event=stop_event, keep_open=True)
                 outage.answered(began)
             except Exception as error:  # the database or the disk: keep the loop alive, the rows stay due
+                self._disconnect()
                 if is_unavailable(error):
-                    self._disconnect()
                     outage.lost(error, "sender")
                     outage.wait(stop_event)
                     continue
                 log.exception("delivering the outbound queue failed; trying again shortly")
-            if sent >= limit:
-                continue  # more may be due: no pause
+                self._idle = True
+            if not self._idle:
+                continue  # more is due: no pause
+            self._disconnect()
             self._pause(stop_event)
 
     def _pause(self, stop_event: threading.Event) -> None:
-        waited = 0.0
-        while waited < IDLE_SECONDS and not stop_event.is_set():
-            if self._wake.wait(0.1):
-                break
-            waited += 0.1
+        if not stop_event.is_set():
+            self._wake.wait(IDLE_SECONDS)  # shutdown() wakes it too
         self._wake.clear()
 
     def settle(self) -> None:
@@ -206,20 +233,26 @@ class Sender:
 
     # -- one round --------------------------------------------------------------------------------------------
 
-    def send_due(self, limit: int = 100, *, stop_event: threading.Event | None = None) -> int:
-        """Deliver up to `limit` due rows, oldest first; return how many were delivered.
+    def send_due(self, limit: int = 100, *, stop_event: threading.Event | None = None, keep_open: bool = False) -> int:
+        """Deliver up to `limit` due rows, most urgent first (replies, announcements, results, each oldest first,
+        in the turns of `SHARE_TURNS`); return how many were delivered.
 
         Through a relay each row is claimed just before it is sent and marked sent as soon as the relay has it:
-        a slow relay may take minutes a message, longer than a whole round's claim could last, and a crash
-        repeats at most the one message under way. Files are quick: a round's rows are claimed together and
-        marked sent together once the files and their folder are on disk (a file written again after a crash is
-        the same file). Claims left unused (a stop) are handed back at once rather than left to their lease."""
+        a slow relay may take minutes a message, longer than a whole round's claim could last, a crash repeats at
+        most the one message under way, and a reply queued meanwhile is the next row claimed. Files are quick: a
+        round's rows are claimed together and marked sent together once the files and their folder are on disk (a
+        file written again after a crash is the same file). Claims left unused (a stop) are handed back at once
+        rather than left to their lease. `keep_open`: leave the relay connection open for the next round while
+        mail is due (`run`)."""
         self.take_back_dead_claims()
+        self._idle = False
         if self.config.relay_host and time.monotonic() < self._relay_down_until:
+            self._idle = True
             return 0  # the relay did not answer a moment ago: the queue waits, in order
-        due = self._due(limit)
         if self.config.relay_host:
-            return self._relay_all(due, stop_event)
+            return self._relay_all(limit, stop_event, keep_open=keep_open)
+        due = self._due(limit)
+        self._idle = len(due) < limit
         rows = self._claim(due)
         handled: set[int] = set()
         try:
@@ -228,30 +261,72 @@ class Sender:
             self._release([row.id for row in rows if row.id not in handled])
         return sum(1 for row in rows if row.status == OutboundStatus.SENT)
 
-    def _relay_all(self, due: list[int], stop_event: threading.Event | None) -> int:
+    def _relay_all(self, limit: int, stop_event: threading.Event | None, *, keep_open: bool) -> int:
         delivered = 0
+        done = False
         try:
-            for row_id in due:
+            for _ in range(limit):
                 if stop_event is not None and stop_event.is_set():
                     break
-                claimed = self._claim([row_id])
-                if not claimed:
-                    continue  # another sender has it, or it is no longer due
-                row = claimed[0]
+                row = self._claim_next()
+                if row is None:
+                    self._idle = True
+                    break
                 try:
-                    self._relay(row)
+                    refused = self._relay(row)
                 except _Refused as refusal:
                     self._failed(row, str(refusal), permanent=refusal.permanent)
+                except _RecipientsRefused as refusal:
+                    self._partly(row, refusal.codes, str(refusal), delivered=False)
                 except _ConnectionFailed as failure:
                     self._relay_unreachable(row, str(failure))
+                    self._idle = True
                     break  # the rest wait for the relay, in order
                 else:
-                    self._sent([row])
+                    if refused:
+                        self._partly(row, refused, f"the relay refused some recipients: {refused}", delivered=True)
+                    else:
+                        self._sent([row])
                     delivered += 1
                     self._relay_answered()
+            done = True
         finally:
-            self._disconnect()
+            if not (done and keep_open and not self._idle):
+                self._disconnect()
         return delivered
+
+    def _claim_next(self) -> OutboundMail | None:
+        """Claim the next row to send (`SHARE_TURNS`), or None when nothing is due. On PostgreSQL the row is
+        chosen `FOR UPDATE SKIP LOCKED`, so two senders never reach for the same one; on SQLite, whose writers take
+        turns, a sender that lost the row to another between its look and its claim looks again."""
+        turn, self._turn = self._turn, (self._turn + 1) % SHARE_TURNS
+        first = {SHARE_TURNS - 2: ANNOUNCEMENT, SHARE_TURNS - 1: RESULT}.get(turn, REPLY)
+        while True:
+            now = self.clock.now()
+            due = (OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
+            with self.db.transaction() as session:
+                row_id = session.scalar(
+                    select(OutboundMail.id)
+                    .where(*due)
+                    .order_by(urgency_rank(first), OutboundMail.id)
+                    .limit(1)
+                    .with_for_update(skip_locked=True)
+                )
+                if row_id is None:
+                    return None
+                self._in_hand.add(row_id)  # until the claim's answer is in: its commit may be lost
+                claimed = session.scalar(
+                    update(OutboundMail)
+                    .where(OutboundMail.id == row_id, *due)
+                    # claimed to be sent this instant: marked with the relay in the same commit (`_mark_sending`)
+                    .values(next_try_at=now + CLAIM_LEASE, claimed_by=this_process(), sending_since=now)
+                    .returning(OutboundMail.id)
+                    .execution_options(synchronize_session=False)
+                )
+                row = session.get(OutboundMail, row_id) if claimed is not None else None
+            if row is not None:
+                return row
+            self._in_hand.discard(row_id)
 
     def _relay_unreachable(self, row: OutboundMail, error: str) -> None:
         """The relay cannot be reached: the row goes back to the queue as it was (no attempt counted), unless it
@@ -338,7 +413,7 @@ class Sender:
                 session.scalars(
                     select(OutboundMail.id)
                     .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
-                    .order_by(OutboundMail.id)
+                    .order_by(urgency_rank(REPLY), OutboundMail.id)
                     .limit(limit)
                 )
             )
@@ -401,6 +476,74 @@ class Sender:
             row.status = OutboundStatus.SENT
             log.info("sent outbound mail %d (%s) to %s", row.id, row.kind, ", ".join(row.recipients))
 
+    def _partly(self, row: OutboundMail, codes: dict[str, int], error: str, *, delivered: bool) -> None:
+        """Some recipients refused (`codes`: their reply codes): those refused for now (4xx) are tried again on the
+        message's schedule, those refused for good (5xx) fail at once (the admin is told), and the others, who have
+        the message when `delivered`, are never sent it again. Each part is a row of its own, the same bytes."""
+        self._record([row.id], partial(self._write_partly, row, codes, error, delivered))
+
+    def _write_partly(self, row: OutboundMail, codes: dict[str, int], error: str, delivered: bool) -> None:
+        now = self.clock.now()
+        recipients = [str(r) for r in row.recipients]
+        later = [r for r in recipients if r in codes and codes[r] < 500]
+        never = [r for r in recipients if r in codes and codes[r] >= 500]
+        attempts = row.attempts + 1
+        give_up = attempts >= self.config.max_attempts
+        retry_at = now + retry_delay(attempts)
+        failed: list[OutboundMail] = []
+        with self.db.transaction() as session:
+
+            def part(to: list[str], status: str) -> OutboundMail:
+                copy = OutboundMail(
+                    message=row.message,
+                    recipients=to,
+                    kind=row.kind,
+                    game_id=row.game_id,
+                    inbound_id=row.inbound_id,
+                    status=status,
+                    attempts=attempts,
+                    next_try_at=retry_at,
+                    last_error=error[:2000],
+                    created_at=row.created_at,
+                )
+                session.add(copy)
+                return copy
+
+            values: dict[str, object] = {"last_error": error[:2000], "claimed_by": None, "sending_since": None}
+            if delivered:
+                values.update(
+                    status=OutboundStatus.SENT, sent_at=now, recipients=[r for r in recipients if r not in codes]
+                )
+            else:  # this row goes on for those refused for now
+                values.update(recipients=later, attempts=attempts)
+                values.update({"status": OutboundStatus.FAILED} if give_up else {"next_try_at": retry_at})
+            written = session.execute(
+                update(OutboundMail)
+                .where(OutboundMail.id == row.id, OutboundMail.status == OutboundStatus.QUEUED)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+            if getattr(written, "rowcount", 1) == 0:
+                return  # written before (a commit whose answer the connection lost): its parts with it
+            if delivered and later:
+                retry = part(later, OutboundStatus.FAILED if give_up else OutboundStatus.QUEUED)
+                if give_up:
+                    failed.append(retry)
+            elif not delivered and give_up:
+                row.recipients = later
+                failed.append(row)
+            if never:
+                failed.append(part(never, OutboundStatus.FAILED))
+            session.flush()
+        log.warning("outbound mail %d: %s", row.id, error)
+        for lost in failed:
+            log.error("outbound mail %d to %s failed for good: %s", lost.id, ", ".join(lost.recipients), error)
+            if self.on_failure is not None:
+                try:
+                    self.on_failure(lost, error)
+                except Exception:  # telling the admin must never stop the queue
+                    log.exception("could not tell the admin that outbound mail %d failed", lost.id)
+
     def _failed(self, row: OutboundMail, error: str, *, permanent: bool) -> None:
         attempts = row.attempts + 1
         give_up = permanent or attempts >= self.config.max_attempts
@@ -461,7 +604,9 @@ class Sender:
         finally:
             os.close(directory)
 
-    def _relay(self, row: OutboundMail) -> None:
+    def _relay(self, row: OutboundMail) -> dict[str, int]:
+        """Give the relay the message, in one transaction for all its recipients; returns the recipients it refused
+        while taking it for the others (their reply codes)."""
         if not row.recipients:
             raise _Refused("no recipients", permanent=True)
         smtp = self._connection()
@@ -473,13 +618,17 @@ class Sender:
             options.append("BODY=8BITMIME")
         if smtp.has_extn("smtputf8") and not all(a.isascii() for a in [sender, *recipients]):
             options.append("SMTPUTF8")
-        self._mark_sending(row)
+        if row.sending_since is None:  # `_claim_next` marks it as it claims it
+            self._mark_sending(row)
         try:
             refused = smtp.sendmail(sender, recipients, wire, mail_options=options)
         except smtplib.SMTPRecipientsRefused as error:
             self._forget_if_closed(smtp)
             codes = {rcpt: code for rcpt, (code, _) in error.recipients.items()}
-            raise _Refused(f"every recipient refused: {error.recipients}", permanent=_all_permanent(codes)) from None
+            text = f"every recipient refused: {error.recipients}"
+            if len({code >= 500 for code in codes.values()}) > 1:
+                raise _RecipientsRefused(codes, text) from None  # some for now, some for good: each apart
+            raise _Refused(text, permanent=_all_permanent(codes)) from None
         except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as error:
             self._forget_if_closed(smtp)
             text = error.smtp_error.decode("utf-8", "replace") if isinstance(error.smtp_error, bytes) else ""
@@ -490,9 +639,8 @@ class Sender:
             # is the message's failure, retried on its own schedule, never at once (which could repeat it fast)
             self._disconnect()
             raise _Refused(f"lost during delivery: {type(error).__name__}: {error}", permanent=False) from None
-        if refused:
-            # the others have it; a second send would duplicate their copy, so the row counts as sent
-            log.warning("outbound mail %d: the relay refused some recipients: %s", row.id, refused)
+        # the others have it: only the refused are tried again (or failed), never those who have it
+        return {rcpt: code for rcpt, (code, _) in refused.items()}
 
     def _mark_sending(self, row: OutboundMail) -> None:
         """From here until its answer is recorded, the message may be with the relay."""

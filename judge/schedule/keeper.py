@@ -20,6 +20,7 @@ insert. A game whose work fails is logged and left for a later round; the others
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -169,6 +170,9 @@ class DeadlineKeeper:
         self.config = config
         self.clock = clock
         self.notifier = Notifier(config)
+        self.on_queued: Callable[[], None] | None = None
+        """called once a game's mail is committed to the outbound queue (the daemon wakes its sender): the results
+        of the first games go out while the keeper adjudicates the next, not once the whole round is done"""
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
@@ -354,6 +358,8 @@ class DeadlineKeeper:
                 if is_unavailable(error):
                     raise  # the database's failure, not the game's: its work is done again when it answers
                 raise _GameFailed(game_id, name) from error
+        if mails and self.on_queued is not None:
+            self.on_queued()
         return game_id, done
 
     def _game(self, s: Session, game: Game, games: Games) -> list[str]:

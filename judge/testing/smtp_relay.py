@@ -30,6 +30,8 @@ class ReceivedMessage:
     mail_from: str
     rcpt_tos: tuple[str, ...]
     data: bytes
+    at: float = 0.0
+    """when it was accepted (`time.monotonic()`): the bench times mail by its arrival"""
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class _Handler:
         self.condition = threading.Condition()
         self.received: list[ReceivedMessage] = []
         self.failure: _Failure | None = None
+        self.refusing: dict[str, str] = {}
+        """recipients refused at RCPT TO, with the reply, until `accept` (one mailbox full, another gone)"""
         self.holding = threading.Event()
         """while set, a message's DATA is held unanswered (the sender waits for the relay's answer)"""
         self.held = threading.Event()
@@ -63,6 +67,10 @@ class _Handler:
         refusal = self._take_failure("RCPT")
         if refusal is not None:
             return refusal
+        with self.condition:
+            refused = self.refusing.get(address)
+        if refused is not None:
+            return refused
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -77,7 +85,7 @@ class _Handler:
             return refusal
         # original_content is the data before any decoding (dot-unstuffed, CRLF line endings as sent)
         raw = envelope.original_content or b""
-        message = ReceivedMessage(envelope.mail_from or "", tuple(envelope.rcpt_tos), bytes(raw))
+        message = ReceivedMessage(envelope.mail_from or "", tuple(envelope.rcpt_tos), bytes(raw), time.monotonic())
         with self.condition:
             self.received.append(message)
             self.condition.notify_all()
@@ -151,6 +159,7 @@ class SmtpRelay(StartStop):
         with self._handler.condition:
             self._handler.received.clear()
             self._handler.failure = None
+            self._handler.refusing.clear()
 
     def hold(self) -> None:
         """Hold the next DATA unanswered (until `release`): the moment a sender may be killed mid-send. The held
@@ -164,6 +173,16 @@ class SmtpRelay(StartStop):
 
     def release(self) -> None:
         self._handler.holding.clear()
+
+    def refuse(self, address: str, code: int, text: str = "mailbox unavailable") -> None:
+        """Refuse this recipient at RCPT TO with this reply, every time, until `accept`: the other recipients of
+        a message are taken."""
+        with self._handler.condition:
+            self._handler.refusing[address] = f"{code} {text}"
+
+    def accept(self, address: str) -> None:
+        with self._handler.condition:
+            self._handler.refusing.pop(address, None)
 
     def fail_next(self, code: int = 451, text: str = "4.3.0 Try again later", *, at: Stage = "DATA") -> None:
         """Refuse the next DATA (or RCPT TO, with at="RCPT") once with this reply; later ones are accepted."""
