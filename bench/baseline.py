@@ -39,7 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _export(ref: str, into: Path) -> None:
-    archive = subprocess.run(["git", "archive", ref, "judge", "maps", "templates"], cwd=ROOT, capture_output=True)
+    archive = subprocess.run(
+        ["git", "archive", ref, "judge", "maps", "templates", "migrations"], cwd=ROOT, capture_output=True
+    )
     if archive.returncode:
         raise SystemExit(f"bench: cannot export {ref!r}: {archive.stderr.decode().strip()}")
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
