@@ -4,16 +4,19 @@ filed inside it, and a batch of order mails writes its sets in one statement a k
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from sqlalchemy import event, select
 
 from judge.commands import answer_mail
 from judge.config import Config, SmtpIntakeConfig
 from judge.game import Games
+from judge.game.order_writes import file_order_set
 from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
-from judge.store import Database, OrderSet, open_database
+from judge.store import Database, Game, OrderSet, open_database
 from judge.testing.tables import OPENING_ORDERS, full_games
 
 
@@ -97,3 +100,14 @@ def test_a_batch_of_order_mails_writes_its_order_sets_in_one_statement_a_kind(da
     with db.transaction() as s:
         assert s.scalar(select(OrderSet.id).where(OrderSet.has_errors)) is None
         assert len(s.scalars(select(OrderSet.id)).all()) == 14
+
+
+def test_a_set_said_to_be_on_file_that_is_not_fails_the_transaction_rather_than_vanish(database_url: str) -> None:
+    db = _games(database_url)
+    with db.transaction() as s:
+        game_id, phase = s.execute(select(Game.id, Game.phase_index).where(Game.name == "g0")).one()
+    values = {"set_game": game_id, "set_phase": phase, "set_power": "Italy", "lines": ["A Ven H"], "checked": [],
+              "has_errors": False, "submitted_at": datetime.now(UTC), "source_message_id": None}  # fmt: skip
+    with pytest.raises(RuntimeError, match="not on file"), db.transaction() as s:
+        file_order_set(s, values, on_file=True)
+    assert _on_file(db) == {}

@@ -14,7 +14,9 @@ or its commit -- so that nothing, in this transaction or any other, ever reads o
 - a savepoint rolled back drops what was filed inside it; a transaction rolled back, all.
 
 Whether a set replaced an earlier one is what the game's snapshot says is on file (`Snapshot.on_file`), not a
-statement's row count, which a write sent later cannot give.
+statement's row count, which a write sent later cannot give. The row count still guards the belief: should fewer sets
+be replaced than were said to be on file, the transaction fails (and its mail is done again alone) rather than lose
+orders without a word.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import BindParameter, Table, bindparam, event
+from sqlalchemy import BindParameter, CursorResult, Table, bindparam, event
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, UOWTransaction
 
 from judge.store import OrderSet
@@ -95,7 +97,10 @@ def write_order_sets(session: Session) -> None:
     replaced = [filed.values for filed in last.values() if not filed.new]
     added = [filed.values for filed in last.values() if filed.new]
     if replaced:
-        session.execute(_REPLACE_ORDER_SET, replaced, execution_options=READS_NO_ORDER_SETS)
+        result = session.execute(_REPLACE_ORDER_SET, replaced, execution_options=READS_NO_ORDER_SETS)
+        written = cast(CursorResult[Any], result).rowcount
+        if 0 <= written < len(replaced):  # a set said to be on file was not: never lose orders without a word
+            raise RuntimeError(f"{len(replaced) - written} order set(s) to replace were not on file")
     if added:
         session.execute(_ADD_ORDER_SET, added, execution_options=READS_NO_ORDER_SETS)
 
