@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 
 from bench.baseline import ROOT, _export
 from judge.game import Games
-from judge.store import OutboundMail, OutboundStatus, open_database
+from judge.store import Database, OutboundMail, OutboundStatus, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.tables import OPENING_ORDERS, full_games
@@ -152,12 +152,12 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
     return timing, took_reference
 
 
-def _watch(db: object, mails: int, start: float) -> Timing | None:
+def _watch(db: Database, mails: int, start: float) -> Timing | None:
     """Poll the outbound queue until every reply is sent; None if that takes longer than `STALL_SECONDS`."""
     answered = 0.0
     while True:
         time.sleep(0.05)
-        with db.transaction() as s:  # type: ignore[attr-defined]
+        with db.transaction() as s:
             counts = dict(
                 s.execute(
                     select(OutboundMail.status, func.count())
