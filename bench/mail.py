@@ -121,6 +121,7 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
         args = {"url": url, "host": dovecot.host, "port": dovecot.imap_port, "user": user,
                 "outbox": str(Path(folder) / "outbox")}  # fmt: skip
         env = {**os.environ, "PYTHONPATH": str(tree)}
+        logs = [Path(folder) / f"judge{n}.log" for n in range(processes)]
         judges = [
             subprocess.Popen(
                 [sys.executable, "-c", _RUNNER, json.dumps(args)],
@@ -129,9 +130,9 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
                 text=True,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=log.open("w"),
             )
-            for _ in range(processes)
+            for log in logs
         ]
         try:
             for judge in judges:
@@ -141,7 +142,10 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
                 assert judge.stdin is not None
                 judge.stdin.write("go\n")
                 judge.stdin.flush()
-            timing = _watch(db, mails, start)
+            timing = _watch(db, mails, start, judges)
+            if timing is None:  # say why
+                for log in logs:
+                    print("\n".join(log.read_text().splitlines()[-5:]))
         finally:
             for judge in judges:
                 assert judge.stdin is not None
@@ -152,8 +156,9 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
     return timing, took_reference
 
 
-def _watch(db: Database, mails: int, start: float) -> Timing | None:
-    """Poll the outbound queue until every reply is sent; None if that takes longer than `STALL_SECONDS`."""
+def _watch(db: Database, mails: int, start: float, judges: list[subprocess.Popen[str]]) -> Timing | None:
+    """Poll the outbound queue until every reply is sent; None if that takes longer than `STALL_SECONDS`, or a
+    judge process ends."""
     answered = 0.0
     while True:
         time.sleep(0.05)
@@ -170,7 +175,7 @@ def _watch(db: Database, mails: int, start: float) -> Timing | None:
             answered = now
         if counts.get(OutboundStatus.SENT, 0) >= mails:
             return Timing(answered, now)
-        if now > STALL_SECONDS:
+        if now > STALL_SECONDS or any(judge.poll() is not None for judge in judges):
             return None
 
 
@@ -211,7 +216,7 @@ def mail_benchmark(mails: int, games: int = 10, baseline: str = "") -> None:
 def _line(name: str, database: str, processes: int, mails: int, timing: Timing | None, one: Timing | None) -> None:
     label = f"{name:>10} {database:10} {processes} process{'es' if processes > 1 else '  '}"
     if timing is None:
-        print(f"  {label}: stopped after {STALL_SECONDS} s, the replies not all sent")
+        print(f"  {label}: stopped, the replies not all sent (a judge ended, or {STALL_SECONDS} s passed)")
         return
     scale = f"  ({one.answered / timing.answered:.2f} x one process)" if processes > 1 and one else ""
     print(f"  {label}: stored, checked and answered {mails / timing.answered:6,.0f} mails/s, every reply sent "
