@@ -188,7 +188,7 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         default=os.environ.get("BENCH_BASELINE", ""),
-        help="a git ref whose engine to time against this tree's in the same run (env BENCH_BASELINE)",
+        help="a git ref whose engine and mail path to time against this tree's in the same run (env BENCH_BASELINE)",
     )
     parser.add_argument(
         "--only",
@@ -213,8 +213,7 @@ def main() -> None:
     if args.mila and "mila" in run:
         mila_benchmark(args.mila, args.rounds)
     if args.mails and "mail" in run:
-        for database in ("SQLite", "PostgreSQL"):
-            mail_benchmark(args.mails, database=database)
+        mail_benchmark(args.mails, baseline=args.baseline)
     if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
     if args.rush and "rush" in run:

@@ -38,8 +38,8 @@ print(json.dumps({"phases": len(phases), "seconds": best}))
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _export(ref: str, into: Path, paths: tuple[str, ...] = ("judge", "maps", "templates")) -> None:
-    """The ref's `paths` into `into` (a judge that opens a database also needs "migrations")."""
+def _export(ref: str, into: Path, paths: tuple[str, ...] = ("judge", "maps", "templates", "migrations")) -> None:
+    """The ref's `paths` into `into`: by default all a judge needs to run, migrations and all."""
     archive = subprocess.run(["git", "archive", ref, *paths], cwd=ROOT, capture_output=True)
     if archive.returncode:
         raise SystemExit(f"bench: cannot export {ref!r}: {archive.stderr.decode().strip()}")

@@ -157,14 +157,14 @@ def _mail_beside_the_site(mails: int, rate: float = 20.0, rounds: int = 3) -> No
     """The mail benchmark alone and with a reader in another process fetching the site's pages (the list and two
     games') at up to `rate` pages a second, as browsers would; `rounds` of each, taken in turn, each as its time
     over the IMAP reference of its own run (the machine's load moves both), compared by their medians."""
-    from bench.mail import mail_benchmark
+    from bench.mail import SiteReader, mail_time_over_reference
 
     print(f"  the mail benchmark alone and with the site read at up to {rate:.0f} pages/s, {rounds} rounds each:")
     alone: list[float] = []
     reading: list[float] = []
     for _ in range(rounds):
-        one = mail_benchmark(mails, web=False)
-        other = mail_benchmark(mails, web=True, reader=[sys.executable, "-c", READER], reader_rate=rate)
+        one = mail_time_over_reference(mails, web=False)
+        other = mail_time_over_reference(mails, web=True, reader=SiteReader([sys.executable, "-c", READER], rate))
         if one is None or other is None:
             print("  (the mail benchmark was skipped: no comparison)")
             return

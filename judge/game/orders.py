@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
 
-from sqlalchemy import BindParameter, CursorResult, Table, bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.engine import OrderKind, PhaseType, Position, Rules
@@ -14,28 +13,10 @@ from judge.engine.supply import balances, halves
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
+from judge.game.order_writes import file_order_set
 from judge.game.use_case import UseCase, phase_name, side_of
 from judge.notation import read_line
 from judge.store import GameStatus, OrderSet
-
-# Order sets are written with plain table statements, built once (a deadline's rush files thousands): they are
-# only ever read as columns, never as ORM objects that a statement here could leave stale.
-_ORDER_SETS = cast(Table, OrderSet.__table__)
-_SET_VALUES: dict[str, BindParameter[Any]] = {
-    name: bindparam(name) for name in ("lines", "checked", "has_errors", "submitted_at", "source_message_id")
-}
-_REPLACE_ORDER_SET = (
-    _ORDER_SETS.update()
-    .where(
-        _ORDER_SETS.c.game_id == bindparam("set_game"),
-        _ORDER_SETS.c.phase_index == bindparam("set_phase"),
-        _ORDER_SETS.c.power == bindparam("set_power"),
-    )
-    .values(_SET_VALUES)
-)
-_ADD_ORDER_SET = _ORDER_SETS.insert().values(
-    game_id=bindparam("set_game"), phase_index=bindparam("set_phase"), power=bindparam("set_power"), **_SET_VALUES
-)
 
 
 @dataclass(frozen=True)
@@ -155,10 +136,10 @@ class Orders(UseCase):
                     "submitted_at": self.clock.now(),
                     "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
                 }
-                if cast(CursorResult[Any], s.execute(_REPLACE_ORDER_SET, values)).rowcount > 0:
-                    replaced = True
-                else:
-                    s.execute(_ADD_ORDER_SET, values)
+                # written with the transaction's other sets, before its next statement (`judge.game.order_writes`)
+                replaced = replaced or each in game.on_file
+                file_order_set(s, values, on_file=each in game.on_file)
+                game.on_file.add(each)
             if len(side) > 1:  # the whole side's orders now on file: those this mail gave, and those it left
                 for each, checked_json in s.execute(
                     select(OrderSet.power, OrderSet.checked).where(

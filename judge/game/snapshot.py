@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, select
+from sqlalchemy import bindparam, event, exists, select
 from sqlalchemy.orm import Session, SessionTransaction
 
 from judge.contract import position_from_json
 from judge.engine import Position, Rules
-from judge.store import Game, Player, Seat
+from judge.game.order_writes import READS_NO_ORDER_SETS, filed_powers
+from judge.store import Game, OrderSet, Player, Seat
 from judge.variants import get_variant
 
 _KEY = "judge.game_views"
@@ -52,6 +53,8 @@ class Snapshot:
     gm_address: str
     gm_password_hash: str
     seats: tuple[SeatView, ...]
+    on_file: set[str] = field(default_factory=set)
+    """the powers with orders on file for the current phase (as the order path files more, it adds them)"""
     _rules: Rules | None = field(default=None, repr=False)
     _current: Position | None = field(default=None, repr=False)
 
@@ -89,7 +92,19 @@ _GAME = (
     .with_for_update(of=Game)
 )
 _SEATS = (
-    select(Seat.power, Seat.status, Player.address, Player.password_hash)
+    select(
+        Seat.power,
+        Seat.status,
+        Player.address,
+        Player.password_hash,
+        exists()
+        .where(
+            OrderSet.game_id == Seat.game_id,
+            OrderSet.phase_index == bindparam("phase"),
+            OrderSet.power == Seat.power,
+        )
+        .label("on_file"),
+    )
     .outerjoin(Player, Player.id == Seat.player_id)
     .where(Seat.game_id == bindparam("game"))
     .order_by(Seat.id)
@@ -102,10 +117,13 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
     found = views.get(name)
     if found is not None:
         return found
-    row = session.execute(_GAME, {"name": name}).first()
+    # the order sets filed and not yet written are added, not written first (`judge.game.order_writes`)
+    row = session.execute(_GAME, {"name": name}, execution_options=READS_NO_ORDER_SETS).first()
     if row is None:
         return None
-    seats = session.execute(_SEATS, {"game": row.id}).all()
+    seats = session.execute(
+        _SEATS, {"game": row.id, "phase": row.phase_index}, execution_options=READS_NO_ORDER_SETS
+    ).all()
     view = Snapshot(
         id=row.id,
         name=name,
@@ -118,6 +136,7 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
         gm_address=row.address,
         gm_password_hash=row.password_hash,
         seats=tuple(SeatView(s.power, s.status, s.address, s.password_hash) for s in seats),
+        on_file={s.power for s in seats if s.on_file} | filed_powers(session, row.id, row.phase_index),
     )
     views[name] = view
     return view
