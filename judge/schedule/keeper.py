@@ -41,6 +41,7 @@ from judge.game.use_case import audience_of, side_of
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
 from judge.render.dates import deadline_text, when_text
+from judge.schedule.predraw import PicturePool
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import is_unavailable
 from judge.variants import get_variant
@@ -173,6 +174,8 @@ class DeadlineKeeper:
         self.on_queued: Callable[[], None] | None = None
         """called once a game's mail is committed to the outbound queue (the daemon wakes its sender): the results
         of the first games go out while the keeper adjudicates the next, not once the whole round is done"""
+        self.pictures = PicturePool(db, config.picture_workers if config.pictures else 0)
+        """the workers that draw the next games' results pictures while this one is adjudicated"""
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
@@ -193,10 +196,14 @@ class DeadlineKeeper:
         now = self.clock.now()
         result = Round()
         found = self._candidates(now)
+        self.pictures.new_round()
         left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take
         for start in range(0, len(found), _GROUP):
             group = {game_id: (name, index) for game_id, name, index in found[start : start + _GROUP]}
             while group:
+                # the pictures of the games after the one taken now are drawn by the workers meanwhile
+                following = [(game_id, name, index) for game_id, (name, index) in group.items()]
+                self.pictures.ahead([*following[1:], *found[start + _GROUP : start + _GROUP + self.pictures.window]])
                 try:
                     taken = self._take(group)
                 except _GameFailed as failure:
@@ -219,6 +226,10 @@ class DeadlineKeeper:
                 )
                 result.held.extend(sorted(still))
         return result
+
+    def close(self) -> None:
+        """Stop the picture workers (the daemon's shutdown)."""
+        self.pictures.close()
 
     def fingerprint(self) -> int:
         """The active games' deadlines and phases, as one number: it changes when any of them is changed, by this
