@@ -40,6 +40,9 @@ class Judge:
         config = Config(address="judge@example.org", name="testjudge", pictures=True, picture_workers=workers)
         keeper = DeadlineKeeper(self.db, config, self.clock)
         keeper.pictures.window = len(NAMES)  # every game drawn ahead at once, so that every one can be a hit
+        if workers:
+            keeper.pictures.start()
+            assert keeper.pictures.ready(timeout=120)
         return keeper
 
     def due(self, names: tuple[str, ...] = NAMES) -> list[tuple[int, str, int]]:
@@ -160,8 +163,8 @@ def test_an_order_changed_after_the_drawing_gets_the_picture_of_its_own_outcome(
 def test_a_dead_picture_worker_leaves_the_pictures_drawn_in_place_and_the_results_sent_once(
     judge: Judge, caplog: pytest.LogCaptureFixture
 ) -> None:
-    keeper = judge.keeper(workers=1)
     before = {child.pid for child in multiprocessing.active_children()}
+    keeper = judge.keeper(workers=1)
     try:
         keeper.pictures.ahead(judge.due())
         workers = [child.pid for child in multiprocessing.active_children() if child.pid not in before]

@@ -90,6 +90,11 @@ def draw(ahead: Ahead) -> Drawn:
     return Drawn(digest(ahead.variant, outcome), stem, map_files(ahead.variant, outcome, stem))
 
 
+def warm() -> None:
+    """A worker's first task: nothing more than being started, with the modules `draw` needs imported (the pool
+    is used once it has answered, so that no game's results wait for a worker's start)."""
+
+
 class Predrawn:
     """The pictures drawn (or being drawn) ahead in this process, by game and phase index; bounded, each taken once.
 
@@ -106,7 +111,7 @@ class Predrawn:
         self.hits = 0
         """results that used a picture drawn ahead (the bench and the tests read it)"""
         self.misses = 0
-        """results that asked for one and drew their own"""
+        """results that drew their own (none drawn ahead, or not of their outcome)"""
 
     def offer(self, game: str, index: int, future: Future[Drawn]) -> None:
         """A picture on its way; the oldest beyond `kept` are dropped (and cancelled if not begun)."""
@@ -116,6 +121,11 @@ class Predrawn:
             while len(self._futures) > self._kept:
                 _, dropped = self._futures.popitem(last=False)
                 dropped.cancel()
+
+    def pending(self) -> int:
+        """Pictures not yet drawn (waiting for a worker, or being drawn)."""
+        with self._lock:
+            return sum(1 for future in self._futures.values() if not future.done())
 
     def __contains__(self, key: tuple[str, int]) -> bool:
         with self._lock:
@@ -134,9 +144,7 @@ class Predrawn:
         worker read the game). A picture being drawn is waited for, at most `WAIT_SECONDS`."""
         with self._lock:
             future = self._futures.pop((game, index), None)
-        if future is None:
-            return None
-        files = self._drawn(future, variant, outcome, stem)
+        files = None if future is None else self._drawn(future, variant, outcome, stem)
         with self._lock:
             if files is None:
                 self.misses += 1

@@ -19,18 +19,23 @@ from __future__ import annotations
 import logging
 import multiprocessing
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from sqlalchemy import select, tuple_
 
-from judge.mail.predrawn import PREDRAWN, Ahead, Predrawn, draw
+from judge.mail.predrawn import PREDRAWN, Ahead, Predrawn, draw, warm
 from judge.store import Database, Game, GameStatus, OrderSet
 
 log = logging.getLogger(__name__)
 
 RESTARTS = 3
 """new pools after a broken one, at most, in the life of a process: a worker that keeps dying is not fed forever"""
+
+
+LOOKAHEAD = 4
+"""how far down the keeper's list (in windows) games are drawn ahead: the games between that another judge process
+took are passed over, and the pictures drawn stay few enough to be used before the cache (`KEPT`) drops them"""
 
 
 class PicturePool:
@@ -40,11 +45,13 @@ class PicturePool:
         self.db = db
         self.workers = max(0, workers)
         self.window = window if window is not None else 2 * self.workers
-        """games drawn ahead of the keeper at most: enough to keep every worker busy, few enough that the games
-        another judge process takes meanwhile cost little"""
+        """pictures being drawn at most: enough to keep every worker busy, few enough that the games another judge
+        process takes meanwhile cost little"""
         self.predrawn = predrawn
         self.predrawn.on_failure = self._failed
         self._pool: ProcessPoolExecutor | None = None
+        self._ready: Future[None] | None = None
+        """done once a worker has started and imported what it draws with"""
         self._broken = False
         self._restarts = 0
         self._asked: set[tuple[int, int]] = set()
@@ -59,22 +66,25 @@ class PicturePool:
         self._asked.clear()
 
     def ahead(self, upcoming: Sequence[tuple[int, str, int]]) -> None:
-        """Hand the workers the games of `upcoming` (id, name, phase index: the keeper's next games, in the order it
-        takes them) within the window that were not handed out this round and are still in that phase."""
+        """Hand the workers the first games of `upcoming` (id, name, phase index: the keeper's next games, in the
+        order it takes them) not yet handed out this round and still in that phase, while fewer than `window` are
+        being drawn."""
         if not self.enabled:
             return
-        busy = sum(1 for game_id, name, index in upcoming[: self.window] if (name, index) in self.predrawn)
+        room = self.window - self.predrawn.pending()
+        if room <= 0:
+            return
         wanted = [
             (game_id, index)
-            for game_id, name, index in upcoming[: self.window]
+            for game_id, name, index in upcoming[: LOOKAHEAD * self.window]
             if (game_id, index) not in self._asked and (name, index) not in self.predrawn
-        ][: max(0, self.window - busy)]
+        ][:room]
         if not wanted:
             return
+        pool = self.start()
+        if pool is None or not self.ready():
+            return  # the workers are still starting: the results draw their own meanwhile, and nobody waits
         self._asked.update(wanted)
-        pool = self._started()
-        if pool is None:
-            return
         for ahead in self._read(wanted):
             try:
                 future = pool.submit(draw, ahead)
@@ -85,6 +95,16 @@ class PicturePool:
                 return
             self.predrawn.offer(ahead.game, ahead.index, future)
 
+    def ready(self, timeout: float = 0.0) -> bool:
+        """Whether the workers are up (`start`), waiting for them at most `timeout` seconds."""
+        if self._ready is None:
+            return False
+        try:
+            self._ready.result(timeout=timeout)
+        except Exception:  # still starting, or broken: the next round sees
+            return False
+        return True
+
     def close(self) -> None:
         """Stop the workers (the daemon's shutdown): what is not begun is cancelled."""
         self.predrawn.clear()
@@ -92,8 +112,12 @@ class PicturePool:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def _started(self) -> ProcessPoolExecutor | None:
-        """The pool, started now if it is not yet (or was broken); None when it cannot be had."""
+    def start(self) -> ProcessPoolExecutor | None:
+        """The pool, started now if it is not yet (or was broken); None when it cannot be had. Its workers start
+        in the background (`_ready`): the keeper calls this when a deadline is near, so that they are up when it
+        falls due."""
+        if not self.enabled:
+            return None
         if self._broken and self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -104,6 +128,7 @@ class PicturePool:
                 return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._ready = self._pool.submit(warm)
         return self._pool
 
     def _failed(self, error: BaseException) -> None:
