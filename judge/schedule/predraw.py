@@ -93,6 +93,10 @@ class PicturePool:
                 return
             except RuntimeError:  # shut down meanwhile (the daemon stops): the results draw their own
                 return
+            except Exception as error:  # a worker that cannot be started
+                self._off(error)
+                self.close()
+                return
             self.predrawn.offer(ahead.game, ahead.index, future)
 
     def ready(self, timeout: float = 0.0) -> bool:
@@ -127,9 +131,20 @@ class PicturePool:
                 log.warning("the picture workers broke %d times: results pictures are drawn in place", RESTARTS + 1)
                 return None
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-            self._ready = self._pool.submit(warm)
+            pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            try:
+                self._ready = pool.submit(warm)
+            except Exception as error:  # no processes to be had here (a daemonic process may have no children)
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._off(error)
+                return None
+            self._pool = pool
         return self._pool
+
+    def _off(self, error: BaseException) -> None:
+        """No workers for this process: said once; the pictures are drawn in place."""
+        log.warning("no picture workers (%r): results pictures are drawn in place", error)
+        self.workers = 0
 
     def _failed(self, error: BaseException) -> None:
         """A worker's failure: a broken pool is said once and replaced at a later round; one failed picture is
