@@ -105,7 +105,13 @@ class PicturePool:
             return False
         try:
             self._ready.result(timeout=timeout)
-        except Exception:  # still starting, or broken: the next round sees
+        except TimeoutError:  # still starting
+            return False
+        except BrokenProcessPool as error:  # died starting: a new pool at a later round
+            self._failed(error)
+            return False
+        except Exception as error:
+            self._off(error)
             return False
         return True
 
