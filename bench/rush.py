@@ -13,7 +13,8 @@ latency is from that mail's sending to the relay's acceptance of its answer.
 Figures a round: when the last results mail was accepted (and half, and 90 %, of the players' copies), the
 replies' latency (median and worst), the pauses of over half a second between two mails at the relay while results
 were still owed, and the judges' CPU time. `--baseline REF` runs the same rounds, in the same run, with the judge of
-a git ref (exported by `bench.baseline`), for ratios that survive a loaded machine.
+a git ref (exported by `bench.baseline`), for ratios that survive a loaded machine. `--workers 0,1,2` runs this
+tree's rounds with pictures once for each number of picture workers (`[judge] picture_workers`).
 
 `python -m bench.rush --games 200` (`make bench` runs it with 200; the issue's figure is `--games 1000`).
 """
@@ -73,7 +74,9 @@ class Rush:
     cpu: float
 
 
-def _config(folder: Path, name: str, url: str, relay: SmtpRelay, intake: int, pictures: bool) -> Path:
+def _config(
+    folder: Path, name: str, url: str, relay: SmtpRelay, intake: int, pictures: bool, workers: int | None
+) -> Path:
     path = folder / f"{name}.toml"
     path.write_text(
         f"""[judge]
@@ -81,6 +84,7 @@ address = "judge@example.org"
 name = "benchjudge"
 admin = "admin@example.org"
 pictures = {"true" if pictures else "false"}
+{"" if workers is None else f"picture_workers = {workers}"}
 [database]
 url = "{url}?application_name={name}"
 [intake.smtp]
@@ -130,13 +134,22 @@ def _is_results(message: ReceivedMessage) -> bool:
     return RESULTS in message.data[: message.data.find(b"\r\n\r\n")]
 
 
-def _round(template: str, games: int, processes: int, pictures: bool, tree: Path, label: str, timeout: float) -> Rush:
+def _round(
+    template: str,
+    games: int,
+    processes: int,
+    pictures: bool,
+    tree: Path,
+    label: str,
+    timeout: float,
+    workers: int | None = None,
+) -> Rush:
     owed = games * (len(POWERS) + 1)  # each game's players and its GM
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with scratch_database(template=template) as url, SmtpRelay() as relay, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ports = [free_port() for _ in range(processes)]
-        configs = [_config(folder, f"rush-{n}", url, relay, ports[n], pictures) for n in range(processes)]
+        configs = [_config(folder, f"rush-{n}", url, relay, ports[n], pictures, workers) for n in range(processes)]
         deadline = datetime.now(UTC) + timedelta(seconds=LEAD)
         _due_at(url, deadline)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -224,8 +237,10 @@ def rush_benchmark(
     pictures: tuple[bool, ...] = (True, False),
     baseline: str = "",
     timeout: float | None = None,
+    workers: tuple[int | None, ...] = (None,),
 ) -> list[Rush]:
-    """Each combination of processes and pictures, on this tree (and on `baseline`'s judge, alternately)."""
+    """Each combination of processes and pictures, on this tree (and on `baseline`'s judge, alternately); this
+    tree's with each number of picture workers in `workers` where pictures are on (None: the judge's default)."""
     problem = postgres_problem()
     if problem:
         print(f"rush: skipped ({problem})")
@@ -246,8 +261,10 @@ def rush_benchmark(
         for with_pictures in pictures:
             for count in processes:
                 for label, tree in trees:
-                    rushes.append(_round(template, games, count, with_pictures, tree, label, limit))
-                    _show(rushes[-1])
+                    for number in workers if with_pictures and tree == ROOT else (None,):
+                        named = label if number is None else f"{label} ({number} picture workers)"
+                        rushes.append(_round(template, games, count, with_pictures, tree, named, limit, number))
+                        _show(rushes[-1])
     return rushes
 
 
@@ -258,6 +275,9 @@ def main() -> None:
     parser.add_argument("--pictures", default="on,off", help="rounds with and without the map picture")
     parser.add_argument("--baseline", default=os.environ.get("BENCH_BASELINE", ""), help="a git ref to compare")
     parser.add_argument("--timeout", type=float, help="seconds a round may take (default: 0.6 s a game, 180 s least)")
+    parser.add_argument(
+        "--workers", default="", help="this tree's rounds with pictures with each of these picture_workers (0,1,2)"
+    )
     args = parser.parse_args()
     rush_benchmark(
         args.games,
@@ -265,6 +285,7 @@ def main() -> None:
         tuple(p.strip() == "on" for p in args.pictures.split(",")),
         args.baseline,
         args.timeout,
+        tuple(int(n) for n in args.workers.split(",")) if args.workers else (None,),
     )
 
 

@@ -101,6 +101,9 @@ class Config:
     rate_window_minutes: int = 10
     pictures: bool = True
     """results mails carry the map after the phase as a PNG (players may still turn it off for themselves)"""
+    picture_workers: int = 1
+    """processes that draw the results' pictures of the next due games while the keeper adjudicates (0: drawn
+    where the results are composed; judge/schedule/predraw.py)"""
     database_url: str = DEFAULT_DATABASE_URL
     smtp_intake: SmtpIntakeConfig = field(default_factory=SmtpIntakeConfig)
     imap: ImapConfig = field(default_factory=ImapConfig)
@@ -161,12 +164,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         rate_limit=int(judge.get("rate_limit", Config.rate_limit)),
         rate_window_minutes=int(judge.get("rate_window_minutes", Config.rate_window_minutes)),
         pictures=bool(judge.get("pictures", Config.pictures)),
+        picture_workers=int(judge.get("picture_workers", Config.picture_workers)),
         database_url=os.environ.get("JUDGE_DATABASE_URL") or str(database.get("url", DEFAULT_DATABASE_URL)),
         smtp_intake=_section(SmtpIntakeConfig, smtp),
         imap=_section(ImapConfig, imap, secrets=("password",)),
         outbound=_section(OutboundConfig, outbound, secrets=("relay_password",)),
         web=_section(WebConfig, _table(data, "web")),
     )
+    if config.picture_workers < 0:
+        raise ValueError("[judge] picture_workers must be 0 (none) or more")
     if config.rate_limit < 1 or config.rate_window_minutes < 1:
         raise ValueError("[judge] rate_limit and rate_window_minutes must be at least 1 (0 would hold all mail)")
     return config

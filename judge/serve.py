@@ -199,6 +199,7 @@ class Daemon:
             self.scheduler.shutdown(wait=False)
         for thread in self.threads:
             thread.join(timeout=30)
+        self.keeper.close()
         if self.poller is not None:
             self.poller.close()
         self.db.dispose()

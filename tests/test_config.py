@@ -70,3 +70,10 @@ def test_the_environment_names_the_database(tmp_path: Path, monkeypatch: pytest.
 def test_a_rate_limit_that_would_hold_all_mail_is_refused(tmp_path: Path, setting: str) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         load_config(_settings(tmp_path, f"[judge]\n{setting}\n"))
+
+
+def test_picture_workers_may_be_none_but_not_fewer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JUDGE_DATABASE_URL", raising=False)
+    assert load_config(_settings(tmp_path, "[judge]\npicture_workers = 0\n")).picture_workers == 0
+    with pytest.raises(ValueError, match="picture_workers"):
+        load_config(_settings(tmp_path, "[judge]\npicture_workers = -1\n"))

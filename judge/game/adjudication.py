@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
 from judge.contract import outcome_json, position_from_json, position_json
-from judge.engine import Outcome, Position, adjudicate
+from judge.engine import Outcome, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.attendance import not_awaited
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
@@ -77,6 +77,14 @@ PREVIEW_SEED = 0
 def phase_seed(game_seed: int, index: int) -> int:
     """The seed for one phase's die rolls: fixed by the game's seed, so a replay rolls the same."""
     return (game_seed * 1_000_003 + index) % 2**31
+
+
+def outcome_of(rules: Rules, position: Position, lines: dict[str, list[str]], seed: int) -> Outcome:
+    """The engine's outcome of the orders on file (power -> its lines, by power), read as the players wrote them:
+    a pure function, which the keeper's picture workers run too (judge/schedule/predraw.py) on what they read
+    without a lock, to draw the results' picture while the phase waits its turn."""
+    submitted = [sub for power, text in lines.items() for sub in read_lines(rules, power, text)]
+    return adjudicate(rules, position, submitted, seed)
 
 
 class Adjudication(UseCase):
@@ -157,8 +165,7 @@ class Adjudication(UseCase):
             .order_by(OrderSet.power)
         ).all()
         lines = {o.power: list(o.lines) for o in sets}
-        submitted = [sub for power, text in lines.items() for sub in read_lines(rules, power, text)]
-        return adjudicate(rules, position, submitted, phase_seed(game.seed, game.phase_index)), lines
+        return outcome_of(rules, position, lines, phase_seed(game.seed, game.phase_index)), lines
 
     def _process(self, s: Session, game: Game) -> Processed:
         rules = rules_of(game)

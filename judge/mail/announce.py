@@ -11,7 +11,8 @@ from judge.config import Config
 from judge.game.adjudication import Processed
 from judge.game.house_rules import press_heading
 from judge.mail.compose import notice
-from judge.mail.pictures import map_parts
+from judge.mail.pictures import map_part
+from judge.mail.predrawn import results_pictures
 from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
 
@@ -47,10 +48,15 @@ def _results(
     phase = outcome["phase"]
     when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
     subject = f"{processed.game} {phase_code(phase)}: results of {when}"
-    # the map after the phase, drawn once for every copy (judge.toml [mail] pictures; players may turn it off):
-    # one picture, or one a board for a variant of several boards
+    # the map after the phase, drawn once for every copy (judge.toml [judge] pictures; players may turn it off):
+    # one picture, or one a board for a variant of several boards; drawn ahead by the keeper's picture workers
+    # when they drew this very outcome (judge/mail/predrawn.py), else here
     variant = str(outcome.get("variant") or "standard")
-    pictures = map_parts(variant, outcome, f"{processed.game}-{phase_code(phase)}") if config.pictures else []
+    pictures = (
+        [map_part(png, name) for name, png in results_pictures(processed.game, processed.index, variant, outcome)]
+        if config.pictures
+        else []
+    )
     powers_at: dict[str, set[str]] = {}
     for power, address in seats.items():
         powers_at.setdefault(address, set()).add(power)

@@ -20,9 +20,10 @@ insert. A game whose work fails is logged and left for a later round; the others
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import select, tuple_
@@ -41,6 +42,7 @@ from judge.game.use_case import audience_of, side_of
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
 from judge.render.dates import deadline_text, when_text
+from judge.schedule.predraw import PicturePool
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import is_unavailable
 from judge.variants import get_variant
@@ -138,6 +140,9 @@ def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[t
     return [(label, held, address) for address, (label, held) in sorted(found.items())]
 
 
+WARM_AHEAD = timedelta(minutes=10)
+"""the picture workers are started when a deadline is this near (judge/schedule/predraw.py)"""
+
 _GROUP = 50
 """games taken from at a time: the first free one of a group is taken by one statement"""
 
@@ -173,6 +178,9 @@ class DeadlineKeeper:
         self.on_queued: Callable[[], None] | None = None
         """called once a game's mail is committed to the outbound queue (the daemon wakes its sender): the results
         of the first games go out while the keeper adjudicates the next, not once the whole round is done"""
+        self.pictures = PicturePool(db, config.picture_workers if config.pictures else 0)
+        """the workers that draw the next games' results pictures while this one is adjudicated"""
+        self._random = random.Random()
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
@@ -193,10 +201,19 @@ class DeadlineKeeper:
         now = self.clock.now()
         result = Round()
         found = self._candidates(now)
+        self.pictures.new_round()
+        if self.pictures.enabled and found:
+            # the picture workers draw the games this process takes next: each process begins at a place of its
+            # own in the list, so that two do not take turns down the same games (and draw each other's)
+            start = self._random.randrange(len(found))
+            found = found[start:] + found[:start]
         left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take
         for start in range(0, len(found), _GROUP):
             group = {game_id: (name, index) for game_id, name, index in found[start : start + _GROUP]}
             while group:
+                # the pictures of the games after the one taken now are drawn by the workers meanwhile
+                following = [(game_id, name, index) for game_id, (name, index) in group.items()]
+                self.pictures.ahead([*following[1:], *found[start + _GROUP : start + _GROUP + self.pictures.window]])
                 try:
                     taken = self._take(group)
                 except _GameFailed as failure:
@@ -210,6 +227,9 @@ class DeadlineKeeper:
                 group.pop(game_id)
                 result.done.extend(done)
             left.update(group)
+        if found and self.pictures.enabled:
+            drawn = self.pictures.predrawn
+            log.info("results pictures: %d drawn ahead, %d in place (since the start)", drawn.hits, drawn.misses)
         if left:  # those still in the phase found due were held by another transaction all along
             with self.db.transaction() as s:
                 still = s.scalars(
@@ -219,6 +239,10 @@ class DeadlineKeeper:
                 )
                 result.held.extend(sorted(still))
         return result
+
+    def close(self) -> None:
+        """Stop the picture workers (the daemon's shutdown)."""
+        self.pictures.close()
 
     def fingerprint(self) -> int:
         """The active games' deadlines and phases, as one number: it changes when any of them is changed, by this
@@ -254,7 +278,10 @@ class DeadlineKeeper:
             ):
                 if moment > now and settings.get(key) != index:
                     found.append(moment)
-        return min(found) if found else None
+        upcoming = min(found) if found else None
+        if upcoming is not None and upcoming - now <= WARM_AHEAD:
+            self.pictures.start()  # the picture workers are up when the games fall due
+        return upcoming
 
     # --- finding the games with something due ------------------------------------------------------------
 

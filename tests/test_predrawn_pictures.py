@@ -1,0 +1,186 @@
+"""The results' pictures drawn ahead by the keeper's picture workers: used only for the very outcome processed, byte
+for byte the picture drawn in place, and never needed: a changed order or a dead worker leaves the picture to be
+drawn in place, and the results go out once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from judge.clock import FakeClock
+from judge.config import Config
+from judge.game import Games
+from judge.mail.pictures import map_files
+from judge.mail.predrawn import PREDRAWN, results_stem
+from judge.schedule.keeper import DeadlineKeeper
+from judge.store import Database, Game, OutboundMail, PhaseRecord, open_database
+from judge.testing.tables import POWERS
+
+NAMES = ("alpha", "bravo", "charlie", "delta")
+
+
+@dataclass
+class Judge:
+    db: Database
+    clock: FakeClock
+    games: Games
+
+    def keeper(self, workers: int) -> DeadlineKeeper:
+        config = Config(address="judge@example.org", name="testjudge", pictures=True, picture_workers=workers)
+        keeper = DeadlineKeeper(self.db, config, self.clock)
+        keeper.pictures.window = len(NAMES)  # every game drawn ahead at once, so that every one can be a hit
+        if workers:
+            keeper.pictures.start()
+            assert keeper.pictures.ready(timeout=120)
+        return keeper
+
+    def due(self, names: tuple[str, ...] = NAMES) -> list[tuple[int, str, int]]:
+        """The games as the keeper's round lists them: (id, name, phase index)."""
+        with self.db.transaction() as s:
+            rows = s.execute(select(Game.id, Game.name, Game.phase_index).where(Game.name.in_(names))).all()
+        return sorted(((game_id, name, index) for game_id, name, index in rows), key=lambda row: row[1])
+
+    def results(self, game: str) -> list[EmailMessage]:
+        with self.db.transaction() as s:
+            rows = s.scalars(select(OutboundMail).where(OutboundMail.kind == "result").order_by(OutboundMail.id))
+            found = [message_from_bytes(row.message, policy=policy.default) for row in rows]
+        return [m for m in found if isinstance(m, EmailMessage) and str(m["Subject"]).startswith(f"{game} ")]
+
+    def outcome(self, game: str) -> dict[str, Any]:
+        with self.db.transaction() as s:
+            record = s.scalars(
+                select(PhaseRecord).join(Game, Game.id == PhaseRecord.game_id).where(Game.name == game)
+            ).one()
+            return dict(record.outcome)
+
+
+def _judge(path: Path) -> Judge:
+    clock = FakeClock()
+    db = open_database(f"sqlite:///{path}")
+    games = Games(db, clock)
+    games.accounts.register("gm@example.org", "GM", "pw")
+    for power in POWERS:
+        games.accounts.register(f"{power.lower()}@example.org", power, "pw")
+    for number, name in enumerate(NAMES):
+        games.seating.create_game(name, "standard", "gm@example.org", "pw", seed=number + 1)
+        for power in POWERS:
+            games.seating.join(name, f"{power.lower()}@example.org", "pw", [power])
+        games.orders.submit(name, "France", ["A par - bur", "A mar - spa", "F bre - mao"])
+        games.orders.submit(name, "Germany", ["A mun - bur", "A ber - kie", "F kie - hol"])
+    return Judge(db, clock, games)
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Iterator[Judge]:
+    found = _judge(tmp_path / "j.sqlite")
+    PREDRAWN.wait_seconds = 120  # a worker spawned on a loaded machine: the test waits for it, the judge would not
+    PREDRAWN.hits = PREDRAWN.misses = 0
+    yield found
+    PREDRAWN.clear()
+    PREDRAWN.wait_seconds = 2.0
+    found.db.dispose()
+
+
+def _pictures(mail: EmailMessage) -> list[tuple[str, bytes]]:
+    found = []
+    for part in mail.iter_attachments():
+        payload = part.get_payload(decode=True)
+        if part.get_content_type() == "image/png" and isinstance(payload, bytes):
+            found.append((str(part.get_filename()), payload))
+    return found
+
+
+def _drawn_in_place(judge: Judge, game: str) -> list[tuple[str, bytes]]:
+    outcome = judge.outcome(game)
+    return map_files("standard", outcome, results_stem(game, outcome))
+
+
+def test_a_picture_drawn_ahead_is_the_one_drawn_in_place(judge: Judge) -> None:
+    keeper = judge.keeper(workers=1)
+    try:
+        keeper.pictures.ahead(judge.due())
+        judge.clock.advance(timedelta(hours=49))
+        done = keeper.work().done
+    finally:
+        keeper.close()
+    assert sum("processed at the deadline" in line for line in done) == len(NAMES)
+    assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
+    for game in NAMES:
+        mails = judge.results(game)
+        assert mails and all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+        assert len(_drawn_in_place(judge, game)) == 1
+
+
+def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_path: Path) -> None:
+    other = _judge(tmp_path / "inline.sqlite")
+    try:
+        for table, workers in ((judge, 1), (other, 0)):
+            keeper = table.keeper(workers)
+            try:
+                keeper.pictures.ahead(table.due())
+                table.clock.advance(timedelta(hours=49))
+                keeper.work()
+            finally:
+                keeper.close()
+        assert PREDRAWN.hits == len(NAMES)
+        for game in NAMES:
+            ahead, in_place = judge.results(game), other.results(game)
+            assert [_pictures(m) for m in ahead] == [_pictures(m) for m in in_place]
+            assert [m.get_body(("plain",)).get_content() for m in ahead] == [  # type: ignore[union-attr]
+                m.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+                for m in in_place
+            ]
+    finally:
+        other.db.dispose()
+
+
+def test_an_order_changed_after_the_drawing_gets_the_picture_of_its_own_outcome(judge: Judge) -> None:
+    keeper = judge.keeper(workers=1)
+    try:
+        keeper.pictures.ahead(judge.due(("alpha",)))
+        judge.games.orders.submit("alpha", "Italy", ["A ven - tyr", "A rom - ven", "F nap - ion"])
+        judge.clock.advance(timedelta(hours=49))
+        keeper.work()
+    finally:
+        keeper.close()
+    assert PREDRAWN.misses >= 1
+    assert "A ven - tyr" in str(judge.outcome("alpha"))
+    (mail,) = [m for m in judge.results("alpha") if _pictures(m)][:1]
+    assert _pictures(mail) == _drawn_in_place(judge, "alpha")
+
+
+def test_a_dead_picture_worker_leaves_the_pictures_drawn_in_place_and_the_results_sent_once(
+    judge: Judge, caplog: pytest.LogCaptureFixture
+) -> None:
+    before = {child.pid for child in multiprocessing.active_children()}
+    keeper = judge.keeper(workers=1)
+    try:
+        keeper.pictures.ahead(judge.due())
+        workers = [child.pid for child in multiprocessing.active_children() if child.pid not in before]
+        assert workers
+        for pid in workers:
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+        judge.clock.advance(timedelta(hours=49))
+        done = keeper.work().done
+        assert keeper.work().done == []  # nothing is done twice
+    finally:
+        keeper.close()
+    assert sum("processed at the deadline" in line for line in done) == len(NAMES) and PREDRAWN.hits == 0
+    for game in NAMES:
+        mails = judge.results(game)
+        assert len(mails) == len({tuple(sorted(m.get_all("To") or [])) for m in mails})  # one mail a sheet
+        assert all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+    with judge.db.transaction() as s:
+        assert len(s.scalars(select(PhaseRecord)).all()) == len(NAMES)
