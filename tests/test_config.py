@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,22 @@ def test_picture_workers_may_be_none_but_not_fewer(tmp_path: Path, monkeypatch: 
     assert load_config(_settings(tmp_path, "[judge]\npicture_workers = 0\n")).picture_workers == 0
     with pytest.raises(ValueError, match="picture_workers"):
         load_config(_settings(tmp_path, "[judge]\npicture_workers = -1\n"))
+
+
+def test_picture_workers_unset_are_one_on_sqlite_and_none_on_postgresql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge on SQLite is one process, which a worker gives a second core; a judge on PostgreSQL may be several
+    processes that keep every core busy already (docs/operations.md, the pictures drawn ahead)."""
+    monkeypatch.delenv("JUDGE_DATABASE_URL", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    lone = load_config(_settings(tmp_path, "[judge]\n"))
+    assert lone.picture_workers is None and lone.drawing_workers == 1
+    shared = load_config(_settings(tmp_path, '[database]\nurl = "postgresql+psycopg://judge@127.0.0.1/judge"\n'))
+    assert shared.drawing_workers == 0
+    said = load_config(
+        _settings(tmp_path, '[judge]\npicture_workers = 2\n[database]\nurl = "postgresql+psycopg://j@h/j"\n')
+    )
+    assert said.drawing_workers == 2
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert load_config(_settings(tmp_path, "[judge]\n")).drawing_workers == 0

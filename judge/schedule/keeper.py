@@ -178,7 +178,7 @@ class DeadlineKeeper:
         self.on_queued: Callable[[], None] | None = None
         """called once a game's mail is committed to the outbound queue (the daemon wakes its sender): the results
         of the first games go out while the keeper adjudicates the next, not once the whole round is done"""
-        self.pictures = PicturePool(db, config.picture_workers if config.pictures else 0)
+        self.pictures = PicturePool(db, config.drawing_workers if config.pictures else 0)
         """the workers that draw the next games' results pictures while this one is adjudicated"""
         self._random = random.Random()
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}

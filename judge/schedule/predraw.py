@@ -8,7 +8,7 @@ results of that phase, composed later under the game's lock, use the picture whe
 workers do can change what is mailed: without workers, with a broken pool or a changed order, the picture is drawn
 where the results are composed, as before.
 
-The pool starts on the first round with games due (`[judge] picture_workers` processes; 0: none), with the
+The pool starts on the first round with games due (`Config.drawing_workers` processes; 0: none), with the
 'spawn' method: the daemon runs threads, and a forked copy of a threaded process may inherit a lock held by a
 thread that does not exist in the copy. A worker that dies breaks the pool: that is logged once, the pictures are
 drawn in place, and a new pool is started at a later round (at most `RESTARTS` times).
