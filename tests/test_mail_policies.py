@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.mail.policies import READING, WRITING, set_text
+from judge.config import Config
+from judge.mail.compose import reply
+from judge.mail.policies import READING, WRITING, message_bytes, set_text, written_directly
 from judge.mail.reading import _Headers, read_mail
 
 ATOM = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_%+-", min_size=1, max_size=12)
@@ -155,3 +157,39 @@ def _with_body(body: str, shortcut: bool) -> bytes:
 )
 def test_a_body_is_set_as_set_content_sets_it(body: str) -> None:
     assert _with_body(body, shortcut=True) == _with_body(body, shortcut=False)
+
+
+HEADER_TEXT = st.text(
+    alphabet=st.characters(min_codepoint=1, max_codepoint=0x2FF, exclude_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85"),
+    max_size=120,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    subject=HEADER_TEXT,
+    body=st.lists(st.text(alphabet=st.characters(min_codepoint=1, max_codepoint=0x2FF), max_size=100), max_size=8).map(
+        "\n".join
+    ),
+    in_reply_to=st.none() | st.sampled_from(["<m1@example.org>", "<" + "x" * 90 + "@example.org>", "no brackets"]),
+    references=st.lists(st.sampled_from(["<r1@example.org>", "<r2@example.org>", "<é@example.org>"]), max_size=30),
+    to=st.sampled_from(["france@example.org", "France Player <france@example.org>", '"Bloggs, Joe" <j@example.org>']),
+)
+def test_a_reply_is_written_byte_for_byte_as_the_generator_writes_it(
+    subject: str, body: str, in_reply_to: str | None, references: list[str], to: str
+) -> None:
+    """`message_bytes` writes plain replies itself and leaves every other mail to the generator: either way the
+    bytes are the generator's."""
+    message = reply(Config(address="judge@example.org"), to, subject, body, in_reply_to, references)
+    assert message_bytes(message) == bytes(message)
+
+
+def test_a_mail_with_a_picture_is_written_by_the_generator() -> None:
+    message = reply(Config(address="judge@example.org"), "france@example.org", "Re: map", "The map.\n", None, [])
+    message.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="map.png")
+    assert message_bytes(message) == bytes(message)
+
+
+def test_a_plain_reply_is_written_without_the_generator() -> None:
+    message = reply(Config(address="judge@example.org"), "france@example.org", "Re: orders", "Orders.\n", "<m@x>", [])
+    assert written_directly(message) == bytes(message)

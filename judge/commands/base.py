@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import get_close_matches
 from enum import Enum
+from functools import lru_cache
 from typing import ClassVar
 
 from judge.config import Config
@@ -119,7 +120,14 @@ def misspelt_secret(line: str) -> str | None:
     words = line.split()
     if len(words) < 2:
         return None
-    first = words[0].upper()
+    return _misspelling_of(words[0].upper(), len(REGISTRY))
+
+
+@lru_cache(maxsize=4096)
+def _misspelling_of(first: str, _commands: int) -> str | None:
+    """The password-bearing command `first` is a misspelling of. Remembered: every order line ("A VIE - TRI") asks
+    it of its first word, and the fuzzy match cost more than reading the order (`_commands`, the registry's size,
+    keeps an answer from outliving a command registered after it)."""
     bearing = sorted(
         name for name, cls in REGISTRY.items() if " " not in name and (cls.secrets or cls.secrets_from is not None)
     )

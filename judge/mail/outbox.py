@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, case, insert
 from sqlalchemy.orm import Session
 
+from judge.mail.policies import message_bytes
 from judge.store import OutboundMail, OutboundStatus
 
 REPLY_KINDS = ("reply",)
@@ -60,7 +61,7 @@ def outbound_row(
         written = [str(value) for name, value in message.raw_items() if name.lower() in ("to", "cc")]
         recipients = [address for _, address in getaddresses(written)]
     return {
-        "message": raw if raw is not None else bytes(message),
+        "message": raw if raw is not None else message_bytes(message),
         "recipients": [r for r in recipients if r],
         "kind": kind,
         "game_id": game_id,

@@ -340,10 +340,11 @@ class Processor:
             more = f"{said.unanswered} more line(s) were not answered: a reply answers the first {MAX_SECTIONS}"
             said.sections.append(Section("(the rest of the mail)", [more], True))
         body = render_reply(self.config.name, said.sections, footer)
-        answer = reply(self.config, mail.reply_to or mail.sender, subject, body, mail.message_id, mail.references)
+        to = mail.reply_to or mail.sender
+        answer = reply(self.config, to, subject, body, mail.message_id, mail.references)
         for filename, png in said.attachments:  # the MAP command's pictures
             attach_map(answer, png, filename)
-        outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id)]
+        outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id, recipients=[to])]
         outgoing += self.notifier.rows(games.take_events(), now=now)
         return _Result(
             message_id,

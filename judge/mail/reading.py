@@ -63,6 +63,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses, parseaddr, parsedate_to_datetime
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from judge.mail.html_text import html_to_text
@@ -223,6 +224,8 @@ class _Headers:
         return self._memo[key]
 
     def all(self, name: str) -> list[str]:
+        if name.lower() not in self._raw:  # most headers asked for are absent (Auto-Submitted, List-Id, ...)
+            return []
         return list(self._remembered("all", name, self._all))
 
     def _all(self, name: str) -> list[str]:
@@ -317,7 +320,7 @@ def _incoming(headers: _Headers, kind: MailKind, lines: list[str], *, truncated:
 
 def _kind(msg: Message, headers: _Headers, own_address: str, loop_header: str) -> MailKind:
     froms = [address.lower() for _, address in headers.addresses("from")]
-    own = (parseaddr(own_address)[1] or own_address).strip().lower()
+    own = _own(own_address)
     if loop_header in msg or (own and own in froms):
         return MailKind.OWN
     if _is_bounce(msg, headers, froms):
@@ -325,6 +328,12 @@ def _kind(msg: Message, headers: _Headers, own_address: str, loop_header: str) -
     if _is_auto_reply(headers):
         return MailKind.AUTO_REPLY
     return MailKind.ORDINARY
+
+
+@lru_cache(maxsize=16)
+def _own(own_address: str) -> str:
+    """The judge's own address as a From would give it (read once: it is the same for every mail)."""
+    return (parseaddr(own_address)[1] or own_address).strip().lower()
 
 
 def _is_bounce(msg: Message, headers: _Headers, froms: list[str]) -> bool:
