@@ -133,7 +133,7 @@ def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_pat
                 keeper.work()
             finally:
                 keeper.close()
-        assert PREDRAWN.hits == len(NAMES)
+        assert PREDRAWN.hits == 2 * len(NAMES)  # drawn by the worker, and before the lock without one
         for game in NAMES:
             ahead, in_place = judge.results(game), other.results(game)
             assert [_pictures(m) for m in ahead] == [_pictures(m) for m in in_place]
@@ -143,6 +143,30 @@ def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_pat
             ]
     finally:
         other.db.dispose()
+
+
+def test_without_workers_a_game_s_picture_is_drawn_before_its_lock_and_is_the_one_drawn_in_place(
+    judge: Judge,
+) -> None:
+    """The keeper holds a game's lock to adjudicate and write it, not to draw: every mail to the game waits while
+    its lock is held."""
+    keeper = judge.keeper(workers=0)
+    judge.clock.advance(timedelta(hours=49))
+    done = keeper.work().done
+    assert sum("processed at the deadline" in line for line in done) == len(NAMES)
+    assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
+    for game in NAMES:
+        mails = judge.results(game)
+        assert mails and all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+
+
+def test_a_reminder_draws_no_picture(judge: Judge) -> None:
+    keeper = judge.keeper(workers=0)
+    judge.clock.advance(timedelta(hours=47))  # the reminder's time, before the deadline
+    done = keeper.work().done
+    assert done and not any("processed" in line for line in done)
+    assert PREDRAWN.hits == PREDRAWN.misses == 0
+    assert not any((name, index) in PREDRAWN for _, name, index in judge.due())
 
 
 def test_an_order_changed_after_the_drawing_gets_the_picture_of_its_own_outcome(judge: Judge) -> None:

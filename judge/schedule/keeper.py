@@ -178,10 +178,12 @@ class DeadlineKeeper:
         self.on_queued: Callable[[], None] | None = None
         """called once a game's mail is committed to the outbound queue (the daemon wakes its sender): the results
         of the first games go out while the keeper adjudicates the next, not once the whole round is done"""
-        self.pictures = PicturePool(db, config.drawing_workers if config.pictures else 0)
+        self.pictures = PicturePool(db, config.drawing_workers, pictures=config.pictures)
         """the workers that draw the next games' results pictures while this one is adjudicated"""
         self._random = random.Random()
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
+        self._processing: set[int] = set()
+        """the games of the last round found due to be processed (early or at the end of grace), not only reminded"""
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
 
@@ -214,6 +216,8 @@ class DeadlineKeeper:
                 # the pictures of the games after the one taken now are drawn by the workers meanwhile
                 following = [(game_id, name, index) for game_id, (name, index) in group.items()]
                 self.pictures.ahead([*following[1:], *found[start + _GROUP : start + _GROUP + self.pictures.window]])
+                if following[0][0] in self._processing:  # without workers, its picture is drawn before its lock
+                    self.pictures.before_lock(*following[0])
                 try:
                     taken = self._take(group)
                 except _GameFailed as failure:
@@ -320,6 +324,7 @@ class DeadlineKeeper:
                     positions[game_id] = (version, stored)
         known = {key: self._due[key] for key in keys.values() if key in self._due}
         found = []
+        processing: set[int] = set()
         for game in games:
             key = keys[game.id]
             try:
@@ -342,11 +347,15 @@ class DeadlineKeeper:
                     tuple(seats.get(game.id, ())),
                     sets.get(game.id, {}),
                 )
-                if _plan(look, now):
+                plan = _plan(look, now)
+                if plan:
                     found.append((game.id, game.name, game.phase_index))
+                if plan.early or plan.at_grace == "process":
+                    processing.add(game.id)
             except Exception:  # a game the keeper cannot read: its own round says why, and the others go on
                 found.append((game.id, game.name, game.phase_index))
         self._due = known  # only the games still active are remembered
+        self._processing = processing
         return found
 
     # --- one game ------------------------------------------------------------------------------------------

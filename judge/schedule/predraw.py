@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from sqlalchemy import select, tuple_
 
-from judge.mail.predrawn import PREDRAWN, Ahead, Predrawn, draw, warm
+from judge.mail.predrawn import PREDRAWN, Ahead, Drawn, Predrawn, draw, warm
 from judge.store import Database, Game, GameStatus, OrderSet
 
 log = logging.getLogger(__name__)
@@ -39,11 +39,22 @@ took are passed over, and the pictures drawn stay few enough to be used before t
 
 
 class PicturePool:
-    """The worker processes that draw the next due games' pictures, and what this round has handed them."""
+    """The worker processes that draw the next due games' pictures, and what this round has handed them; without
+    workers, the keeper's own thread draws the picture of the game it is about to lock (`before_lock`)."""
 
-    def __init__(self, db: Database, workers: int, window: int | None = None, predrawn: Predrawn = PREDRAWN) -> None:
+    def __init__(
+        self,
+        db: Database,
+        workers: int,
+        window: int | None = None,
+        predrawn: Predrawn = PREDRAWN,
+        *,
+        pictures: bool = True,
+    ) -> None:
         self.db = db
-        self.workers = max(0, workers)
+        self.pictures = pictures
+        """whether results carry pictures at all (`[judge] pictures`): if not, nothing is drawn, here or ahead"""
+        self.workers = max(0, workers) if pictures else 0
         self.window = window if window is not None else 2 * self.workers
         """pictures being drawn at most: enough to keep every worker busy, few enough that the games another judge
         process takes meanwhile cost little"""
@@ -98,6 +109,23 @@ class PicturePool:
                 self.close()
                 return
             self.predrawn.offer(ahead.game, ahead.index, future)
+
+    def before_lock(self, game_id: int, name: str, index: int) -> None:
+        """Without workers: the picture of the game the keeper is about to process, drawn here before its lock is
+        taken (read without a lock, adjudicated with the pure engine, as a worker would), so that the lock is held
+        for the adjudication and its writes only. Drawn under the lock, the picture (about 0.15 s) held up every
+        mail to the game meanwhile -- and the mail processor's whole batch with it. Costs one more unlocked read and
+        adjudication; a failure here is logged and the picture drawn in place, as before."""
+        if self.enabled or not self.pictures or (name, index) in self.predrawn:
+            return
+        for ahead in self._read([(game_id, index)]):
+            drawn: Future[Drawn] = Future()
+            try:
+                drawn.set_result(draw(ahead))
+            except Exception as error:
+                log.warning("drawing %s's picture before its lock failed (%r): it is drawn in place", name, error)
+                return
+            self.predrawn.offer(ahead.game, ahead.index, drawn)
 
     def ready(self, timeout: float = 0.0) -> bool:
         """Whether the workers are up (`start`), waiting for them at most `timeout` seconds."""
