@@ -421,3 +421,10 @@ def test_a_secret_argument_is_blanked_wherever_its_command_is_quoted(judge: Judg
     reply = judge.mail("france@example.org", line)
     assert "s3cret" not in reply
     assert "****" in reply
+
+
+def test_a_name_that_is_an_address_is_refused_at_registration(judge: Judge) -> None:
+    """The name is shown to the other players and on the web, where no address may be."""
+    reply = judge.mail("anna@example.org", "REGISTER anna@example.org s3cret")
+    assert "give your name, not an address" in reply and "s3cret" not in reply
+    assert "is registered as Anna" in judge.mail("anna@example.org", "REGISTER Anna s3cret")

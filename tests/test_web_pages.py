@@ -22,8 +22,10 @@ from web_games import GREY, ON_FILE, SECRETS, STATES, WHITE, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
+from judge.game.reads import UNNAMED
 from judge.store import open_database
 from judge.testing.mail_rig import Judge, start_game
+from judge.testing.tables import full_games
 from judge.web.export import export_site
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
@@ -246,3 +248,16 @@ def test_the_gm_marks_a_game_private_by_mail_and_opens_it_again(tmp_path: Path) 
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=off")
     assert not Games(db).reads.public_game("alpha").private
     assert "web.private (bool" in judge.mail("someone@example.org", "HELP SET")
+
+
+def test_a_name_that_holds_an_address_is_never_shown(tmp_path: Path) -> None:
+    """Players registered with their address as their name (before REGISTER refused it; the test tables still do):
+    the pages show "a player" where the name would be, and no address."""
+    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
+    seats = full_games(games, 1)
+    out = tmp_path / "site"
+    export_site(games, SITE, out)
+    page = (out / "games" / seats[0].game / "index.html").read_text(encoding="utf-8")
+    assert UNNAMED in page
+    for name, text in _pages(out).items():
+        assert "@example.org" not in text, name

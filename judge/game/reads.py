@@ -288,9 +288,9 @@ def _public(game: Game) -> PublicGame:
         status=game.status,
         phase=("over" if finished else phase_name(game.position)) if game.position else "forming",
         deadline=None if finished or game.status == GameStatus.PAUSED else game.deadline,
-        gm=game.gm.name,
+        gm=shown_name(game.gm.name),
         players=_players(game),
-        joined=tuple(sorted({seat.player.name for seat in game.seats if seat.player}))
+        joined=tuple(sorted({shown_name(seat.player.name) for seat in game.seats if seat.player}))
         if game.status == GameStatus.FORMING
         else (),
         places=len(sides_of(game)),
@@ -330,6 +330,17 @@ def _open_sides(game: Game) -> tuple[str, ...]:
     return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
 
 
+UNNAMED = "a player"
+"""what the public pages show for a name that holds an address"""
+
+
+def shown_name(name: str) -> str:
+    """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
+    but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
+    someone else's -- and addresses are never shown to another person."""
+    return UNNAMED if "@" in name else name
+
+
 def _players(game: Game) -> tuple[PlayerView, ...]:
     by_power = {seat.power: seat for seat in game.seats if seat.power}
     if not by_power:
@@ -340,7 +351,7 @@ def _players(game: Game) -> tuple[PlayerView, ...]:
         if seats:
             holder = next((seat.player for seat in seats if seat.player), None)
             status = next((seat.status for seat in seats if seat.status != SeatStatus.PLAYING), SeatStatus.PLAYING)
-            found.append(PlayerView(side.label, holder.name if holder else None, status))
+            found.append(PlayerView(side.label, shown_name(holder.name) if holder else None, status))
     return tuple(sorted(found, key=lambda p: p.side))
 
 
