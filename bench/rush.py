@@ -94,6 +94,8 @@ class Rush:
     label: str
     processes: int
     pictures: bool
+    delivered: bool
+    """delivered into the mailboxes (else the relay only accepted, and `boxed` and the mailbox figures are empty)"""
     accepted: Times
     """the results copies at the relay's acceptance (recipients of the results mails accepted)"""
     boxed: Times
@@ -222,7 +224,10 @@ def _round(
     label: str,
     timeout: float,
     workers: int | None = None,
+    deliver: bool = True,
 ) -> Rush:
+    """One rush; with `deliver` off, the relay only accepts (as before delivery was timed): the same run's cost of
+    delivery is the difference."""
     owed = games * (len(POWERS) + 1)  # each game's players and its GM
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with scratch_database(template=template) as url:
@@ -230,7 +235,7 @@ def _round(
         with (
             DovecotServer(users=dict.fromkeys(users, "pw")) as dovecot,
             LmtpDelivery(dovecot.host, dovecot.lmtp_port, CONNECTIONS) as delivery,
-            SmtpRelay(delivery) as relay,
+            SmtpRelay(delivery if deliver else None) as relay,
             tempfile.TemporaryDirectory() as tmp,
         ):
             folder = Path(tmp)
@@ -261,15 +266,17 @@ def _round(
             try:
                 time.sleep(max(0.0, start - time.monotonic()))
                 mine, dovecot_before = resource.getrusage(resource.RUSAGE_SELF), _dovecot_cpu(dovecot)
-                boxed, seen, looked = 0, 0, 0
+                boxed, copies, seen, looked = 0, 0, 0, 0
                 while time.monotonic() - start < timeout:
-                    if boxed < owed and len(asked) < int(time.monotonic() - start):
+                    done = boxed if deliver else copies
+                    if done < owed and len(asked) < int(time.monotonic() - start):
                         n = len(asked)
                         message_id, sent = _ask(ports[n % processes], n % games)
                         asked[message_id] = sent
                     # each message looked at once: the loop shares the relay's core
                     received = relay.messages
                     for m in received[seen:]:
+                        copies += len(m.rcpt_tos) if _is_results(m) else 0
                         _answers(_head(m), asked, taken, m.at)
                     seen = len(received)
                     delivered = delivery.delivered
@@ -279,7 +286,7 @@ def _round(
                             boxed += sum(copy.saved for copy in d.copies)
                         _answers(head, asked, answered, d.at)
                     looked = len(delivered)
-                    if boxed >= owed and len(answered) == len(asked):
+                    if (boxed if deliver else copies) >= owed and len(answered if deliver else taken) == len(asked):
                         break
                     time.sleep(0.1)
             except BaseException:
@@ -294,23 +301,24 @@ def _round(
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             received = relay.messages
             try:  # what the judges handed over before they stopped is delivered before the mailboxes are counted
-                delivered = delivery.wait_delivered(len(received), timeout=60)
+                delivered = delivery.wait_delivered(len(received) if deliver else 0, timeout=60)
             except TimeoutError:
                 delivered = delivery.delivered
             dovecot_cpu, relay_cpu = _dovecot_cpu(dovecot) - dovecot_before, _cpu(resource.getrusage(0)) - _cpu(mine)
-            counts = dovecot.message_counts(users)
+            counts = dovecot.message_counts(users) if deliver else {}
     accepted = [m.at - start for m in received if _is_results(m) for _ in m.rcpt_tos]
     results = sorted(m.at for m in received if _is_results(m))
     arrivals = [m.at for m in received if results and m.at <= results[-1]]
     gaps = [b - a for a, b in zip([start, *arrivals], arrivals, strict=False) if b - a > PAUSE]
     owned: dict[str, int] = {}
-    for m in received:
+    for m in received if deliver else []:
         for address in m.rcpt_tos:
             owned[address.split("@")[0].lower()] = owned.get(address.split("@")[0].lower(), 0) + 1
     return Rush(
         label=label,
         processes=processes,
         pictures=pictures,
+        delivered=deliver,
         accepted=Times.of(accepted, owed),
         boxed=Times.of(_saved(delivered, start), owed),
         owed=owed,
@@ -357,8 +365,18 @@ def _show(rush: Rush) -> None:
     replies = rush.replies or [float("nan")]
     accepted = rush.replies_accepted or [float("nan")]
     lags = rush.lags or [float("nan")]
+    heading = f"  {rush.label}, {rush.processes} process(es), pictures {'on ' if rush.pictures else 'off'}"
+    if not rush.delivered:
+        print(
+            f"{heading}, relay only (no delivery):\n    last results copy accepted by the relay "
+            f"{_times(rush.accepted, rush.owed)}; {rush.transactions} SMTP transactions\n"
+            f"    replies at the relay {statistics.median(accepted):.2f} s median, {max(accepted):.2f} s worst "
+            f"({len(rush.replies)}); {rush.pauses} pauses over {PAUSE} s ({rush.paused:.1f} s); "
+            f"CPU: judges {rush.cpu:.0f} s, relay and bench {rush.relay_cpu:.0f} s"
+        )
+        return
     print(
-        f"  {rush.label}, {rush.processes} process(es), pictures {'on ' if rush.pictures else 'off'}:\n"
+        f"{heading}:\n"
         f"    last results copy in the mailboxes {_times(rush.boxed, rush.owed)}; "
         f"accepted by the relay {_times(rush.accepted, rush.owed)}; {rush.transactions} SMTP transactions\n"
         f"    replies in the mailbox {statistics.median(replies):.2f} s median, {max(replies):.2f} s worst "
@@ -377,9 +395,11 @@ def rush_benchmark(
     baseline: str = "",
     timeout: float | None = None,
     workers: tuple[int | None, ...] = (None,),
+    delivery: tuple[bool, ...] = (True,),
 ) -> list[Rush]:
     """Each combination of processes and pictures, on this tree (and on `baseline`'s judge, alternately); this
-    tree's with each number of picture workers in `workers` where pictures are on (None: the judge's default)."""
+    tree's with each number of picture workers in `workers` where pictures are on (None: the judge's default);
+    each with delivery into the mailboxes and/or without (`delivery`: the relay only accepts)."""
     problem = postgres_problem() or dovecot_available()
     if problem:
         print(f"rush: skipped ({problem})")
@@ -402,8 +422,11 @@ def rush_benchmark(
                 for label, tree in trees:
                     for number in workers if with_pictures and tree == ROOT else (None,):
                         named = label if number is None else f"{label} ({number} picture workers)"
-                        rushes.append(_round(template, games, count, with_pictures, tree, named, limit, number))
-                        _show(rushes[-1])
+                        for deliver in delivery:
+                            rushes.append(
+                                _round(template, games, count, with_pictures, tree, named, limit, number, deliver)
+                            )
+                            _show(rushes[-1])
     return rushes
 
 
@@ -417,6 +440,9 @@ def main() -> None:
     parser.add_argument(
         "--workers", default="", help="this tree's rounds with pictures with each of these picture_workers (0,1,2)"
     )
+    parser.add_argument(
+        "--delivery", default="on", help="on: into the mailboxes; off: the relay only accepts; on,off: both"
+    )
     args = parser.parse_args()
     rush_benchmark(
         args.games,
@@ -425,6 +451,7 @@ def main() -> None:
         args.baseline,
         args.timeout,
         tuple(int(n) for n in args.workers.split(",")) if args.workers else (None,),
+        tuple(d.strip() == "on" for d in args.delivery.split(",")),
     )
 
 
