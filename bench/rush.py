@@ -400,10 +400,14 @@ def rush_benchmark(
     """Each combination of processes and pictures, on this tree (and on `baseline`'s judge, alternately); this
     tree's with each number of picture workers in `workers` where pictures are on (None: the judge's default);
     each with delivery into the mailboxes and/or without (`delivery`: the relay only accepts)."""
-    problem = postgres_problem() or dovecot_available()
+    problem = postgres_problem()
     if problem:
         print(f"rush: skipped ({problem})")
         return []
+    no_dovecot = dovecot_available()
+    if no_dovecot and any(delivery):
+        print(f"rush: the relay only accepts, nothing is delivered ({no_dovecot})")
+        delivery = (False,)
     limit = timeout if timeout is not None else max(180.0, games * 0.6)
     print(f"rush: {games} games due at one moment, on PostgreSQL, to the last results copy in its mailbox")
     rushes: list[Rush] = []
