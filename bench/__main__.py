@@ -180,7 +180,7 @@ def main() -> None:
     parser.add_argument("--mila", type=int, default=850, help="phases for the end-to-end race with MILA (0: skip)")
     parser.add_argument("--due", type=int, default=200, help="games due at once for the deadline benchmark (0: skip)")
     parser.add_argument(
-        "--rush", type=int, default=200, help="games due at once, timed to the relay's last results mail (0: skip)"
+        "--rush", type=int, default=200, help="games due at once, timed to the last results copy delivered (0: skip)"
     )
     parser.add_argument("--pictures", type=int, default=15, help="drawings of each map picture timed (0: skip)")
     parser.add_argument("--web-games", type=int, default=1000, help="games the site's export is timed on (0: skip it)")

@@ -1,6 +1,6 @@
-"""Issue 31: replies before announcements before results, no kind starved; a mail several people read goes through
-one SMTP transaction of several recipients, and a recipient the relay refuses is retried or failed alone -- against
-a real aiosmtpd relay, on SQLite and PostgreSQL."""
+"""Issue 31: replies before announcements before results, no kind starved; a mail several people read (a results
+sheet, the game-over mail) goes through one SMTP transaction of several recipients, and a recipient the relay
+refuses is retried or failed alone -- against a real aiosmtpd relay, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from judge.config import OutboundConfig
 from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.sender import SHARE_TURNS, Sender
 from judge.store import Database, OutboundMail, OutboundStatus, open_database
+from judge.testing.mail_rig import Judge, start_game
 from judge.testing.smtp_relay import ReceivedMessage, SmtpRelay
+from judge.testing.tables import POWERS
 
 
 @pytest.fixture
@@ -186,3 +188,35 @@ def test_two_running_senders_send_every_mail_to_every_recipient_once(smtp_relay:
         ("austria@example.org", f"reply {n}") for n in range(30)}  # fmt: skip
     assert set(copies) == expected and set(copies.values()) == {1}
     assert len(smtp_relay.messages) == 60
+
+
+EVERYONE = sorted([*(f"{power.lower()}@example.org" for power in POWERS), "gm@example.org", "looker@example.org"])
+
+
+def test_the_game_over_mail_goes_to_everyone_in_one_transaction_that_names_none_of_them(
+    smtp_relay: SmtpRelay, db: Database
+) -> None:
+    """Its readers all read the same text: one message, one transaction with a RCPT TO each, `To:` the game's
+    empty group as a results mail for several people; no reader's address in the bytes."""
+    judge = Judge(db)
+    start_game(judge)
+    judge.mail("looker@example.org", "REGISTER A Looker lookpw\nOBSERVE alpha joinpw")
+    assert "alpha is terminated" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nTERMINATE")
+    Sender(db, _config(smtp_relay), judge.clock).send_due()
+    [over] = [m for m in smtp_relay.messages if b"Subject: alpha: the game is over (terminated)" in m.data]
+    assert over.rcpt_tos == tuple(EVERYONE)
+    assert b"To: alpha results:;\r\n" in over.data
+    assert not any(address.encode() in over.data for address in EVERYONE)
+
+
+def test_a_game_over_mail_only_one_person_reads_is_addressed_to_that_person(
+    smtp_relay: SmtpRelay, db: Database
+) -> None:
+    judge = Judge(db)
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    assert "created" in judge.mail("gm@example.org", "CREATE early standard joinpw")
+    assert "early is terminated" in judge.mail("gm@example.org", "SIGNON early MASTER gmpass\nTERMINATE")
+    Sender(db, _config(smtp_relay), judge.clock).send_due()
+    [over] = [m for m in smtp_relay.messages if b"Subject: early: terminated" in m.data]
+    assert over.rcpt_tos == ("gm@example.org",)
+    assert b"To: gm@example.org\r\n" in over.data

@@ -92,7 +92,7 @@ def _results(
             style=processed.style,
             link=config.web.game_url(processed.game),
         )
-        to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")
+        to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
         mail = notice(config, to, subject, text)
         if with_picture:
             mail.make_mixed()
@@ -102,10 +102,12 @@ def _results(
     return mails
 
 
-def game_over_mails(
+def game_over_mail(
     config: Config, addresses: list[str], game: str, position: dict[str, Any], how: str, powers: list[str]
-) -> list[EmailMessage]:
-    """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE."""
+) -> ResultsMail:
+    """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE.
+    Everyone reads the same text, so it is one message for all, addressed as a results mail to several people is
+    (`readers_mail`)."""
     phase = position["phase"]
     owned = position.get("supply_centers", {})
     text = render(
@@ -122,5 +124,14 @@ def game_over_mails(
         powers=powers,
         centres=sorted(((p, len(c)) for p, c in owned.items() if c), key=lambda item: (-item[1], item[0])),
     )
-    subject = f"{game}: the game is over ({how})"
-    return [notice(config, address, subject, text) for address in sorted(set(addresses))]
+    return readers_mail(config, addresses, game, f"{game}: the game is over ({how})", text)
+
+
+def readers_mail(config: Config, addresses: list[str], game: str, subject: str, text: str) -> ResultsMail:
+    """One message of the game for everyone in `addresses` (each once), through one SMTP transaction: `To:` the
+    empty group `<game> results:;` where it has several readers, so only the envelope names them; a mail one
+    person reads is addressed to that person."""
+    readers = tuple(sorted(set(addresses)))
+    to = readers[0] if len(readers) == 1 else Group(f"{game} results")
+    mail = notice(config, to, subject, text)
+    return ResultsMail(mail, bytes(mail), readers)

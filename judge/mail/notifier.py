@@ -41,7 +41,7 @@ from judge.game.events import (
 from judge.game.house_rules import press_heading
 from judge.game.when import describe
 from judge.mail.admin_events import AdminEvent, MailUndeliverable, MessageShunted
-from judge.mail.announce import game_over_mails, results_copies
+from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
 from judge.render import render
@@ -163,13 +163,14 @@ class Notifier:
         return [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
 
     def _ended(self, event: GameEnded) -> list[Outgoing]:
+        """One message for everyone in the game (they all read the same text), as a results sheet is."""
+        readers = event.audience.everyone()
         if not event.started or event.position is None:
             text = f"{event.game} was terminated by its GM before it started."
-            return [self._notice(a, f"{event.game}: terminated", text) for a in event.audience.everyone()]
-        mails = game_over_mails(
-            self.config, event.audience.everyone(), event.game, event.position, event.how, list(event.winners)
-        )
-        return [Outgoing(mail, "result") for mail in mails]
+            mail = readers_mail(self.config, readers, event.game, f"{event.game}: terminated", text)
+            return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
+        mail = game_over_mail(self.config, readers, event.game, event.position, event.how, list(event.winners))
+        return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
 
     # --- the GM's controls -------------------------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 tests.
 
 It speaks real SMTP over TCP, so the judge's own sending code (smtplib, retries, envelopes) is what gets tested;
-`fail_next` makes it refuse once, the way a real relay under load or greylisting does.
+`fail_next` makes it refuse once, the way a real relay under load or greylisting does. Given a `Delivery`
+(`judge.testing.lmtp_delivery.LmtpDelivery`), it hands every message it accepts on to it, as a relay with a queue
+does after its 250: into the recipients' mailboxes in a real Dovecot.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import threading
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -34,6 +36,12 @@ class ReceivedMessage:
     """when it was accepted (`time.monotonic()`): the bench times mail by its arrival"""
 
 
+class Delivery(Protocol):
+    """Where an accepted message goes next (a queue's delivery); `put` must not block the relay's loop."""
+
+    def put(self, message: ReceivedMessage) -> None: ...
+
+
 @dataclass(frozen=True)
 class _Failure:
     stage: Stage
@@ -43,7 +51,8 @@ class _Failure:
 class _Handler:
     """aiosmtpd handler: stores accepted messages, refuses once at the armed stage."""
 
-    def __init__(self) -> None:
+    def __init__(self, delivery: Delivery | None = None) -> None:
+        self.delivery = delivery
         self.condition = threading.Condition()
         self.received: list[ReceivedMessage] = []
         self.failure: _Failure | None = None
@@ -89,17 +98,19 @@ class _Handler:
         with self.condition:
             self.received.append(message)
             self.condition.notify_all()
+        if self.delivery is not None:
+            self.delivery.put(message)  # store and forward: accepted now, delivered right after
         return "250 Message accepted for delivery"
 
 
 class SmtpRelay(StartStop):
-    """An SMTP server on 127.0.0.1 that records every message; `start()`/`stop()` or use it as a context
-    manager."""
+    """An SMTP server on 127.0.0.1 that records every message (and hands it to `delivery`, where given);
+    `start()`/`stop()` or use it as a context manager."""
 
     host = "127.0.0.1"
 
-    def __init__(self) -> None:
-        self._handler = _Handler()
+    def __init__(self, delivery: Delivery | None = None) -> None:
+        self._handler = _Handler(delivery)
         self._controller: Controller | None = None
         self._port: int | None = None
 
