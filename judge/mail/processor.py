@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -47,11 +47,13 @@ from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.render.dates import time_left, when_text
 from judge.store import Database, InboundMail, MailStatus
-from judge.store.outage import is_unavailable
+from judge.store.outage import is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
+SOON = 0.02
+"""seconds before the next round when the last left mail waiting on another process's (or undid a deadlock)"""
 HOLD = timedelta(minutes=1)
 """how long a message deferred by the rate limit is left out of the rounds before it is looked at again"""
 
@@ -81,66 +83,126 @@ class Processor:
         """the messages whose attempt this process counted and whose work has not ended: the attempts they have
         now. What the database's going away leaves here is given back (`_give_back`) when it returns."""
         self.wakeup = threading.Event()
+        self._soon = False
+        """the last round left mail that another process holds up, or undid a deadlock: the next comes soon"""
+        self._undone = 0
+        """how many batches a deadlock or serialization failure undid"""
 
     # --- the loop --------------------------------------------------------------------------------------
 
-    def _pending(self, limit: int) -> list[tuple[int, int]]:
-        """The oldest stored mail still to do, leaving out what the rate limit holds back for now."""
-        now = self.clock.now()
-        self._held = {message_id: until for message_id, until in self._held.items() if until > now}
+    def _retries(self, limit: int) -> list[tuple[int, int]]:
+        """The oldest stored mail tried before and still to do (each goes alone), leaving out what the rate limit
+        holds back for now and what another process has in hand (its rows locked: `SKIP LOCKED`)."""
+        self._forget_holds()
         with self.db.transaction() as s:
             rows = s.execute(
                 select(InboundMail.id, InboundMail.attempts)
-                .where(InboundMail.status == MailStatus.RECEIVED)
+                .where(InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts > 0)
                 .order_by(InboundMail.id)
                 .limit(limit + len(self._held))
+                .with_for_update(skip_locked=True)
             )
             return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
+
+    def _forget_holds(self) -> None:
+        now = self.clock.now()
+        self._held = {message_id: until for message_id, until in self._held.items() if until > now}
 
     def process_pending(self, limit: int = 500, batch: int = 100) -> int:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
         shunted). Messages deferred by the rate limit stay for a later round.
 
-        Fresh messages go in batches that share one transaction (see `process_batch`). A message that has
-        failed before goes alone, so that one which brings the process down cannot take its batch-mates'
-        attempts with it."""
+        A message that has failed before goes alone, first, so that one which brings the process down cannot take
+        others' attempts with it. Fresh messages are then claimed a batch at a time (`_claim`), each batch
+        sharing one transaction (see `process_batch`), until `limit` are taken or none is left to claim."""
         done = 0
-        fresh: list[int] = []
-        for message_id, attempts in self._pending(limit):
-            if attempts == 0:
-                fresh.append(message_id)
-                if len(fresh) >= batch:
-                    done += self.process_batch(fresh)
-                    fresh = []
-                continue
-            if fresh:
-                done += self.process_batch(fresh)
-                fresh = []
+        self._soon = False
+        for message_id, attempts in self._retries(limit):
             if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
-        if fresh:
-            done += self.process_batch(fresh)
+        taken = 0
+        while taken < limit:
+            claimed = self._claim(min(batch, limit - taken), window=limit)
+            if not claimed:
+                break
+            taken += len(claimed)
+            undone = self._undone
+            done += self.process_batch(claimed)
+            if self._undone != undone:
+                break  # a deadlock: claimed again in the next round, which comes at once
         return done
 
-    def process_batch(self, message_ids: list[int]) -> int:
-        """Handle the messages in one transaction, with one commit. Should any of them fail, the whole
-        transaction is undone and each message is handled again in a transaction of its own, so that it
-        succeeds or fails alone. (A savepoint per message would give the same isolation at a cost paid on every
-        message; this pays only when one fails, which is rare.) The attempt is counted first, for all of them:
-        those still at no attempts, as a message another judge process counted a moment ago is that process's
-        attempt (see the module's docstring)."""
+    def _claim(self, size: int, window: int) -> list[int]:
+        """Claim up to `size` of the oldest fresh messages and count their attempt, in a transaction of its own.
+
+        The `window` oldest fresh messages no other process is claiming are locked (`SKIP LOCKED`) and taken in
+        the order they came, except a message whose sender has an older one still to do outside them (in another
+        process's hands, failed before, or held by the rate limit): it waits for that one, and so does the rest
+        of that sender's mail. On PostgreSQL, when more than a batch is waiting, a batch stops before the sender
+        that would make it hold more than half the senders in the window: the rest is left for another process,
+        whose claim then finds senders this batch does not hold (a batch of a hundred mails of the next hundred
+        would hold every sender of a rush of a few dozen players writing again and again, and leave another
+        process nothing it may take). On SQLite, one process, a batch takes what it can."""
+        self._forget_holds()
         with self.db.transaction() as s:
-            counted = s.scalars(
-                update(InboundMail)
+            rows = s.execute(
+                select(InboundMail.id, InboundMail.sender)
                 .where(
-                    InboundMail.id.in_(message_ids),
                     InboundMail.status == MailStatus.RECEIVED,
                     InboundMail.attempts == 0,
+                    InboundMail.id.not_in(list(self._held)),
                 )
-                .values(attempts=InboundMail.attempts + 1)
-                .returning(InboundMail.id)
+                .order_by(InboundMail.id)
+                .limit(window)
+                .with_for_update(skip_locked=True)
             ).all()
-        self._counted.update(dict.fromkeys(counted, 1))
+            if not rows:
+                return []
+            senders = {row.sender for row in rows if row.sender is not None}
+            waits_for: dict[str, int] = {}
+            if senders:
+                waits_for = {
+                    sender: first
+                    for sender, first in s.execute(
+                        select(InboundMail.sender, func.min(InboundMail.id))
+                        .where(
+                            InboundMail.status == MailStatus.RECEIVED,
+                            InboundMail.sender.in_(senders),
+                            InboundMail.id < rows[-1].id,
+                            InboundMail.id.not_in([row.id for row in rows]),
+                        )
+                        .group_by(InboundMail.sender)
+                    )
+                }
+            most = None if self.db.is_sqlite or len(rows) <= size else max(1, len(senders) // 2)
+            chosen: list[int] = []
+            holding: set[str] = set()
+            for row in rows:
+                if len(chosen) >= size:
+                    break
+                if row.sender is not None:
+                    older = waits_for.get(row.sender)
+                    if older is not None and older < row.id:
+                        if older not in self._held:
+                            self._soon = True  # another process's mail, done in a moment: look again soon
+                        continue
+                    if row.sender not in holding:
+                        if most is not None and len(holding) >= most:
+                            break
+                        holding.add(row.sender)
+                chosen.append(row.id)
+            if chosen:
+                s.execute(update(InboundMail).where(InboundMail.id.in_(chosen)).values(attempts=1))
+        self._counted.update(dict.fromkeys(chosen, 1))
+        return chosen
+
+    def process_batch(self, message_ids: list[int]) -> int:
+        """Handle claimed messages (`_claim`: their attempt counted) in one transaction, with one commit. Should
+        any of them fail, the whole transaction is undone and each message is handled again in a transaction of
+        its own, so that it succeeds or fails alone. (A savepoint per message would give the same isolation at a
+        cost paid on every message; this pays only when one fails, which is rare.) A deadlock or serialization
+        failure PostgreSQL reports is no failure of the mail: the batch is undone, its attempts given back, and
+        it is claimed again at once."""
         try:
             with self.db.transaction() as s:
                 rows = s.execute(
@@ -161,6 +223,9 @@ class Processor:
                     results.append(result)
                 _record(s, results)
         except Exception as error:
+            if is_conflict(error):
+                self._conflicted(error, message_ids)
+                return 0
             if is_unavailable(error):
                 raise  # the database's failure, not the batch's: done again when it answers
             log.info("a message of a batch failed; handling the batch's messages one at a time", exc_info=True)
@@ -168,6 +233,14 @@ class Processor:
         self._forget(message_ids)
         self._remember(results)
         return sum(result.status != MailStatus.RECEIVED for result in results)
+
+    def _conflicted(self, error: BaseException, message_ids: list[int]) -> None:
+        """A deadlock or serialization failure undid the work: the attempts counted for it are given back, and the
+        mail is done again in the next round, at once."""
+        log.info("mail %s undone by %s; done again", ", ".join(map(str, message_ids)), _first_line(error))
+        self._give_back([message_id for message_id in message_ids if message_id in self._counted])
+        self._undone += 1
+        self._soon = True
 
     def run(self, stop: threading.Event, idle_seconds: float = 2.0, after: Callable[[int], None] | None = None) -> None:
         """Work through stored mail until `stop` is set, calling `after(finished)` after each pass that finished
@@ -180,7 +253,9 @@ class Processor:
             self.wakeup.clear()
             began = time.monotonic()
             try:
-                self._give_back()
+                if self._counted:
+                    log.info("the database is back: mail %s done again", ", ".join(map(str, sorted(self._counted))))
+                    self._give_back(list(self._counted))
                 done = self.process_pending()
                 outage.answered(began)
                 if done and after is not None:
@@ -193,16 +268,17 @@ class Processor:
                 log.exception("processing stored mail failed; trying again shortly")
                 done = 0
             if not done:
-                self.wakeup.wait(idle_seconds)
+                self.wakeup.wait(SOON if self._soon else idle_seconds)
 
-    def _give_back(self) -> None:
-        """The attempts this process counted for mail whose work the database's going away undid: given back where
-        the message is still as this process left it (not done since, nor counted again by another process), so
-        that an outage never brings a message nearer to being shunted."""
-        if not self._counted:
+    def _give_back(self, message_ids: list[int]) -> None:
+        """The attempts this process counted for mail whose work was undone (the database went away, or a deadlock):
+        given back where the message is still as this process left it (not done since, nor counted again by
+        another process), so that neither ever brings a message nearer to being shunted."""
+        if not message_ids:
             return
         with self.db.transaction() as s:
-            for message_id, attempts in self._counted.items():
+            for message_id in message_ids:
+                attempts = self._counted[message_id]
                 s.execute(
                     update(InboundMail)
                     .where(
@@ -212,8 +288,7 @@ class Processor:
                     )
                     .values(attempts=attempts - 1)
                 )
-        log.info("the database is back: mail %s done again", ", ".join(map(str, sorted(self._counted))))
-        self._counted.clear()
+        self._forget(message_ids)
 
     def _forget(self, message_ids: list[int]) -> None:
         for message_id in message_ids:
@@ -229,10 +304,12 @@ class Processor:
             row = s.execute(
                 select(InboundMail.message_id, InboundMail.raw, InboundMail.status, InboundMail.attempts)
                 .where(InboundMail.id == message_id)
-                .with_for_update()
+                .with_for_update(skip_locked=True)
             ).first()
-            if row is None or row.status != MailStatus.RECEIVED:
-                return row.status if row is not None else MailStatus.PROCESSED
+            if row is None:  # another process has it in hand (or it never was)
+                return MailStatus.RECEIVED
+            if row.status != MailStatus.RECEIVED:
+                return row.status
             counted_elsewhere = seen is not None and row.attempts != seen  # another process is at work on it
             if row.attempts >= MAX_ATTEMPTS and not counted_elsewhere:
                 # every attempt so far ended with the judge itself (a crash, a kill): one more would too
@@ -269,6 +346,9 @@ class Processor:
                     result = self._handle(s, message_id, mail, row.received_at)
                 _record(s, [result])
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
+            if is_conflict(exc):
+                self._conflicted(exc, [message_id])
+                return MailStatus.RECEIVED
             if is_unavailable(exc):
                 raise  # the database's failure, not the message's: done again when it answers
             with self.db.transaction() as s:
@@ -408,3 +488,8 @@ def _record(s: Session, results: list[_Result]) -> None:
     for rows in by_keys.values():
         s.execute(update(InboundMail), rows)
     queue_rows(s, [row for result in results for row in result.outgoing])
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
