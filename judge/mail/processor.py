@@ -87,6 +87,8 @@ class Processor:
         """the last round left mail that another process holds up, or undid a deadlock: the next comes soon"""
         self._undone = 0
         """how many batches a deadlock or serialization failure undid"""
+        self._processes = 1
+        """how many judge processes share the database (`Database.processes`), looked at every round"""
 
     # --- the loop --------------------------------------------------------------------------------------
 
@@ -117,12 +119,13 @@ class Processor:
         sharing one transaction (see `process_batch`), until `limit` are taken or none is left to claim."""
         done = 0
         self._soon = False
+        self._processes = self.db.processes()
         for message_id, attempts in self._retries(limit):
             if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
         taken = 0
         while taken < limit:
-            claimed = self._claim(min(batch, limit - taken), window=limit)
+            claimed = self._claim(min(batch, limit - taken), window=min(limit, 2 * batch))
             if not claimed:
                 break
             taken += len(claimed)
@@ -138,43 +141,39 @@ class Processor:
         The `window` oldest fresh messages no other process is claiming are locked (`SKIP LOCKED`) and taken in
         the order they came, except a message whose sender has an older one still to do outside them (in another
         process's hands, failed before, or held by the rate limit): it waits for that one, and so does the rest
-        of that sender's mail. On PostgreSQL, when more than a batch is waiting, a batch stops before the sender
-        that would make it hold more than half the senders in the window: the rest is left for another process,
-        whose claim then finds senders this batch does not hold (a batch of a hundred mails of the next hundred
-        would hold every sender of a rush of a few dozen players writing again and again, and leave another
-        process nothing it may take). On SQLite, one process, a batch takes what it can."""
+        of that sender's mail. Where several processes share the database and more than a batch is waiting, a
+        batch stops before the sender that would make it hold more than its share of the senders in the window
+        (half, for two processes): the rest is left to the others, whose claims then find senders this batch
+        does not hold. (A batch of the next hundred mails would hold every sender of a rush of a few dozen
+        players writing again and again, and leave the other process nothing it may take.) One process, and
+        every process on SQLite, takes its batches whole, in the order the mail came."""
         self._forget_holds()
         with self.db.transaction() as s:
+            fresh = select(InboundMail.id, InboundMail.sender).where(
+                InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts == 0
+            )
+            if self._held:
+                fresh = fresh.where(InboundMail.id.not_in(list(self._held)))
             rows = s.execute(
-                select(InboundMail.id, InboundMail.sender)
-                .where(
-                    InboundMail.status == MailStatus.RECEIVED,
-                    InboundMail.attempts == 0,
-                    InboundMail.id.not_in(list(self._held)),
-                )
-                .order_by(InboundMail.id)
+                fresh.order_by(InboundMail.id)
                 .limit(window)
                 .with_for_update(skip_locked=True)
             ).all()
             if not rows:
                 return []
             senders = {row.sender for row in rows if row.sender is not None}
-            waits_for: dict[str, int] = {}
-            if senders:
-                waits_for = {
-                    sender: first
-                    for sender, first in s.execute(
-                        select(InboundMail.sender, func.min(InboundMail.id))
-                        .where(
-                            InboundMail.status == MailStatus.RECEIVED,
-                            InboundMail.sender.in_(senders),
-                            InboundMail.id < rows[-1].id,
-                            InboundMail.id.not_in([row.id for row in rows]),
-                        )
-                        .group_by(InboundMail.sender)
-                    )
-                }
-            most = None if self.db.is_sqlite or len(rows) <= size else max(1, len(senders) // 2)
+            window_ids = {row.id for row in rows}
+            waits_for: dict[str, int] = {}  # each sender's oldest mail still to do outside the window
+            for older, sender in s.execute(
+                select(InboundMail.id, InboundMail.sender)
+                .where(InboundMail.status == MailStatus.RECEIVED, InboundMail.id < rows[-1].id)
+                .order_by(InboundMail.id)
+            ):
+                if sender in senders and older not in window_ids:
+                    waits_for.setdefault(sender, older)
+            most = (
+                max(1, len(senders) // self._processes) if self._processes > 1 and len(rows) > size else None
+            )
             chosen: list[int] = []
             holding: set[str] = set()
             for row in rows:

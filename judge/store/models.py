@@ -27,7 +27,6 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     false,
-    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -244,17 +243,9 @@ class InboundMail(Base):
     """Every mail the judge received, stored raw before it is acknowledged: nothing is lost."""
 
     __tablename__ = "inbound_mail"
-    __table_args__ = (
-        Index("ix_inbound_status", "status", "id"),
-        # the claim's one look a batch: each sender's oldest mail still to do (judge.mail.processor)
-        Index(
-            "ix_inbound_received_sender",
-            "sender",
-            "id",
-            postgresql_where=text("status = 'received'"),
-            sqlite_where=text("status = 'received'"),
-        ),
-    )
+    __table_args__ = (Index("ix_inbound_status", "status", "id"),)
+    """(status, id): the mail still to do, oldest first -- also the claim's one look a batch at who waits for
+    whom (`judge.mail.processor`), which reads the senders of the mail still to do up to the batch's last"""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str | None] = mapped_column(String(998), index=True)

@@ -28,13 +28,6 @@ def upgrade() -> None:
 
     with op.batch_alter_table("inbound_mail") as batch:
         batch.add_column(sa.Column("sender", sa.String(length=320), nullable=True))
-    op.create_index(
-        "ix_inbound_received_sender",
-        "inbound_mail",
-        ["sender", "id"],
-        postgresql_where=sa.text("status = 'received'"),
-        sqlite_where=sa.text("status = 'received'"),
-    )
     mail = sa.table("inbound_mail", sa.column("id", sa.Integer), sa.column("raw", sa.LargeBinary),
                     sa.column("status", sa.String), sa.column("sender", sa.String))  # fmt: skip
     conn = op.get_bind()
@@ -58,6 +51,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("ix_inbound_received_sender", table_name="inbound_mail")
     with op.batch_alter_table("inbound_mail") as batch:
         batch.drop_column("sender")
