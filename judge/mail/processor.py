@@ -23,7 +23,9 @@ still as it left them) and the mail is done again at once, by this process, as i
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import uuid
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -50,6 +52,11 @@ from judge.store import Database, InboundMail, MailStatus
 from judge.store.outage import is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
+
+_PROCESSORS = text(
+    "SELECT count(DISTINCT application_name) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND application_name LIKE 'judge processor %'"
+)
 
 MAX_ATTEMPTS = 3
 SOON = 0.02
@@ -88,7 +95,9 @@ class Processor:
         self._undone = 0
         """how many batches a deadlock or serialization failure undid"""
         self._processes = 1
-        """how many judge processes share the database (`Database.processes`), looked at every round"""
+        """how many judge processes answer mail from the database (`_sharing`), looked at every round"""
+        self._name = f"judge processor {os.getpid()} {uuid.uuid4().hex[:8]}"
+        """what this processor's connections are called on PostgreSQL (`application_name`), for `_sharing`"""
 
     # --- the loop --------------------------------------------------------------------------------------
 
@@ -106,6 +115,23 @@ class Processor:
             )
             return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
 
+    def _sharing(self) -> int:
+        """How many processors answer mail from this database now: on PostgreSQL, the processors whose connections
+        bear their name (`_named`; a process that dies takes its connections with it); 1 on SQLite."""
+        if self.db.is_sqlite:
+            return 1
+        with self.db.engine.connect() as conn:
+            found = conn.execute(_PROCESSORS).scalar()
+        return max(1, int(found or 0))
+
+    def _named(self, s: Session) -> None:
+        """This processor's name on the claim's connection (once a connection), where `_sharing` counts it."""
+        conn = s.connection()
+        if self.db.is_sqlite or conn.info.get("judge_processor") == self._name:
+            return
+        s.execute(text("SELECT set_config('application_name', :name, false)"), {"name": self._name})
+        conn.info["judge_processor"] = self._name
+
     def _forget_holds(self) -> None:
         now = self.clock.now()
         self._held = {message_id: until for message_id, until in self._held.items() if until > now}
@@ -119,7 +145,7 @@ class Processor:
         sharing one transaction (see `process_batch`), until `limit` are taken or none is left to claim."""
         done = 0
         self._soon = False
-        self._processes = self.db.processes()
+        self._processes = self._sharing()
         for message_id, attempts in self._retries(limit):
             if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
@@ -149,6 +175,7 @@ class Processor:
         every process on SQLite, takes its batches whole, in the order the mail came."""
         self._forget_holds()
         with self.db.transaction() as s:
+            self._named(s)
             fresh = select(InboundMail.id, InboundMail.sender).where(
                 InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts == 0
             )

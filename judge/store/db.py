@@ -8,8 +8,6 @@ runs under an advisory lock so that several judge processes can start at once.
 from __future__ import annotations
 
 import fcntl
-import os
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -52,18 +50,6 @@ class Database:
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
-    def processes(self) -> int:
-        """How many judge processes are connected to this database now (each names its connections
-        `judge <pid> <tag>`: `make_engine`); 1 on SQLite, which has one."""
-        if self.is_sqlite:
-            return 1
-        with self.engine.connect() as conn:
-            found = conn.exec_driver_sql(
-                "SELECT count(DISTINCT application_name) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND application_name LIKE 'judge %%'"
-            ).scalar()
-        return max(1, int(found or 0))
-
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """One unit of work: commit on success, roll back on any error."""
@@ -96,9 +82,7 @@ def _sqlite_engine(url: str, busy_seconds: float) -> Engine:
 def make_engine(url: str, busy_seconds: float = SQLITE_BUSY_SECONDS) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url, busy_seconds)
-    # each judge process names its connections, so that the mail processor knows how many share the work
-    name = f"judge {os.getpid()} {uuid.uuid4().hex[:8]}"
-    return create_engine(url, pool_pre_ping=True, connect_args={"application_name": name})
+    return create_engine(url, pool_pre_ping=True)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
