@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import exists, or_, select, text, update
+from sqlalchemy.orm import Session, aliased
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
@@ -94,8 +94,6 @@ class Processor:
         """the last round left mail that another process holds up, or undid a deadlock: the next comes soon"""
         self._undone = 0
         """how many batches a deadlock or serialization failure undid"""
-        self._processes = 1
-        """how many judge processes answer mail from the database (`_sharing`), looked at every round"""
         self._name = f"judge processor {os.getpid()} {uuid.uuid4().hex[:8]}"
         """what this processor's connections are called on PostgreSQL (`application_name`), for `_sharing`"""
 
@@ -115,14 +113,12 @@ class Processor:
             )
             return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
 
-    def _sharing(self) -> int:
+    def _sharing(self, s: Session) -> int:
         """How many processors answer mail from this database now: on PostgreSQL, the processors whose connections
         bear their name (`_named`; a process that dies takes its connections with it); 1 on SQLite."""
         if self.db.is_sqlite:
             return 1
-        with self.db.engine.connect() as conn:
-            found = conn.execute(_PROCESSORS).scalar()
-        return max(1, int(found or 0))
+        return max(1, int(s.execute(_PROCESSORS).scalar() or 0))
 
     def _named(self, s: Session) -> None:
         """This processor's name on the claim's connection (once a connection), where `_sharing` counts it."""
@@ -145,7 +141,6 @@ class Processor:
         sharing one transaction (see `process_batch`), until `limit` are taken or none is left to claim."""
         done = 0
         self._soon = False
-        self._processes = self._sharing()
         for message_id, attempts in self._retries(limit):
             if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
@@ -176,31 +171,49 @@ class Processor:
         self._forget_holds()
         with self.db.transaction() as s:
             self._named(s)
+            earlier = aliased(InboundMail)
+            in_hand_before = (
+                exists()
+                .where(
+                    earlier.sender == InboundMail.sender,
+                    earlier.status == MailStatus.RECEIVED,
+                    earlier.attempts > 0,
+                    earlier.id < InboundMail.id,
+                )
+                .correlate(InboundMail)
+            )
             fresh = select(InboundMail.id, InboundMail.sender).where(
-                InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts == 0
+                InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts == 0, ~in_hand_before
             )
             if self._held:
                 fresh = fresh.where(InboundMail.id.not_in(list(self._held)))
             rows = s.execute(
-                fresh.order_by(InboundMail.id)
-                .limit(window)
-                .with_for_update(skip_locked=True)
+                fresh.order_by(InboundMail.id).limit(window).with_for_update(of=InboundMail, skip_locked=True)
             ).all()
             if not rows:
                 return []
             senders = {row.sender for row in rows if row.sender is not None}
             window_ids = {row.id for row in rows}
             waits_for: dict[str, int] = {}  # each sender's oldest mail still to do outside the window
-            for older, sender in s.execute(
-                select(InboundMail.id, InboundMail.sender)
-                .where(InboundMail.status == MailStatus.RECEIVED, InboundMail.id < rows[-1].id)
+            divided = False  # another process has mail in hand
+            for older, sender, attempts in s.execute(
+                select(InboundMail.id, InboundMail.sender, InboundMail.attempts)
+                .where(
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.id < rows[-1].id,
+                    or_(InboundMail.sender.in_(senders), InboundMail.attempts > 0),
+                )
                 .order_by(InboundMail.id)
             ):
-                if sender in senders and older not in window_ids:
+                if older in window_ids:
+                    continue
+                divided = divided or (attempts > 0 and older not in self._held)
+                if sender in senders:
                     waits_for.setdefault(sender, older)
-            most = (
-                max(1, len(senders) // self._processes) if self._processes > 1 and len(rows) > size else None
-            )
+            # nothing divides the senders yet: this batch takes its share of them and leaves the rest to the
+            # others (once divided, each takes the senders the others do not hold)
+            processes = 1 if divided or len(rows) <= size else self._sharing(s)
+            most = max(1, len(senders) // processes) if processes > 1 else None
             chosen: list[int] = []
             holding: set[str] = set()
             for row in rows:

@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -243,9 +244,18 @@ class InboundMail(Base):
     """Every mail the judge received, stored raw before it is acknowledged: nothing is lost."""
 
     __tablename__ = "inbound_mail"
-    __table_args__ = (Index("ix_inbound_status", "status", "id"),)
-    """(status, id): the mail still to do, oldest first -- also the claim's one look a batch at who waits for
-    whom (`judge.mail.processor`), which reads the senders of the mail still to do up to the batch's last"""
+    __table_args__ = (
+        Index("ix_inbound_status", "status", "id"),
+        # the mail in some process's hands (or failed before), by sender: a claim passes over the later mail of
+        # those senders (judge.mail.processor)
+        Index(
+            "ix_inbound_in_hand",
+            "sender",
+            "id",
+            postgresql_where=text("status = 'received' AND attempts > 0"),
+            sqlite_where=text("status = 'received' AND attempts > 0"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str | None] = mapped_column(String(998), index=True)

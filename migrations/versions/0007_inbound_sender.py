@@ -28,6 +28,13 @@ def upgrade() -> None:
 
     with op.batch_alter_table("inbound_mail") as batch:
         batch.add_column(sa.Column("sender", sa.String(length=320), nullable=True))
+    op.create_index(
+        "ix_inbound_in_hand",
+        "inbound_mail",
+        ["sender", "id"],
+        postgresql_where=sa.text("status = 'received' AND attempts > 0"),
+        sqlite_where=sa.text("status = 'received' AND attempts > 0"),
+    )
     mail = sa.table("inbound_mail", sa.column("id", sa.Integer), sa.column("raw", sa.LargeBinary),
                     sa.column("status", sa.String), sa.column("sender", sa.String))  # fmt: skip
     conn = op.get_bind()
@@ -51,5 +58,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_inbound_in_hand", table_name="inbound_mail")
     with op.batch_alter_table("inbound_mail") as batch:
         batch.drop_column("sender")
