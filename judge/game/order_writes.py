@@ -63,7 +63,6 @@ _REPLACE_ORDER_SET = (
 )
 
 
-
 def _add_order_set(insert: Any) -> Any:
     """A new set, or, where another transaction filed the power's set since this one looked (the order path holds
     the game only `FOR SHARE`, so two processes may file one power at once), the set replaced: the later wins."""

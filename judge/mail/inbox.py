@@ -20,9 +20,8 @@ from judge.store import Database, InboundMail, MailStatus
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
 _FROM = re.compile(rb"^from:[ \t]*(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
 _DOT_ATOM = rb"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*"
-_SIMPLE_MAILBOX = re.compile(
-    rb"(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)* )?<(" + _DOT_ATOM + rb"@" + _DOT_ATOM + rb")>|(" + _DOT_ATOM + rb"@" + _DOT_ATOM + rb")"
-)
+_ADDR_SPEC = _DOT_ATOM + rb"@" + _DOT_ATOM
+_SIMPLE_MAILBOX = re.compile(rb"(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)* )?<(" + _ADDR_SPEC + rb")>|(" + _ADDR_SPEC + rb")")
 """a From value written the plainest way (as `judge.mail.reading` reads it without its parser)"""
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")

@@ -25,8 +25,8 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import uuid
 import time
+import uuid
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -208,7 +208,7 @@ class Processor:
                 if older in window_ids:
                     continue
                 divided = divided or (attempts > 0 and older not in self._held)
-                if sender in senders:
+                if sender is not None and sender in senders:
                     waits_for.setdefault(sender, older)
             # nothing divides the senders yet: this batch takes its share of them and leaves the rest to the
             # others (once divided, each takes the senders the others do not hold)
@@ -220,9 +220,9 @@ class Processor:
                 if len(chosen) >= size:
                     break
                 if row.sender is not None:
-                    older = waits_for.get(row.sender)
-                    if older is not None and older < row.id:
-                        if older not in self._held:
+                    first = waits_for.get(row.sender)
+                    if first is not None and first < row.id:
+                        if first not in self._held:
                             self._soon = True  # another process's mail, done in a moment: look again soon
                         continue
                     if row.sender not in holding:
@@ -348,7 +348,7 @@ class Processor:
             if row is None:  # another process has it in hand (or it never was)
                 return MailStatus.RECEIVED
             if row.status != MailStatus.RECEIVED:
-                return row.status
+                return str(row.status)
             counted_elsewhere = seen is not None and row.attempts != seen  # another process is at work on it
             if row.attempts >= MAX_ATTEMPTS and not counted_elsewhere:
                 # every attempt so far ended with the judge itself (a crash, a kill): one more would too

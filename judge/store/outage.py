@@ -62,9 +62,9 @@ def is_conflict(error: BaseException) -> bool:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         original = current.orig if isinstance(current, DBAPIError) else current
-        if type(original).__module__.startswith("psycopg"):
-            if str(getattr(original, "sqlstate", "") or "") in _POSTGRES_CONFLICTS:
-                return True
+        psycopg = type(original).__module__.startswith("psycopg")
+        if psycopg and str(getattr(original, "sqlstate", "") or "") in _POSTGRES_CONFLICTS:
+            return True
         current = current.__cause__ or current.__context__
     return False
 
