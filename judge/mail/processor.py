@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, or_, select, text, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import or_, select, text, update
+from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.config import Config
@@ -171,26 +171,35 @@ class Processor:
         self._forget_holds()
         with self.db.transaction() as s:
             self._named(s)
-            earlier = aliased(InboundMail)
-            in_hand_before = (
-                exists()
+            # the senders another process has a mail of in hand (or with a mail that failed before): few, read
+            # once through their own small index, and their later mail passed over
+            in_hand = (
+                select(InboundMail.sender)
                 .where(
-                    earlier.sender == InboundMail.sender,
-                    earlier.status == MailStatus.RECEIVED,
-                    earlier.attempts > 0,
-                    earlier.id < InboundMail.id,
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.attempts > 0,
+                    InboundMail.sender.is_not(None),
                 )
-                .correlate(InboundMail)
+                .scalar_subquery()
             )
             fresh = select(InboundMail.id, InboundMail.sender).where(
-                InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts == 0, ~in_hand_before
+                InboundMail.status == MailStatus.RECEIVED,
+                InboundMail.attempts == 0,
+                or_(InboundMail.sender.is_(None), InboundMail.sender.not_in(in_hand)),
             )
             if self._held:
                 fresh = fresh.where(InboundMail.id.not_in(list(self._held)))
             rows = s.execute(
-                fresh.order_by(InboundMail.id).limit(window).with_for_update(of=InboundMail, skip_locked=True)
+                fresh.order_by(InboundMail.id).limit(window).with_for_update(skip_locked=True)
             ).all()
             if not rows:
+                # mail passed over for another process's in hand is done in a moment: look again soon
+                passed_over = select(InboundMail.id).where(
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.attempts == 0,
+                    InboundMail.sender.in_(in_hand),
+                )
+                self._soon = self._soon or s.scalar(passed_over.limit(1)) is not None
                 return []
             senders = {row.sender for row in rows if row.sender is not None}
             window_ids = {row.id for row in rows}
