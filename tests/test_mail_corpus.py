@@ -99,6 +99,7 @@ def test_a_long_mail_is_answered_with_a_note_that_only_its_start_was_read(
     assert "only its beginning was read" in replies[0].get_content()
 
 
+_REST = b"\r\nSubject: x\r\n\r\nHELP\r\n"
 FROM_HEADERS = [
     b"From: Bob <Bob@Example.org>",
     b"From: bob@example.org",
@@ -114,7 +115,7 @@ FROM_HEADERS = [
 ]
 
 
-@pytest.mark.parametrize("raw", [*CORPUS.values(), *(head + b"\r\nSubject: x\r\n\r\nHELP\r\n" for head in FROM_HEADERS)])
+@pytest.mark.parametrize("raw", [*CORPUS.values(), *(head + _REST for head in FROM_HEADERS)])
 def test_the_sender_stored_with_a_mail_is_the_sender_the_processor_reads(raw: bytes) -> None:
     """Each sender's mail keeps its order across processes by the sender stored at intake: it must be the one the
     processor answers."""

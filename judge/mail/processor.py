@@ -189,9 +189,7 @@ class Processor:
             )
             if self._held:
                 fresh = fresh.where(InboundMail.id.not_in(list(self._held)))
-            rows = s.execute(
-                fresh.order_by(InboundMail.id).limit(window).with_for_update(skip_locked=True)
-            ).all()
+            rows = s.execute(fresh.order_by(InboundMail.id).limit(window).with_for_update(skip_locked=True)).all()
             if not rows:
                 # mail passed over for another process's in hand is done in a moment: look again soon
                 passed_over = select(InboundMail.id).where(
