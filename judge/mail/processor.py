@@ -7,12 +7,26 @@ or `processed` (done and answered once). After three failed attempts a message i
 the judge's admin is told; `judge shunt retry` puts it back. Because the attempt is counted before the work, a
 message that brings the whole process down each time is shunted too, after three, without a fourth try.
 
-Several judge processes on one database (docs/operations.md): the work on a message is done under its row lock and
-only while it is still `received`, so it is done, and answered, by one process. An attempt is counted only at the
-count the process read (a compare-and-set): two processes that reach a message together count it once, and the one
-that finds the count moved on goes on without counting (the other is at work on it; whichever holds the row lock
-does the work, the other then finds it done). Processes wait for each other's rows rather than skip them, so mail
-is still handled in the order it came (a player's second order mail never overtakes the first).
+Several judge processes on one database (docs/operations.md, "How the work is shared"): a process claims a batch
+of fresh mail in a transaction of its own (`_claim`) -- the oldest no other process is claiming (`SKIP LOCKED`),
+passing over every mail of a sender who has a mail in another process's hands (its attempt counted and not yet
+done), failed before, or held by the rate limit -- and counts their attempts there; it then does the work in a
+second transaction, under the mails' row locks and only while each is still `received`, so each mail is done, and
+answered, by one process, and a player's second mail never overtakes his first (the sender is stored with the mail
+at intake: `judge.mail.inbox.sender_of`). Mail of different senders may be answered out of the order it came when
+two processes share it; one process answers in the order it came. While nothing divides the senders between the
+processes, a batch takes only its share of them (`_claim`), so the other finds senders it may take.
+
+A mail tried before goes alone, first in a round, taken `SKIP LOCKED` (one another process holds is left to it).
+An attempt is counted only at the count the process read (a compare-and-set): should two processes reach such a
+mail together, they count it once, and the one that finds the count moved on goes on without counting (whichever
+holds the row lock does the work, the other then finds it done). In the moment between a batch's claim and its
+work, another process may take one of its mails alone: it is still done once, in order (the batch waits for that
+mail's row), with one attempt more.
+
+A deadlock or serialization failure PostgreSQL reports (`judge.store.outage.is_conflict`: two transactions met,
+one was undone) is no failure of the mail: its transaction is undone, the attempts counted for it are given back,
+and it is claimed again in the next round, which comes at once.
 
 The database away (`judge.store.outage`: a lost connection, a restart, SQLite locked or its disk full) is no
 failure of the mail: the work's transaction is undone as for a crash, no failure is recorded, and once the
@@ -60,6 +74,9 @@ _PROCESSORS = text(
 
 MAX_ATTEMPTS = 3
 SOON = 0.02
+SHARED_IDLE = 0.1
+"""seconds between rounds that find nothing, where other processes share the database: mail another process's
+intake stores wakes only that process, so the others look this often"""
 """seconds before the next round when the last left mail waiting on another process's (or undid a deadlock)"""
 HOLD = timedelta(minutes=1)
 """how long a message deferred by the rate limit is left out of the rounds before it is looked at again"""
@@ -92,6 +109,8 @@ class Processor:
         self.wakeup = threading.Event()
         self._soon = False
         """the last round left mail that another process holds up, or undid a deadlock: the next comes soon"""
+        self._shared = False
+        """other processors answer mail from this database too (`_sharing`, looked at after a round with nothing)"""
         self._undone = 0
         """how many batches a deadlock or serialization failure undid"""
         self._name = f"judge processor {os.getpid()} {uuid.uuid4().hex[:8]}"
@@ -154,6 +173,10 @@ class Processor:
             done += self.process_batch(claimed)
             if self._undone != undone:
                 break  # a deadlock: claimed again in the next round, which comes at once
+        if not done and not self.db.is_sqlite:
+            with self.db.transaction() as s:
+                self._named(s)
+                self._shared = self._sharing(s) > 1
         return done
 
     def _claim(self, size: int, window: int) -> list[int]:
@@ -314,7 +337,7 @@ class Processor:
                 log.exception("processing stored mail failed; trying again shortly")
                 done = 0
             if not done:
-                self.wakeup.wait(SOON if self._soon else idle_seconds)
+                self.wakeup.wait(SOON if self._soon else SHARED_IDLE if self._shared else idle_seconds)
 
     def _give_back(self, message_ids: list[int]) -> None:
         """The attempts this process counted for mail whose work was undone (the database went away, or a deadlock):
