@@ -2,6 +2,9 @@
 
 A message is acknowledged to its source (250 to the MTA, the IMAP move to the processed folder) only after this
 commit returns, so a crash at any moment loses nothing: either the message is stored, or the source still has it.
+
+Each message is stored with its Message-ID and its sender, both read cheaply from the header block (the full
+reading waits for the processor): the sender is what lets several processes keep each sender's mail in order.
 """
 
 from __future__ import annotations

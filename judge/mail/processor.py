@@ -37,10 +37,9 @@ still as it left them) and the mail is done again at once, by this process, as i
 from __future__ import annotations
 
 import logging
-import os
+import random
 import threading
 import time
-import uuid
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,9 +66,11 @@ from judge.store.outage import is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
 
+_MARK = 0x4A4D5052  # "JMPR": the advisory locks by which processors know of each other (`Processor._named`)
+_MARK_PROCESSOR = text("SELECT pg_try_advisory_lock(:key, :number)")
 _PROCESSORS = text(
-    "SELECT count(DISTINCT application_name) FROM pg_stat_activity"
-    " WHERE datname = current_database() AND application_name LIKE 'judge processor %'"
+    "SELECT count(DISTINCT objid) FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
 
 MAX_ATTEMPTS = 3
@@ -113,8 +114,8 @@ class Processor:
         """other processors answer mail from this database too (`_sharing`, looked at after a round with nothing)"""
         self._undone = 0
         """how many batches a deadlock or serialization failure undid"""
-        self._name = f"judge processor {os.getpid()} {uuid.uuid4().hex[:8]}"
-        """what this processor's connections are called on PostgreSQL (`application_name`), for `_sharing`"""
+        self._number = random.SystemRandom().randrange(1, 2**31)
+        """this processor's mark on PostgreSQL (an advisory lock of this number), for `_sharing`"""
 
     # --- the loop --------------------------------------------------------------------------------------
 
@@ -133,19 +134,22 @@ class Processor:
             return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
 
     def _sharing(self, s: Session) -> int:
-        """How many processors answer mail from this database now: on PostgreSQL, the processors whose connections
-        bear their name (`_named`; a process that dies takes its connections with it); 1 on SQLite."""
+        """How many processors answer mail from this database now: on PostgreSQL, the processors holding their mark
+        (`_named`; a process that dies takes its connections, and so its mark, with it); 1 on SQLite."""
         if self.db.is_sqlite:
             return 1
-        return max(1, int(s.execute(_PROCESSORS).scalar() or 0))
+        return max(1, int(s.execute(_PROCESSORS, {"key": _MARK}).scalar() or 0))
 
     def _named(self, s: Session) -> None:
-        """This processor's name on the claim's connection (once a connection), where `_sharing` counts it."""
+        """This processor's mark, where `_sharing` counts it: a session-level advisory lock of its own number, taken
+        on the claim's connection if no connection of this processor holds it yet."""
         conn = s.connection()
-        if self.db.is_sqlite or conn.info.get("judge_processor") == self._name:
+        if self.db.is_sqlite or conn.info.get("judge_processor") == self._number:
             return
-        s.execute(text("SELECT set_config('application_name', :name, false)"), {"name": self._name})
-        conn.info["judge_processor"] = self._name
+        if s.execute(
+            text("SELECT pg_try_advisory_lock(:key, :number)"), {"key": _MARK, "number": self._number}
+        ).scalar():
+            conn.info["judge_processor"] = self._number
 
     def _forget_holds(self) -> None:
         now = self.clock.now()
