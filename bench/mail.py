@@ -100,6 +100,18 @@ class Timing:
     """seconds until every mail was stored, checked and answered (its reply queued)"""
     sent: float
     """seconds until every reply was sent (.eml)"""
+    idle: float | None = None
+    """CPU-seconds the machine's cores were idle until every mail was answered (/proc/stat; None elsewhere): how far
+    the judges were short of CPU, or waiting"""
+
+
+def _idle_cpu_seconds() -> float | None:
+    """The machine's idle CPU time so far, all cores (idle and iowait in /proc/stat), or None without it."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
 
 
 def _reference(dovecot: DovecotServer, user: str) -> float:
@@ -159,6 +171,7 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
             for judge in judges:
                 assert judge.stdout is not None and judge.stdout.readline().strip() == "ready", "a judge did not start"
             start = time.perf_counter()
+            idle_at_start = _idle_cpu_seconds()
             for judge in judges:
                 assert judge.stdin is not None
                 judge.stdin.write("go\n")
@@ -167,7 +180,7 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
             if reader is not None and sites and sites[0] != "-":
                 reading = subprocess.Popen([*reader.command, sites[0], str(reader.rate)], stdout=subprocess.PIPE,
                                            text=True)  # fmt: skip
-            timing = _watch(db, mails, start, judges)
+            timing = _watch(db, mails, start, judges, idle_at_start)
             if reading is not None:
                 reading.terminate()
                 out, _ = reading.communicate(timeout=30)
@@ -187,10 +200,13 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
     return timing, took_reference
 
 
-def _watch(db: Database, mails: int, start: float, judges: list[subprocess.Popen[str]]) -> Timing | None:
+def _watch(
+    db: Database, mails: int, start: float, judges: list[subprocess.Popen[str]], idle_at_start: float | None = None
+) -> Timing | None:
     """Poll the outbound queue until every reply is sent; None if that takes longer than `STALL_SECONDS`, or a
     judge process ends."""
     answered = 0.0
+    idle = None
     while True:
         time.sleep(0.05)
         with db.transaction() as s:
@@ -204,8 +220,10 @@ def _watch(db: Database, mails: int, start: float, judges: list[subprocess.Popen
         now = time.perf_counter() - start
         if not answered and sum(counts.values()) >= mails:
             answered = now
+            idle_now = _idle_cpu_seconds()
+            idle = idle_now - idle_at_start if idle_now is not None and idle_at_start is not None else None
         if counts.get(OutboundStatus.SENT, 0) >= mails:
-            return Timing(answered, now)
+            return Timing(answered, now, idle)
         if now > STALL_SECONDS or any(judge.poll() is not None for judge in judges):
             return None
 
@@ -262,5 +280,7 @@ def _line(name: str, database: str, processes: int, mails: int, timing: Timing |
         print(f"  {label}: stopped, the replies not all sent (a judge ended, or {STALL_SECONDS} s passed)")
         return
     scale = f"  ({one.answered / timing.answered:.2f} x one process)" if processes > 1 and one else ""
+    cores = os.cpu_count() or 1
+    idle = f"; cores idle {timing.idle:.1f} of {cores * timing.answered:.1f} CPU-s" if timing.idle is not None else ""
     print(f"  {label}: stored, checked and answered {mails / timing.answered:6,.0f} mails/s, every reply sent "
-          f"{mails / timing.sent:6,.0f} mails/s{scale}")  # fmt: skip
+          f"{mails / timing.sent:6,.0f} mails/s{scale}{idle}")  # fmt: skip

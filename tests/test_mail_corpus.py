@@ -14,8 +14,9 @@ from sqlalchemy import select
 from judge.clock import FakeClock
 from judge.commands import answer_mail
 from judge.config import Config
-from judge.mail.inbox import store_inbound
+from judge.mail.inbox import sender_of, store_inbound
 from judge.mail.processor import Processor
+from judge.mail.reading import read_mail
 from judge.store import InboundMail, MailStatus, OutboundMail, open_database
 
 CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
@@ -96,3 +97,26 @@ def test_a_long_mail_is_answered_with_a_note_that_only_its_start_was_read(
     status, replies = handled["ten thousand lines"]
     assert status == MailStatus.PROCESSED
     assert "only its beginning was read" in replies[0].get_content()
+
+
+_REST = b"\r\nSubject: x\r\n\r\nHELP\r\n"
+FROM_HEADERS = [
+    b"From: Bob <Bob@Example.org>",
+    b"From: bob@example.org",
+    b'From: "Smith, Bob" <bob@example.org>',
+    b"From: =?utf-8?q?J=C3=BCrgen?= <j@example.de>",
+    b"From: Bob\r\n <bob@example.org>",
+    b"From: a@example.org, b@example.org",
+    b"From: a@example.org\r\nFrom: b@example.org",
+    b"From: not an address",
+    b"FROM: <bob@EXAMPLE.org>",
+    b"From: bob@example.org (Bob)",
+    b"Subject: no sender at all",
+]
+
+
+@pytest.mark.parametrize("raw", [*CORPUS.values(), *(head + _REST for head in FROM_HEADERS)])
+def test_the_sender_stored_with_a_mail_is_the_sender_the_processor_reads(raw: bytes) -> None:
+    """Each sender's mail keeps its order across processes by the sender stored at intake: it must be the one the
+    processor answers."""
+    assert sender_of(raw) == read_mail(raw, own_address=CONFIG.address).sender

@@ -6,7 +6,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, select
+from sqlalchemy import create_engine, inspect, select, text
 
 from judge.clock import SYSTEM_CLOCK
 from judge.passwords import hash_password, verify_password
@@ -83,3 +83,21 @@ def test_a_password_check_is_remembered_whichever_way_it_went(monkeypatch: pytes
         False,
     ]
     assert checks == ["wrong", "right"]
+
+
+def test_the_upgrade_reads_the_sender_of_the_mail_still_to_do(database_url: str) -> None:
+    engine = make_engine(database_url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0006")
+        for n, status in enumerate(("received", "processed", "received")):
+            raw = f"From: Player {n} <P{n}@Example.org>\r\n\r\nHELP\r\n".encode()
+            conn.execute(
+                text("INSERT INTO inbound_mail (raw, source, status, attempts, received_at) "
+                     "VALUES (:raw, 'imap', :status, 0, CURRENT_TIMESTAMP)"),
+                {"raw": raw, "status": status},
+            )  # fmt: skip
+        command.upgrade(alembic_config(conn), "head")
+    with engine.connect() as conn:
+        senders = conn.execute(text("SELECT sender FROM inbound_mail ORDER BY id")).scalars().all()
+    engine.dispose()
+    assert senders == ["p0@example.org", None, "p2@example.org"]  # mail already handled keeps none

@@ -16,7 +16,14 @@ or its commit -- so that nothing, in this transaction or any other, ever reads o
 Whether a set replaced an earlier one is what the game's snapshot says is on file (`Snapshot.on_file`), not a
 statement's row count, which a write sent later cannot give. The row count still guards the belief: should fewer sets
 be replaced than were said to be on file, the transaction fails (and its mail is done again alone) rather than lose
-orders without a word.
+orders without a word. (Nothing but a transaction holding the game `FOR UPDATE` removes a set, and the order path
+holds it `FOR SHARE` until it commits, so a set on file stays there.)
+
+The order path holds the game only `FOR SHARE` (`judge.game.snapshot`), so two processes may file orders for one
+game at once, and even for one power (a player and the GM, or mail from two addresses): a new set is therefore an
+`INSERT ... ON CONFLICT DO UPDATE`. Whichever commits second waits for the first's row and replaces it, so exactly
+one set is left, the later; its reply says the orders were filed, not that they replaced others (its snapshot did
+not see the other's, not yet committed).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import BindParameter, CursorResult, Table, bindparam, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, UOWTransaction
 
 from judge.store import OrderSet
@@ -53,9 +61,21 @@ _REPLACE_ORDER_SET = (
     )
     .values(_SET_VALUES)
 )
-_ADD_ORDER_SET = _ORDER_SETS.insert().values(
-    game_id=bindparam("set_game"), phase_index=bindparam("set_phase"), power=bindparam("set_power"), **_SET_VALUES
-)
+
+
+def _add_order_set(insert: Any) -> Any:
+    """A new set, or, where another transaction filed the power's set since this one looked (the order path holds
+    the game only `FOR SHARE`, so two processes may file one power at once), the set replaced: the later wins."""
+    statement = insert(_ORDER_SETS).values(
+        game_id=bindparam("set_game"), phase_index=bindparam("set_phase"), power=bindparam("set_power"), **_SET_VALUES
+    )
+    return statement.on_conflict_do_update(
+        index_elements=["game_id", "phase_index", "power"],
+        set_={name: getattr(statement.excluded, name) for name in _SET_VALUES},
+    )
+
+
+_ADD_ORDER_SET = {"postgresql": _add_order_set(postgresql.insert), "sqlite": _add_order_set(sqlite.insert)}
 
 
 @dataclass(frozen=True)
@@ -94,15 +114,18 @@ def write_order_sets(session: Session) -> None:
     for filed in pending:
         first = last.get(filed.key)
         last[filed.key] = filed if first is None else _Filed(filed.values, new=first.new)
-    replaced = [filed.values for filed in last.values() if not filed.new]
-    added = [filed.values for filed in last.values() if filed.new]
+    # in the key's order, so that two transactions writing some of the same sets take their row locks alike
+    in_order = [last[key] for key in sorted(last)]
+    replaced = [filed.values for filed in in_order if not filed.new]
+    added = [filed.values for filed in in_order if filed.new]
     if replaced:
         result = session.execute(_REPLACE_ORDER_SET, replaced, execution_options=READS_NO_ORDER_SETS)
         written = cast(CursorResult[Any], result).rowcount
         if 0 <= written < len(replaced):  # a set said to be on file was not: never lose orders without a word
             raise RuntimeError(f"{len(replaced) - written} order set(s) to replace were not on file")
     if added:
-        session.execute(_ADD_ORDER_SET, added, execution_options=READS_NO_ORDER_SETS)
+        insert = _ADD_ORDER_SET[session.get_bind().dialect.name]
+        session.execute(insert, added, execution_options=READS_NO_ORDER_SETS)
 
 
 @event.listens_for(Session, "do_orm_execute")

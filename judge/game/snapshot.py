@@ -4,12 +4,21 @@ for the rest of the transaction.
 A deadline brings a rush of order mails, each a SIGNON and a few orders for one of a handful of games. Loading
 the game's ORM graph (game, seats, players) for the SIGNON and again for the orders cost more than everything
 else the judge does with such a mail. A view is read once per game per transaction -- the mail processor's
-batch -- with the row lock every writer takes, and forgotten the moment it could be wrong:
+batch -- and forgotten the moment it could be wrong:
 
 - any flush that writes a game, a seat or a player (every change to a game goes through the ORM), and
 - any rollback, savepoints included (a view read after a change that is then undone would keep the change).
 
 So a view is never staler than what the transaction itself would read.
+
+The game's row is held `FOR SHARE` (on PostgreSQL; SQLite has one writer at a time anyway), not `FOR UPDATE`: the
+order path (SIGNON and orders) never writes the game's or its seats' rows -- it writes order sets, and stored
+events, rows of their own -- so two processes' batches file orders for one game at once, while every use case that
+changes the game (`GameStore.lock`, the keeper's adjudication) takes `FOR UPDATE`, which waits for the order path's
+transactions and keeps them out until it commits: an order lands in the phase before the adjudication or in the
+one after it, never nowhere. A transaction that takes a game `FOR SHARE` here and `FOR UPDATE` later (a batch
+holding an order mail and then a GM's command for the same game) may meet another doing the same: PostgreSQL
+then undoes one of them as a deadlock, and the mail processor does that batch again (`judge.mail.processor`).
 """
 
 from __future__ import annotations
@@ -89,7 +98,7 @@ _GAME = (
     )
     .join(Player, Player.id == Game.gm_id)
     .where(Game.name == bindparam("name"))
-    .with_for_update(of=Game)
+    .with_for_update(read=True, of=Game)
 )
 _SEATS = (
     select(
@@ -112,7 +121,7 @@ _SEATS = (
 
 
 def snapshot(session: Session, name: str) -> Snapshot | None:
-    """The game called `name`, locked for this transaction (as `GameStore.lock` locks it), or None."""
+    """The game called `name`, held `FOR SHARE` for this transaction, or None."""
     views: dict[str, Snapshot] = session.info.setdefault(_KEY, {})
     found = views.get(name)
     if found is not None:

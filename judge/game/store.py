@@ -8,8 +8,9 @@ or, after it, in the next one -- never nowhere.
 
 A game is had three ways, all here, and all say `NoSuchGame` alike:
 - `lock`: the game's row with its seats, players and GM, locked, for a use case that changes it;
-- `snapshot`: the same lock, read as plain columns once per transaction (`judge.game.snapshot`), for the order
-  path, which reads far more than it writes;
+- `snapshot`: the row held `FOR SHARE` (other orders may be filed at once; no change to the game may), read as
+  plain columns once per transaction (`judge.game.snapshot`), for the order path, which reads far more than it
+  writes and never writes the game's row;
 - `peek`: the row unlocked, for reads that change nothing.
 """
 
@@ -72,7 +73,7 @@ class GameStore:
 
     @staticmethod
     def snapshot(s: Session, name: str) -> Snapshot:
-        """The game as plain columns, locked, read once per transaction (the order path)."""
+        """The game as plain columns, held `FOR SHARE`, read once per transaction (the order path)."""
         found = snapshot(s, name)
         if found is None:
             raise NoSuchGame(name)

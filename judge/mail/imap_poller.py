@@ -15,6 +15,14 @@ one indexed query per batch, and comparing the bytes too means two different mai
 are both kept; a message without a Message-ID is never skipped. A move the server refuses (the folder deleted
 under us, a quota) is logged and retried on later polls; it never stops the intake.
 
+Several judge processes polling one mailbox (PostgreSQL): one fetches at a time. The mailbox's state row is taken
+`FOR UPDATE SKIP LOCKED` before each batch's fetch and held until the batch is stored (steps 1 and 2 under it); a
+process that finds it held skips this poll (the holder goes on until the mailbox is empty) instead of fetching the
+same batch for nothing and throwing it away. So a message is fetched by one process and stored once; the move
+(step 3) is done after the commit, and a message a process stored but had not moved yet is moved by whichever
+polls next. On SQLite (one process) the fetch comes before the transaction, which would hold SQLite's one write
+lock for it.
+
 UIDs mean something only together with the mailbox's UIDVALIDITY: when it changes (the mailbox was
 recreated or rebuilt) the poller starts over from UID 0 and says so in the log.
 
@@ -130,8 +138,9 @@ class ImapPoller:
         if leftovers:  # stored earlier, not moved yet (a crash or an error after the state update)
             self._file_away(leftovers)
         stored = 0
-        for batch in _batches([uid for uid in uids if uid > last_uid], BATCH):
-            stored += self._take(batch, uidvalidity)
+        while (taken := self._take(uids, last_uid, uidvalidity)) is not None:
+            last_uid, count = taken
+            stored += count
         return stored
 
     def _select(self) -> Any:
@@ -181,19 +190,35 @@ class ImapPoller:
                 state.updated_at = now
             return int(state.last_uid)
 
-    def _take(self, batch: list[int], uidvalidity: int) -> int:
-        fetched = self._imap.fetch(batch, ["BODY.PEEK[]"])
-        messages = [(uid, bytes(fetched[uid][b"BODY[]"])) for uid in batch if b"BODY[]" in fetched.get(uid, {})]
-        # (a UID missing from the answer was expunged by another client since the SEARCH)
+    def _take(self, uids: list[int], last_uid: int, uidvalidity: int) -> tuple[int, int] | None:
+        """Store the next batch of `uids` not yet stored, move it, and return the last UID taken and how many were
+        stored; None when there is nothing left, or another judge process is fetching from this mailbox now.
+
+        On PostgreSQL the mailbox's state row is held (`FOR UPDATE SKIP LOCKED`) from before the fetch until the
+        batch is stored: one process fetches at a time, and another that finds the row held skips this poll
+        rather than fetch the same batch for nothing. On SQLite (one process) the batch is fetched before the
+        transaction, which would otherwise hold SQLite's one write lock for the fetch."""
+        fetched = None
+        if self.db.is_sqlite:
+            batch = [uid for uid in uids if uid > last_uid][:BATCH]
+            if not batch:
+                return None
+            fetched = self._fetch(batch)
         with self.db.transaction() as session:
-            # another judge process polling the same mailbox may have stored this batch a moment ago: the state
-            # row is locked, so whoever stores a UID first moves `last_uid` past it, and the other skips it
             done = self._stored_up_to(session, uidvalidity)
-            taken_by_other = [uid for uid, _ in messages if uid <= done]
+            if done is None:
+                log.debug("another judge process is fetching from %s: skipping this poll", self.config.mailbox)
+                return None
+            if fetched is None:
+                batch = [uid for uid in uids if uid > done][:BATCH]
+                if not batch:
+                    return None
+                fetched = self._fetch(batch)
+            taken_by_other = [uid for uid, _ in fetched if uid <= done]
             if taken_by_other:
                 log.info("skipped %d message(s) of %s: stored by another judge process", len(taken_by_other),
                          self.config.mailbox)  # fmt: skip
-            messages = [(uid, raw) for uid, raw in messages if uid > done]
+            messages = [(uid, raw) for uid, raw in fetched if uid > done]
             known = self._stored_already(session, [raw for _, raw in messages])
             fresh = []
             for uid, raw in messages:
@@ -207,16 +232,24 @@ class ImapPoller:
             for inbound_id in stored:
                 self.on_stored(inbound_id)
         self._file_away(batch)
-        return len(stored)
+        return batch[-1], len(stored)
 
-    def _stored_up_to(self, session: Session, uidvalidity: int) -> int:
-        """The mailbox's `last_uid`, read under a lock held until the batch is stored."""
+    def _fetch(self, batch: list[int]) -> list[tuple[int, bytes]]:
+        fetched = self._imap.fetch(batch, ["BODY.PEEK[]"])
+        # (a UID missing from the answer was expunged by another client since the SEARCH)
+        return [(uid, bytes(fetched[uid][b"BODY[]"])) for uid in batch if b"BODY[]" in fetched.get(uid, {})]
+
+    def _stored_up_to(self, session: Session, uidvalidity: int) -> int | None:
+        """The mailbox's `last_uid`, read under its row's lock, held until the batch is stored; None when another
+        judge process holds it (it is fetching from this mailbox now)."""
         state = session.scalars(
             select(ImapState)
             .where(ImapState.account == self.account, ImapState.mailbox == self.config.mailbox)
-            .with_for_update()
+            .with_for_update(skip_locked=True)
         ).one_or_none()
-        if state is None or state.uidvalidity != uidvalidity:
+        if state is None:
+            return None
+        if state.uidvalidity != uidvalidity:
             return 0
         return int(state.last_uid)
 

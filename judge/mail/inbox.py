@@ -2,6 +2,9 @@
 
 A message is acknowledged to its source (250 to the MTA, the IMAP move to the processed folder) only after this
 commit returns, so a crash at any moment loses nothing: either the message is stored, or the source still has it.
+
+Each message is stored with its Message-ID and its sender, both read cheaply from the header block (the full
+reading waits for the processor): the sender is what lets several processes keep each sender's mail in order.
 """
 
 from __future__ import annotations
@@ -14,9 +17,15 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
+from judge.mail.reading import read_mail
 from judge.store import Database, InboundMail, MailStatus
 
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
+_FROM = re.compile(rb"^from:[ \t]*(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
+_DOT_ATOM = rb"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*"
+_ADDR_SPEC = _DOT_ATOM + rb"@" + _DOT_ATOM
+_SIMPLE_MAILBOX = re.compile(rb"(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)* )?<(" + _ADDR_SPEC + rb")>|(" + _ADDR_SPEC + rb")")
+"""a From value written the plainest way (as `judge.mail.reading` reads it without its parser)"""
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -32,6 +41,24 @@ def message_id_of(raw: bytes) -> str | None:
         return None
     text = _CONTROLS.sub("", found.group(1).decode("ascii", errors="replace"))  # a NUL no database would take
     return text.strip()[:998] or None
+
+
+def sender_of(raw: bytes) -> str | None:
+    """The sender as the processor will read it (`IncomingMail.sender`: the one From address, lower-cased; None for
+    none, an unusable one or several), known at the claim so that each sender's mail keeps its order across
+    processes. The usual `From: Name <a@b.c>` is read with a pattern; anything else by the processor's own reading
+    of the header block, so the two agree (tests/test_mail_corpus.py holds them to it)."""
+    end = _HEADERS_END.search(raw)
+    head = raw[: end.start()] if end else raw[:65536]
+    found = list(_FROM.finditer(head))
+    if len(found) == 1:
+        after = found[0].end() + 1  # the next line: a continuation would make the value another
+        if head[after : after + 1] not in (b" ", b"\t"):
+            plain = _SIMPLE_MAILBOX.fullmatch(found[0].group(1).strip())
+            if plain is not None:
+                return (plain.group(1) or plain.group(2)).decode("ascii").lower()
+    sender = read_mail(head + b"\n\n", own_address="").sender
+    return sender[:320] if sender else None
 
 
 def store_inbound(
@@ -55,6 +82,7 @@ def add_inbound(
             "raw": raw,
             "source": source,
             "envelope_from": envelope_from,
+            "sender": sender_of(raw),
             "status": MailStatus.RECEIVED,
             "received_at": now,
         }

@@ -7,12 +7,26 @@ or `processed` (done and answered once). After three failed attempts a message i
 the judge's admin is told; `judge shunt retry` puts it back. Because the attempt is counted before the work, a
 message that brings the whole process down each time is shunted too, after three, without a fourth try.
 
-Several judge processes on one database (docs/operations.md): the work on a message is done under its row lock and
-only while it is still `received`, so it is done, and answered, by one process. An attempt is counted only at the
-count the process read (a compare-and-set): two processes that reach a message together count it once, and the one
-that finds the count moved on goes on without counting (the other is at work on it; whichever holds the row lock
-does the work, the other then finds it done). Processes wait for each other's rows rather than skip them, so mail
-is still handled in the order it came (a player's second order mail never overtakes the first).
+Several judge processes on one database (docs/operations.md, "How the work is shared"): a process claims a batch
+of fresh mail in a transaction of its own (`_claim`) -- the oldest no other process is claiming (`SKIP LOCKED`),
+passing over every mail of a sender who has a mail in another process's hands (its attempt counted and not yet
+done), failed before, or held by the rate limit -- and counts their attempts there; it then does the work in a
+second transaction, under the mails' row locks and only while each is still `received`, so each mail is done, and
+answered, by one process, and a player's second mail never overtakes his first (the sender is stored with the mail
+at intake: `judge.mail.inbox.sender_of`). Mail of different senders may be answered out of the order it came when
+two processes share it; one process answers in the order it came. While nothing divides the senders between the
+processes, a batch takes only its share of them (`_claim`), so the other finds senders it may take.
+
+A mail tried before goes alone, first in a round, taken `SKIP LOCKED` (one another process holds is left to it).
+An attempt is counted only at the count the process read (a compare-and-set): should two processes reach such a
+mail together, they count it once, and the one that finds the count moved on goes on without counting (whichever
+holds the row lock does the work, the other then finds it done). In the moment between a batch's claim and its
+work, another process may take one of its mails alone: it is still done once, in order (the batch waits for that
+mail's row), with one attempt more.
+
+A deadlock or serialization failure PostgreSQL reports (`judge.store.outage.is_conflict`: two transactions met,
+one was undone) is no failure of the mail: its transaction is undone, the attempts counted for it are given back,
+and it is claimed again in the next round, which comes at once.
 
 The database away (`judge.store.outage`: a lost connection, a restart, SQLite locked or its disk full) is no
 failure of the mail: the work's transaction is undone as for a crash, no failure is recorded, and once the
@@ -23,6 +37,7 @@ still as it left them) and the mail is done again at once, by this process, as i
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections import Counter, deque
@@ -31,7 +46,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, text, update
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -47,15 +62,27 @@ from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.render.dates import time_left, when_text
 from judge.store import Database, InboundMail, MailStatus
-from judge.store.outage import is_unavailable
+from judge.store.outage import is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
+
+_MARK = 0x4A4D5052  # "JMPR": the advisory locks by which processors know of each other (`Processor._named`)
+_MARK_PROCESSOR = text("SELECT pg_try_advisory_lock(:key, :number)")
+_PROCESSORS = text(
+    "SELECT count(DISTINCT objid) FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
 
 MAX_ATTEMPTS = 3
 BATCH = 250
 """fresh messages handled in one transaction: each batch reads the snapshot of every game its mails order in (two
 statements a game), so on PostgreSQL a batch of 100 spent a sixth of its time on them; 250 took 13 % off the
 processor's CPU for a rush of order mail, and holds a game's lock from the keeper for about 0.15 s"""
+SOON = 0.02
+"""seconds before the next round when the last left mail waiting on another process's (or undid a deadlock)"""
+SHARED_IDLE = 0.1
+"""seconds between rounds that find nothing, where other processes share the database: mail another process's
+intake stores wakes only that process, so the others look this often"""
 HOLD = timedelta(minutes=1)
 """how long a message deferred by the rate limit is left out of the rounds before it is looked at again"""
 
@@ -85,66 +112,174 @@ class Processor:
         """the messages whose attempt this process counted and whose work has not ended: the attempts they have
         now. What the database's going away leaves here is given back (`_give_back`) when it returns."""
         self.wakeup = threading.Event()
+        self._soon = False
+        """the last round left mail that another process holds up, or undid a deadlock: the next comes soon"""
+        self._shared = False
+        """other processors answer mail from this database too (`_sharing`, looked at after a round with nothing)"""
+        self._undone = 0
+        """how many batches a deadlock or serialization failure undid"""
+        self._number = random.SystemRandom().randrange(1, 2**31)
+        """this processor's mark on PostgreSQL (an advisory lock of this number), for `_sharing`"""
 
     # --- the loop --------------------------------------------------------------------------------------
 
-    def _pending(self, limit: int) -> list[tuple[int, int]]:
-        """The oldest stored mail still to do, leaving out what the rate limit holds back for now."""
-        now = self.clock.now()
-        self._held = {message_id: until for message_id, until in self._held.items() if until > now}
+    def _retries(self, limit: int) -> list[tuple[int, int]]:
+        """The oldest stored mail tried before and still to do (each goes alone), leaving out what the rate limit
+        holds back for now and what another process has in hand (its rows locked: `SKIP LOCKED`)."""
+        self._forget_holds()
         with self.db.transaction() as s:
             rows = s.execute(
                 select(InboundMail.id, InboundMail.attempts)
-                .where(InboundMail.status == MailStatus.RECEIVED)
+                .where(InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts > 0)
                 .order_by(InboundMail.id)
                 .limit(limit + len(self._held))
+                .with_for_update(skip_locked=True)
             )
             return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
+
+    def _sharing(self, s: Session) -> int:
+        """How many processors answer mail from this database now: on PostgreSQL, the processors holding their mark
+        (`_named`; a process that dies takes its connections, and so its mark, with it); 1 on SQLite."""
+        if self.db.is_sqlite:
+            return 1
+        return max(1, int(s.execute(_PROCESSORS, {"key": _MARK}).scalar() or 0))
+
+    def _named(self, s: Session) -> None:
+        """This processor's mark, where `_sharing` counts it: a session-level advisory lock of its own number, taken
+        on the claim's connection if no connection of this processor holds it yet."""
+        conn = s.connection()
+        if self.db.is_sqlite or conn.info.get("judge_processor") == self._number:
+            return
+        if s.execute(
+            text("SELECT pg_try_advisory_lock(:key, :number)"), {"key": _MARK, "number": self._number}
+        ).scalar():
+            conn.info["judge_processor"] = self._number
+
+    def _forget_holds(self) -> None:
+        now = self.clock.now()
+        self._held = {message_id: until for message_id, until in self._held.items() if until > now}
 
     def process_pending(self, limit: int = 500, batch: int = BATCH) -> int:
         """Work through the stored mail, oldest first; returns how many were finished (processed, ignored or
         shunted). Messages deferred by the rate limit stay for a later round.
 
-        Fresh messages go in batches that share one transaction (see `process_batch`). A message that has
-        failed before goes alone, so that one which brings the process down cannot take its batch-mates'
-        attempts with it."""
+        A message that has failed before goes alone, first, so that one which brings the process down cannot take
+        others' attempts with it. Fresh messages are then claimed a batch at a time (`_claim`), each batch
+        sharing one transaction (see `process_batch`), until `limit` are taken or none is left to claim."""
         done = 0
-        fresh: list[int] = []
-        for message_id, attempts in self._pending(limit):
-            if attempts == 0:
-                fresh.append(message_id)
-                if len(fresh) >= batch:
-                    done += self.process_batch(fresh)
-                    fresh = []
-                continue
-            if fresh:
-                done += self.process_batch(fresh)
-                fresh = []
+        self._soon = False
+        for message_id, attempts in self._retries(limit):
             if self.process_one(message_id, seen=attempts) != MailStatus.RECEIVED:
                 done += 1
-        if fresh:
-            done += self.process_batch(fresh)
+        taken = 0
+        while taken < limit:
+            claimed = self._claim(min(batch, limit - taken), window=min(limit, 2 * batch))
+            if not claimed:
+                break
+            taken += len(claimed)
+            undone = self._undone
+            done += self.process_batch(claimed)
+            if self._undone != undone:
+                break  # a deadlock: claimed again in the next round, which comes at once
+        if not done and not self.db.is_sqlite:
+            with self.db.transaction() as s:
+                self._named(s)
+                self._shared = self._sharing(s) > 1
         return done
 
-    def process_batch(self, message_ids: list[int]) -> int:
-        """Handle the messages in one transaction, with one commit. Should any of them fail, the whole
-        transaction is undone and each message is handled again in a transaction of its own, so that it
-        succeeds or fails alone. (A savepoint per message would give the same isolation at a cost paid on every
-        message; this pays only when one fails, which is rare.) The attempt is counted first, for all of them:
-        those still at no attempts, as a message another judge process counted a moment ago is that process's
-        attempt (see the module's docstring)."""
+    def _claim(self, size: int, window: int) -> list[int]:
+        """Claim up to `size` of the oldest fresh messages and count their attempt, in a transaction of its own.
+
+        The `window` oldest fresh messages no other process is claiming are locked (`SKIP LOCKED`) and taken in
+        the order they came, except a message whose sender has an older one still to do outside them (in another
+        process's hands, failed before, or held by the rate limit): it waits for that one, and so does the rest
+        of that sender's mail. Where several processes share the database and more than a batch is waiting, a
+        batch stops before the sender that would make it hold more than its share of the senders in the window
+        (half, for two processes): the rest is left to the others, whose claims then find senders this batch
+        does not hold. (A batch of the next hundred mails would hold every sender of a rush of a few dozen
+        players writing again and again, and leave the other process nothing it may take.) One process, and
+        every process on SQLite, takes its batches whole, in the order the mail came."""
+        self._forget_holds()
         with self.db.transaction() as s:
-            counted = s.scalars(
-                update(InboundMail)
+            self._named(s)
+            # the senders another process has a mail of in hand (or with a mail that failed before): few, read
+            # once through their own small index, and their later mail passed over
+            in_hand = (
+                select(InboundMail.sender)
                 .where(
-                    InboundMail.id.in_(message_ids),
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.attempts > 0,
+                    InboundMail.sender.is_not(None),
+                )
+                .scalar_subquery()
+            )
+            fresh = select(InboundMail.id, InboundMail.sender).where(
+                InboundMail.status == MailStatus.RECEIVED,
+                InboundMail.attempts == 0,
+                or_(InboundMail.sender.is_(None), InboundMail.sender.not_in(in_hand)),
+            )
+            if self._held:
+                fresh = fresh.where(InboundMail.id.not_in(list(self._held)))
+            rows = s.execute(fresh.order_by(InboundMail.id).limit(window).with_for_update(skip_locked=True)).all()
+            if not rows:
+                # mail passed over for another process's in hand is done in a moment: look again soon
+                passed_over = select(InboundMail.id).where(
                     InboundMail.status == MailStatus.RECEIVED,
                     InboundMail.attempts == 0,
+                    InboundMail.sender.in_(in_hand),
                 )
-                .values(attempts=InboundMail.attempts + 1)
-                .returning(InboundMail.id)
-            ).all()
-        self._counted.update(dict.fromkeys(counted, 1))
+                self._soon = self._soon or s.scalar(passed_over.limit(1)) is not None
+                return []
+            senders = {row.sender for row in rows if row.sender is not None}
+            window_ids = {row.id for row in rows}
+            waits_for: dict[str, int] = {}  # each sender's oldest mail still to do outside the window
+            divided = False  # another process has mail in hand
+            for older, sender, attempts in s.execute(
+                select(InboundMail.id, InboundMail.sender, InboundMail.attempts)
+                .where(
+                    InboundMail.status == MailStatus.RECEIVED,
+                    InboundMail.id < rows[-1].id,
+                    or_(InboundMail.sender.in_(senders), InboundMail.attempts > 0),
+                )
+                .order_by(InboundMail.id)
+            ):
+                if older in window_ids:
+                    continue
+                divided = divided or (attempts > 0 and older not in self._held)
+                if sender is not None and sender in senders:
+                    waits_for.setdefault(sender, older)
+            # nothing divides the senders yet: this batch takes its share of them and leaves the rest to the
+            # others (once divided, each takes the senders the others do not hold)
+            processes = 1 if divided or len(rows) <= size else self._sharing(s)
+            most = max(1, len(senders) // processes) if processes > 1 else None
+            chosen: list[int] = []
+            holding: set[str] = set()
+            for row in rows:
+                if len(chosen) >= size:
+                    break
+                if row.sender is not None:
+                    first = waits_for.get(row.sender)
+                    if first is not None and first < row.id:
+                        if first not in self._held:
+                            self._soon = True  # another process's mail, done in a moment: look again soon
+                        continue
+                    if row.sender not in holding:
+                        if most is not None and len(holding) >= most:
+                            break
+                        holding.add(row.sender)
+                chosen.append(row.id)
+            if chosen:
+                s.execute(update(InboundMail).where(InboundMail.id.in_(chosen)).values(attempts=1))
+        self._counted.update(dict.fromkeys(chosen, 1))
+        return chosen
+
+    def process_batch(self, message_ids: list[int]) -> int:
+        """Handle claimed messages (`_claim`: their attempt counted) in one transaction, with one commit. Should
+        any of them fail, the whole transaction is undone and each message is handled again in a transaction of
+        its own, so that it succeeds or fails alone. (A savepoint per message would give the same isolation at a
+        cost paid on every message; this pays only when one fails, which is rare.) A deadlock or serialization
+        failure PostgreSQL reports is no failure of the mail: the batch is undone, its attempts given back, and
+        it is claimed again at once."""
         try:
             with self.db.transaction() as s:
                 rows = s.execute(
@@ -165,6 +300,9 @@ class Processor:
                     results.append(result)
                 _record(s, results)
         except Exception as error:
+            if is_conflict(error):
+                self._conflicted(error, message_ids)
+                return 0
             if is_unavailable(error):
                 raise  # the database's failure, not the batch's: done again when it answers
             log.info("a message of a batch failed; handling the batch's messages one at a time", exc_info=True)
@@ -172,6 +310,14 @@ class Processor:
         self._forget(message_ids)
         self._remember(results)
         return sum(result.status != MailStatus.RECEIVED for result in results)
+
+    def _conflicted(self, error: BaseException, message_ids: list[int]) -> None:
+        """A deadlock or serialization failure undid the work: the attempts counted for it are given back, and the
+        mail is done again in the next round, at once."""
+        log.info("mail %s undone by %s; done again", ", ".join(map(str, message_ids)), _first_line(error))
+        self._give_back([message_id for message_id in message_ids if message_id in self._counted])
+        self._undone += 1
+        self._soon = True
 
     def run(self, stop: threading.Event, idle_seconds: float = 2.0, after: Callable[[int], None] | None = None) -> None:
         """Work through stored mail until `stop` is set, calling `after(finished)` after each pass that finished
@@ -184,7 +330,9 @@ class Processor:
             self.wakeup.clear()
             began = time.monotonic()
             try:
-                self._give_back()
+                if self._counted:
+                    log.info("the database is back: mail %s done again", ", ".join(map(str, sorted(self._counted))))
+                    self._give_back(list(self._counted))
                 done = self.process_pending()
                 outage.answered(began)
                 if done and after is not None:
@@ -197,16 +345,17 @@ class Processor:
                 log.exception("processing stored mail failed; trying again shortly")
                 done = 0
             if not done:
-                self.wakeup.wait(idle_seconds)
+                self.wakeup.wait(SOON if self._soon else SHARED_IDLE if self._shared else idle_seconds)
 
-    def _give_back(self) -> None:
-        """The attempts this process counted for mail whose work the database's going away undid: given back where
-        the message is still as this process left it (not done since, nor counted again by another process), so
-        that an outage never brings a message nearer to being shunted."""
-        if not self._counted:
+    def _give_back(self, message_ids: list[int]) -> None:
+        """The attempts this process counted for mail whose work was undone (the database went away, or a deadlock):
+        given back where the message is still as this process left it (not done since, nor counted again by
+        another process), so that neither ever brings a message nearer to being shunted."""
+        if not message_ids:
             return
         with self.db.transaction() as s:
-            for message_id, attempts in self._counted.items():
+            for message_id in message_ids:
+                attempts = self._counted[message_id]
                 s.execute(
                     update(InboundMail)
                     .where(
@@ -216,8 +365,7 @@ class Processor:
                     )
                     .values(attempts=attempts - 1)
                 )
-        log.info("the database is back: mail %s done again", ", ".join(map(str, sorted(self._counted))))
-        self._counted.clear()
+        self._forget(message_ids)
 
     def _forget(self, message_ids: list[int]) -> None:
         for message_id in message_ids:
@@ -233,10 +381,12 @@ class Processor:
             row = s.execute(
                 select(InboundMail.message_id, InboundMail.raw, InboundMail.status, InboundMail.attempts)
                 .where(InboundMail.id == message_id)
-                .with_for_update()
+                .with_for_update(skip_locked=True)
             ).first()
-            if row is None or row.status != MailStatus.RECEIVED:
-                return row.status if row is not None else MailStatus.PROCESSED
+            if row is None:  # another process has it in hand (or it never was)
+                return MailStatus.RECEIVED
+            if row.status != MailStatus.RECEIVED:
+                return str(row.status)
             counted_elsewhere = seen is not None and row.attempts != seen  # another process is at work on it
             if row.attempts >= MAX_ATTEMPTS and not counted_elsewhere:
                 # every attempt so far ended with the judge itself (a crash, a kill): one more would too
@@ -273,6 +423,9 @@ class Processor:
                     result = self._handle(s, message_id, mail, row.received_at)
                 _record(s, [result])
         except Exception as exc:  # anything unexpected: keep the message, count it, shunt it in the end
+            if is_conflict(exc):
+                self._conflicted(exc, [message_id])
+                return MailStatus.RECEIVED
             if is_unavailable(exc):
                 raise  # the database's failure, not the message's: done again when it answers
             with self.db.transaction() as s:
@@ -413,3 +566,8 @@ def _record(s: Session, results: list[_Result]) -> None:
     for rows in by_keys.values():
         s.execute(update(InboundMail), rows)
     queue_rows(s, [row for result in results for row in result.outgoing])
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -243,7 +244,18 @@ class InboundMail(Base):
     """Every mail the judge received, stored raw before it is acknowledged: nothing is lost."""
 
     __tablename__ = "inbound_mail"
-    __table_args__ = (Index("ix_inbound_status", "status", "id"),)
+    __table_args__ = (
+        Index("ix_inbound_status", "status", "id"),
+        # the mail in some process's hands (or failed before), by sender: a claim passes over the later mail of
+        # those senders (judge.mail.processor)
+        Index(
+            "ix_inbound_in_hand",
+            "sender",
+            "id",
+            postgresql_where=text("status = 'received' AND attempts > 0"),
+            sqlite_where=text("status = 'received' AND attempts > 0"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str | None] = mapped_column(String(998), index=True)
@@ -251,6 +263,9 @@ class InboundMail(Base):
     source: Mapped[str] = mapped_column(String(16))
     """imap, smtp or lmtp"""
     envelope_from: Mapped[str | None] = mapped_column(String(320))
+    sender: Mapped[str | None] = mapped_column(String(320), default=None)
+    """the one From address as the processor reads it (`judge.mail.inbox.sender_of`), set when stored; None where
+    there is none: each sender's mail is handled in the order it came, by whichever process"""
     status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
     attempts: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text, default=None)

@@ -50,6 +50,25 @@ def is_unavailable(error: BaseException) -> bool:
     return False
 
 
+_POSTGRES_CONFLICTS = ("40001", "40P01")
+"""serialization failure, deadlock detected: two transactions met, PostgreSQL undid one; done again, it succeeds"""
+
+
+def is_conflict(error: BaseException) -> bool:
+    """Is this (or what caused it) a deadlock or serialization failure PostgreSQL reports: work undone because it
+    met another transaction's, to be done again at once, neither the work's fault nor the database away?"""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        original = current.orig if isinstance(current, DBAPIError) else current
+        psycopg = type(original).__module__.startswith("psycopg")
+        if psycopg and str(getattr(original, "sqlstate", "") or "") in _POSTGRES_CONFLICTS:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def _unavailable(error: BaseException) -> bool:
     if isinstance(error, DisconnectionError):
         return True
