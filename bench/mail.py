@@ -26,11 +26,10 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from bench.baseline import ROOT, _export
-from judge.game import Games
 from judge.store import Database, OutboundMail, OutboundStatus, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
-from judge.testing.tables import OPENING_ORDERS, full_games
+from judge.testing.tables import OPENING_ORDERS, Seat
 
 STALL_SECONDS = 600
 """the benchmark gives up (and says so) if the replies are not all sent by then"""
@@ -72,6 +71,17 @@ web = getattr(daemon, "web", None)
 print(web.url if web is not None else "-", flush=True)  # the site's address, for a reader
 sys.stdin.readline()  # the bench says stop (or goes away)
 daemon.shutdown()
+"""
+
+
+_SETUP = """
+import json, sys
+from judge.game import Games
+from judge.store import open_database
+from judge.testing.tables import full_games
+db = open_database(sys.argv[1])
+print(json.dumps([[s.game, s.power, s.address] for s in full_games(Games(db), int(sys.argv[2]))]))
+db.dispose()
 """
 
 
@@ -143,8 +153,12 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
     `web` the judges serve the site too, and `reader` reads the first one's all along."""
     dovecot.add_user(user, "secret")
     with tempfile.TemporaryDirectory() as folder, _database_url(database, folder) as url:
-        db = open_database(url)
-        players = full_games(Games(db), games)
+        # the games are made by the tree under test (its schema: a ref before a migration cannot open a database
+        # this tree made), and watched without migrating
+        made = subprocess.run([sys.executable, "-c", _SETUP, url, str(games)], cwd=tree, check=True, text=True,
+                              capture_output=True, env={**os.environ, "PYTHONPATH": str(tree)})  # fmt: skip
+        players = [Seat(*seat) for seat in json.loads(made.stdout.strip().splitlines()[-1])]
+        db = open_database(url, migrate=False)
         with dovecot.client(user) as imap:
             for n in range(mails):
                 seat = players[n % len(players)]

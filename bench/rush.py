@@ -388,6 +388,16 @@ def _show(rush: Rush) -> None:
     )
 
 
+_BUILD = """
+import sys
+from bench.deadlines import build_games
+from judge.store import open_database
+db = open_database(sys.argv[1])
+build_games(db, int(sys.argv[2]))
+db.dispose()
+"""
+
+
 def rush_benchmark(
     games: int,
     processes: tuple[int, ...] = (1, 2),
@@ -411,15 +421,24 @@ def rush_benchmark(
     limit = timeout if timeout is not None else max(180.0, games * 0.6)
     print(f"rush: {games} games due at one moment, on PostgreSQL, to the last results copy in its mailbox")
     rushes: list[Rush] = []
-    with tempfile.TemporaryDirectory(prefix="judge-baseline-") as old, scratch_database() as template:
+    with (
+        tempfile.TemporaryDirectory(prefix="judge-baseline-") as old,
+        scratch_database() as template,
+        scratch_database() as old_template,
+    ):
         trees = [("this tree", ROOT)]
+        templates = {ROOT: template}
         if baseline:
             _export(baseline, Path(old), ("judge", "maps", "templates", "migrations"))
             trees.append((baseline, Path(old)))
+            templates[Path(old)] = old_template
         began = time.perf_counter()
         db = open_database(template)
         build_games(db, games)
         db.dispose()
+        if baseline:  # the ref's games in its own schema (a ref before a migration cannot open this tree's)
+            subprocess.run([sys.executable, "-c", _BUILD, old_template, str(games)], cwd=old, check=True,
+                           env={**os.environ, "PYTHONPATH": f"{old}{os.pathsep}{ROOT}"})  # fmt: skip
         print(f"  set-up: {time.perf_counter() - began:.1f} s")
         for with_pictures in pictures:
             for count in processes:
@@ -428,7 +447,9 @@ def rush_benchmark(
                         named = label if number is None else f"{label} ({number} picture workers)"
                         for deliver in delivery:
                             rushes.append(
-                                _round(template, games, count, with_pictures, tree, named, limit, number, deliver)
+                                _round(
+                                    templates[tree], games, count, with_pictures, tree, named, limit, number, deliver
+                                )
                             )
                             _show(rushes[-1])
     return rushes

@@ -6,9 +6,11 @@ must overlap."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select, text, update
@@ -18,6 +20,7 @@ from judge.commands import answer_mail
 from judge.config import Config, ImapConfig, SmtpIntakeConfig
 from judge.game import Games
 from judge.mail.answer import Answer, Request
+from judge.mail.claims import process_name
 from judge.mail.imap_poller import ImapPoller
 from judge.mail.inbox import store_inbound
 from judge.mail.processor import Processor
@@ -223,3 +226,23 @@ def test_a_second_processs_imap_poller_skips_while_the_first_holds_the_mailbox(
         second.close()
     with db.transaction() as s:
         assert len(s.scalars(select(InboundMail.id)).all()) == 1
+
+
+def test_a_mail_claimed_by_a_live_process_is_not_retried_by_another_until_that_process_dies(db: Database) -> None:
+    """Between a process's claim (which counts the attempt and commits) and its work, the mail looks like one tried
+    before; another process taking it then would count a second attempt for one try. It is the claimer's while the
+    claimer lives; a process that died (kill -9) leaves it to the others at once."""
+    claimer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        stored = _store(db, "p@example.org", "HELP", 1)
+        with db.transaction() as s:
+            s.execute(
+                update(InboundMail)
+                .where(InboundMail.id == stored)
+                .values(attempts=1, claimed_by=process_name(claimer.pid), claimed_at=datetime.now(UTC))
+            )
+        assert _processor(db)._retries(10) == []
+    finally:
+        claimer.kill()
+        claimer.wait()
+    assert _processor(db)._retries(10) == [(stored, 1)]

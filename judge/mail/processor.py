@@ -49,11 +49,12 @@ from typing import Any
 from sqlalchemy import or_, select, text, update
 from sqlalchemy.orm import Session
 
-from judge.clock import SYSTEM_CLOCK, Clock
+from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.config import Config
 from judge.game import Games
 from judge.mail.admin_events import MessageShunted
 from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request, Section
+from judge.mail.claims import alive, this_process
 from judge.mail.compose import reply
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import outbound_row, queue_rows
@@ -74,6 +75,8 @@ _PROCESSORS = text(
 )
 
 MAX_ATTEMPTS = 3
+CLAIM_LEASE = timedelta(minutes=1)
+"""how long a mail claimed by a process on another host (whose life cannot be told) is left to it"""
 BATCH = 250
 """fresh messages handled in one transaction: each batch reads the snapshot of every game its mails order in (two
 statements a game), so on PostgreSQL a batch of 100 spent a sixth of its time on them; 250 took 13 % off the
@@ -127,15 +130,20 @@ class Processor:
         """The oldest stored mail tried before and still to do (each goes alone), leaving out what the rate limit
         holds back for now and what another process has in hand (its rows locked: `SKIP LOCKED`)."""
         self._forget_holds()
+        now = self.clock.now()
         with self.db.transaction() as s:
             rows = s.execute(
-                select(InboundMail.id, InboundMail.attempts)
+                select(InboundMail.id, InboundMail.attempts, InboundMail.claimed_by, InboundMail.claimed_at)
                 .where(InboundMail.status == MailStatus.RECEIVED, InboundMail.attempts > 0)
                 .order_by(InboundMail.id)
                 .limit(limit + len(self._held))
                 .with_for_update(skip_locked=True)
             )
-            return [(row.id, row.attempts) for row in rows if row.id not in self._held][:limit]
+            return [
+                (row.id, row.attempts)
+                for row in rows
+                if row.id not in self._held and not _in_other_hands(row.claimed_by, row.claimed_at, now)
+            ][:limit]
 
     def _sharing(self, s: Session) -> int:
         """How many processors answer mail from this database now: on PostgreSQL, the processors holding their mark
@@ -269,7 +277,11 @@ class Processor:
                         holding.add(row.sender)
                 chosen.append(row.id)
             if chosen:
-                s.execute(update(InboundMail).where(InboundMail.id.in_(chosen)).values(attempts=1))
+                s.execute(
+                    update(InboundMail)
+                    .where(InboundMail.id.in_(chosen))
+                    .values(attempts=1, claimed_by=this_process(), claimed_at=self.clock.now())
+                )
         self._counted.update(dict.fromkeys(chosen, 1))
         return chosen
 
@@ -398,7 +410,9 @@ class Processor:
                 return MailStatus.RECEIVED  # answered in a later round
             if not counted_elsewhere:
                 s.execute(
-                    update(InboundMail).where(InboundMail.id == message_id).values(attempts=InboundMail.attempts + 1)
+                    update(InboundMail)
+                    .where(InboundMail.id == message_id)
+                    .values(attempts=InboundMail.attempts + 1, claimed_by=this_process(), claimed_at=self.clock.now())
                 )
         if not counted_elsewhere:
             self._counted[message_id] = row.attempts + 1
@@ -571,3 +585,15 @@ def _record(s: Session, results: list[_Result]) -> None:
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def _in_other_hands(owner: str | None, since: datetime | None, now: datetime) -> bool:
+    """Whether a mail tried before is another live process's: its own to retry, and possibly at work on it now
+    (between its claim, which counted the attempt, and its work). A process that died leaves its mail to the
+    others; one on another host holds it for `CLAIM_LEASE`."""
+    if owner is None or owner == this_process():
+        return False
+    living = alive(owner)
+    if living is None:
+        return since is not None and as_utc(since) > now - CLAIM_LEASE
+    return living

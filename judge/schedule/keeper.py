@@ -204,9 +204,10 @@ class DeadlineKeeper:
         result = Round()
         found = self._candidates(now)
         self.pictures.new_round()
-        if self.pictures.enabled and found:
-            # the picture workers draw the games this process takes next: each process begins at a place of its
-            # own in the list, so that two do not take turns down the same games (and draw each other's)
+        if self.pictures.pictures and found:
+            # the pictures of the games this process takes next are drawn ahead (by the workers, or before the lock
+            # without them): each process begins at a place of its own in the list, so that two do not take turns
+            # down the same games (and draw each other's)
             start = self._random.randrange(len(found))
             found = found[start:] + found[:start]
         left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take

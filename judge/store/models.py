@@ -268,6 +268,11 @@ class InboundMail(Base):
     there is none: each sender's mail is handled in the order it came, by whichever process"""
     status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
     attempts: Mapped[int] = mapped_column(default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    """the process that counted the last attempt (`judge.mail.claims`): while it lives, the mail is its own to retry,
+    and no other process takes it between that process's claim and its work"""
+    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
+    """when (for a claim by a process on another host, whose life cannot be told: a lease)"""
     error: Mapped[str | None] = mapped_column(Text, default=None)
     received_at: Mapped[datetime]
     processed_at: Mapped[datetime | None] = mapped_column(default=None)

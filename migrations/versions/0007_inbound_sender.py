@@ -1,4 +1,5 @@
-"""inbound mail's sender, known at the claim: several processes keep each sender's mail in order
+"""inbound mail's sender, known at the claim: several processes keep each sender's mail in order; and who claimed
+it last, so that no other process retries a mail between a live process's claim and its work
 
 Revision ID: 0007
 Revises: 0006
@@ -28,6 +29,8 @@ def upgrade() -> None:
 
     with op.batch_alter_table("inbound_mail") as batch:
         batch.add_column(sa.Column("sender", sa.String(length=320), nullable=True))
+        batch.add_column(sa.Column("claimed_by", sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True))
     op.create_index(
         "ix_inbound_in_hand",
         "inbound_mail",
@@ -60,4 +63,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_inbound_in_hand", table_name="inbound_mail")
     with op.batch_alter_table("inbound_mail") as batch:
+        batch.drop_column("claimed_at")
+        batch.drop_column("claimed_by")
         batch.drop_column("sender")
