@@ -25,7 +25,7 @@ from judge.mail.pictures import map_files
 from judge.mail.predrawn import PREDRAWN, results_stem
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, Game, OutboundMail, PhaseRecord, open_database
-from judge.testing.tables import POWERS
+from judge.testing.tables import OPENING_ORDERS, POWERS
 
 NAMES = ("alpha", "bravo", "charlie", "delta")
 
@@ -133,7 +133,7 @@ def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_pat
                 keeper.work()
             finally:
                 keeper.close()
-        assert PREDRAWN.hits == 2 * len(NAMES)  # drawn by the worker, and before the lock without one
+        assert PREDRAWN.hits == len(NAMES)  # drawn by the worker; without one, at the deadline, in place
         for game in NAMES:
             ahead, in_place = judge.results(game), other.results(game)
             assert [_pictures(m) for m in ahead] == [_pictures(m) for m in in_place]
@@ -145,19 +145,29 @@ def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_pat
         other.db.dispose()
 
 
-def test_without_workers_a_game_s_picture_is_drawn_before_its_lock_and_is_the_one_drawn_in_place(
-    judge: Judge,
-) -> None:
-    """The keeper holds a game's lock to adjudicate and write it, not to draw: every mail to the game waits while
-    its lock is held."""
+def test_without_workers_the_picture_of_a_game_processed_early_is_drawn_before_its_lock(judge: Judge) -> None:
+    """A game whose orders are all in is processed in the middle of its players' mail: the keeper holds its lock to
+    adjudicate and write it, not to draw, since every mail to the game waits while the lock is held."""
+    for game in NAMES:
+        for power in POWERS:
+            if power not in ("France", "Germany"):
+                judge.games.orders.submit(game, power, OPENING_ORDERS[power].splitlines())
     keeper = judge.keeper(workers=0)
-    judge.clock.advance(timedelta(hours=49))
     done = keeper.work().done
-    assert sum("processed at the deadline" in line for line in done) == len(NAMES)
+    assert sum("processed early" in line for line in done) == len(NAMES)
     assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
     for game in NAMES:
         mails = judge.results(game)
         assert mails and all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+
+
+def test_without_workers_the_pictures_of_a_deadline_are_drawn_in_place(judge: Judge) -> None:
+    """At a deadline the keeper's own time is what every player waits for: no second read and adjudication."""
+    keeper = judge.keeper(workers=0)
+    judge.clock.advance(timedelta(hours=49))
+    done = keeper.work().done
+    assert sum("processed at the deadline" in line for line in done) == len(NAMES)
+    assert PREDRAWN.hits == 0 and PREDRAWN.misses == len(NAMES)
 
 
 def test_a_reminder_draws_no_picture(judge: Judge) -> None:

@@ -182,8 +182,9 @@ class DeadlineKeeper:
         """the workers that draw the next games' results pictures while this one is adjudicated"""
         self._random = random.Random()
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
-        self._processing: set[int] = set()
-        """the games of the last round found due to be processed (early or at the end of grace), not only reminded"""
+        self._early: set[int] = set()
+        """the games of the last round found due to be processed early (all orders in): their pictures are drawn
+        before their lock when there are no workers (`PicturePool.before_lock`)"""
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
 
@@ -217,8 +218,9 @@ class DeadlineKeeper:
                 # the pictures of the games after the one taken now are drawn by the workers meanwhile
                 following = [(game_id, name, index) for game_id, (name, index) in group.items()]
                 self.pictures.ahead([*following[1:], *found[start + _GROUP : start + _GROUP + self.pictures.window]])
-                if following[0][0] in self._processing:  # without workers, its picture is drawn before its lock
-                    self.pictures.before_lock(*following[0])
+                first = min(following, key=lambda game: game[1])  # the one `_take` tries first: by name
+                if first[0] in self._early:  # without workers, its picture is drawn before its lock
+                    self.pictures.before_lock(*first)
                 try:
                     taken = self._take(group)
                 except _GameFailed as failure:
@@ -325,7 +327,7 @@ class DeadlineKeeper:
                     positions[game_id] = (version, stored)
         known = {key: self._due[key] for key in keys.values() if key in self._due}
         found = []
-        processing: set[int] = set()
+        early: set[int] = set()
         for game in games:
             key = keys[game.id]
             try:
@@ -351,12 +353,12 @@ class DeadlineKeeper:
                 plan = _plan(look, now)
                 if plan:
                     found.append((game.id, game.name, game.phase_index))
-                if plan.early or plan.at_grace == "process":
-                    processing.add(game.id)
+                if plan.early:
+                    early.add(game.id)
             except Exception:  # a game the keeper cannot read: its own round says why, and the others go on
                 found.append((game.id, game.name, game.phase_index))
         self._due = known  # only the games still active are remembered
-        self._processing = processing
+        self._early = early
         return found
 
     # --- one game ------------------------------------------------------------------------------------------
