@@ -161,7 +161,7 @@ def test_a_judge_killed_mid_batch_loses_no_order_and_answers_each_mail_once(tmp_
         encoding="utf-8",
     )
     db = open_database(f"sqlite:///{database}")
-    games = 29  # 203 players, one order mail each
+    games = 75  # 525 players, one order mail each: three of the processor's batches of 250 (BATCH)
     players = full_games(Games(db), games)
     for seat in players:
         body = f"SIGNON {seat.game} {seat.power} pw\n{OPENING_ORDERS[seat.power]}"
