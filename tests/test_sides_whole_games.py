@@ -172,8 +172,13 @@ class Table:
             timing = timing_from_settings(game.settings)
         assert deadline is not None
         self.clock.set(grace_end(deadline, timing, phase_type) + timedelta(minutes=1))
-        self.daemon.tick()
-        self.settle()
+        before = self.phase_index()
+        for _ in range(50):  # a game another transaction holds is looked at again shortly, as the daemon does
+            self.daemon.tick()
+            self.settle()
+            if self.phase_index() != before:
+                break
+            time.sleep(0.1)
 
     def gm(self, line: str) -> None:
         self.send(GM, f"SIGNON {self.game} MASTER {GM_PASSWORD}\n{line}")
