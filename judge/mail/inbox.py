@@ -17,15 +17,11 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
-from judge.mail.reading import read_mail
+from judge.mail.reading import plain_address, read_mail
 from judge.store import Database, InboundMail, MailStatus
 
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
 _FROM = re.compile(rb"^from:[ \t]*(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
-_DOT_ATOM = rb"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*"
-_ADDR_SPEC = _DOT_ATOM + rb"@" + _DOT_ATOM
-_SIMPLE_MAILBOX = re.compile(rb"(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)* )?<(" + _ADDR_SPEC + rb")>|(" + _ADDR_SPEC + rb")")
-"""a From value written the plainest way (as `judge.mail.reading` reads it without its parser)"""
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -54,9 +50,10 @@ def sender_of(raw: bytes) -> str | None:
     if len(found) == 1:
         after = found[0].end() + 1  # the next line: a continuation would make the value another
         if head[after : after + 1] not in (b" ", b"\t"):
-            plain = _SIMPLE_MAILBOX.fullmatch(found[0].group(1).strip())
+            value = found[0].group(1)
+            plain = plain_address(value.decode("ascii")) if value.isascii() else None
             if plain is not None:
-                return (plain.group(1) or plain.group(2)).decode("ascii").lower()
+                return plain.lower()
     sender = read_mail(head + b"\n\n", own_address="").sender
     return sender[:320] if sender else None
 

@@ -272,6 +272,13 @@ class _Headers:
         return []
 
 
+def plain_address(value: str) -> str | None:
+    """The address of a mailbox written the plainest way (`_SIMPLE_MAILBOX`), as the parser would read it, without
+    it; None for any other writing."""
+    found = _SIMPLE_MAILBOX.fullmatch(value.strip())
+    return (found["address"] or found["bare"]) if found else None
+
+
 def _plain_text(value: str) -> bool:
     """Printable ASCII with no encoded word in it: a value an unstructured header's parser leaves as it is."""
     return value.isascii() and "=?" not in value

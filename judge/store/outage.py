@@ -40,14 +40,7 @@ serialization failure: the same work done again succeeds)"""
 
 def is_unavailable(error: BaseException) -> bool:
     """Is this (or what caused it) the database away, rather than a fault of the work in hand?"""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if _unavailable(current):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
+    return _in_chain(error, _unavailable)
 
 
 _POSTGRES_CONFLICTS = ("40001", "40P01")
@@ -57,13 +50,22 @@ _POSTGRES_CONFLICTS = ("40001", "40P01")
 def is_conflict(error: BaseException) -> bool:
     """Is this (or what caused it) a deadlock or serialization failure PostgreSQL reports: work undone because it
     met another transaction's, to be done again at once, neither the work's fault nor the database away?"""
+    return _in_chain(error, _conflict)
+
+
+def _conflict(error: BaseException) -> bool:
+    original = error.orig if isinstance(error, DBAPIError) else error
+    psycopg = type(original).__module__.startswith("psycopg")
+    return psycopg and str(getattr(original, "sqlstate", "") or "") in _POSTGRES_CONFLICTS
+
+
+def _in_chain(error: BaseException, test: Callable[[BaseException], bool]) -> bool:
+    """Whether `test` holds for the error or anything that caused it (each looked at once)."""
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        original = current.orig if isinstance(current, DBAPIError) else current
-        psycopg = type(original).__module__.startswith("psycopg")
-        if psycopg and str(getattr(original, "sqlstate", "") or "") in _POSTGRES_CONFLICTS:
+        if test(current):
             return True
         current = current.__cause__ or current.__context__
     return False
