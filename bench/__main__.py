@@ -21,7 +21,7 @@ from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
 from bench.mila import mila_benchmark
 from bench.picture import picture_benchmark
-from bench.rush import rush_benchmark
+from bench.rush import LEAD, long_lead, rush_benchmark
 from bench.startup import startup_benchmark
 from bench.web import web_benchmark
 from judge.engine import adjudicate
@@ -217,7 +217,7 @@ def main() -> None:
     if args.due and "deadlines" in run:
         deadline_benchmark(args.due)
     if args.rush and "rush" in run:
-        rush_benchmark(args.rush, baseline=args.baseline)
+        rush_benchmark(args.rush, baseline=args.baseline, leads=(LEAD, long_lead(args.rush)))
     if "web" in run:
         web_benchmark(args.web_games, mails=args.web_mails)
 

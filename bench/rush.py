@@ -6,8 +6,11 @@ The games are `bench.deadlines.build_games`' (six powers of seven with orders on
 database and copied for each round, so every round starts from the same bytes; their reminders and late notices
 are marked done, so the rush is the results alone. Each round starts its processes from config files as an
 operator would (mail in through the judge's own SMTP listener, out through an aiosmtpd relay on this machine),
-waits until the deadline (`LEAD` seconds after the processes start: their start-up is not the rush's), and during
-the rush mails the judge a LIST every second from a player.
+waits until the deadline (`--lead`, `LEAD` seconds after the processes start by default: their start-up is not the
+rush's), and during the rush mails the judge a LIST every second from a player. A judge draws the results pictures
+of the games due within ten minutes ahead of their deadline (`DeadlineKeeper.draw_ahead`): a longer lead (the
+judges up for a while before the deadline, as a judge running for days is) shows what that saves the rush; the
+pictures drawn before the deadline and the judges' CPU then are shown apart.
 
 The relay is store-and-forward, as Postfix in front of Dovecot: it answers 250 once a message is queued and
 delivers it right after over LMTP into a private Dovecot (`judge.testing.lmtp_delivery`, `CONNECTIONS` LMTP
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import smtplib
 import statistics
@@ -61,6 +65,13 @@ from judge.testing.tables import POWERS
 
 LEAD = 8.0
 """seconds between starting the judges and the deadline: their start-up is not part of the rush"""
+
+
+def long_lead(games: int) -> float:
+    """A lead in which two judges draw every game's picture ahead (about 80 ms a game and process, two cores)."""
+    return max(30.0, 0.09 * games)
+
+
 PAUSE = 0.5
 """a gap at the relay longer than this while results are owed counts as a pause"""
 RESULTS = b": results of "
@@ -119,6 +130,10 @@ class Rush:
     pauses: int
     paused: float
     cpu: float
+    cpu_before: float
+    """the judges' CPU from their start to the deadline (part of `cpu`)"""
+    drawn_ahead: int
+    """results pictures the judges drew ahead of the deadline (their logs)"""
     dovecot_cpu: float
     relay_cpu: float
 
@@ -225,6 +240,7 @@ def _round(
     timeout: float,
     workers: int | None = None,
     deliver: bool = True,
+    lead: float = LEAD,
 ) -> Rush:
     """One rush; with `deliver` off, the relay only accepts (as before delivery was timed): the same run's cost of
     delivery is the difference."""
@@ -244,7 +260,7 @@ def _round(
             dovecot.message_counts(users)
             ports = [free_port() for _ in range(processes)]
             configs = [_config(folder, f"rush-{n}", url, relay, ports[n], pictures, workers) for n in range(processes)]
-            deadline = datetime.now(UTC) + timedelta(seconds=LEAD)
+            deadline = datetime.now(UTC) + timedelta(seconds=lead)
             _due_at(url, deadline)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             judges = [
@@ -265,6 +281,7 @@ def _round(
             """the reply at the relay's acceptance"""
             try:
                 time.sleep(max(0.0, start - time.monotonic()))
+                cpu_before = sum(_process_cpu(judge.pid) for judge in judges)
                 mine, dovecot_before = resource.getrusage(resource.RUSAGE_SELF), _dovecot_cpu(dovecot)
                 boxed, copies, seen, looked = 0, 0, 0, 0
                 while time.monotonic() - start < timeout:
@@ -306,6 +323,9 @@ def _round(
                 delivered = delivery.delivered
             dovecot_cpu, relay_cpu = _dovecot_cpu(dovecot) - dovecot_before, _cpu(resource.getrusage(0)) - _cpu(mine)
             counts = dovecot.message_counts(users) if deliver else {}
+            drawn_ahead = sum(
+                int(n) for log in folder.glob("*.log") for n in _DRAWN_AHEAD.findall(log.read_text(errors="replace"))
+            )
     accepted = [m.at - start for m in received if _is_results(m) for _ in m.rcpt_tos]
     results = sorted(m.at for m in received if _is_results(m))
     arrivals = [m.at for m in received if results and m.at <= results[-1]]
@@ -333,9 +353,24 @@ def _round(
         pauses=len(gaps),
         paused=sum(gaps),
         cpu=_cpu(after) - _cpu(before),
+        cpu_before=cpu_before,
+        drawn_ahead=drawn_ahead,
         dovecot_cpu=dovecot_cpu,
         relay_cpu=relay_cpu,
     )
+
+
+_DRAWN_AHEAD = re.compile(r"(\d+) results picture\(s\) drawn ahead of their deadline")
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _process_cpu(pid: int) -> float:
+    """A running process's CPU seconds so far (user and system, every thread)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
 
 
 def _answers(head: bytes, asked: dict[str, float], answered: dict[str, float], at: float) -> None:
@@ -385,6 +420,12 @@ def _show(rush: Rush) -> None:
         f"    mailboxes hold {rush.held} of {rush.expected} copies accepted ({rush.wrong} mailboxes wrong, "
         f"{rush.refused} copies refused); {rush.pauses} pauses over {PAUSE} s ({rush.paused:.1f} s); "
         f"CPU: judges {rush.cpu:.0f} s, Dovecot {rush.dovecot_cpu:.0f} s, relay and bench {rush.relay_cpu:.0f} s"
+        + (
+            f"\n    before the deadline: {rush.drawn_ahead} results pictures drawn ahead, the judges' CPU "
+            f"{rush.cpu_before:.0f} s (of the {rush.cpu:.0f} s)"
+            if rush.drawn_ahead or rush.cpu_before > 10
+            else ""
+        )
     )
 
 
@@ -406,6 +447,7 @@ def rush_benchmark(
     timeout: float | None = None,
     workers: tuple[int | None, ...] = (None,),
     delivery: tuple[bool, ...] = (True,),
+    leads: tuple[float, ...] = (LEAD,),
 ) -> list[Rush]:
     """Each combination of processes and pictures, on this tree (and on `baseline`'s judge, alternately); this
     tree's with each number of picture workers in `workers` where pictures are on (None: the judge's default);
@@ -444,14 +486,13 @@ def rush_benchmark(
             for count in processes:
                 for label, tree in trees:
                     for number in workers if with_pictures and tree == ROOT else (None,):
-                        named = label if number is None else f"{label} ({number} picture workers)"
-                        for deliver in delivery:
-                            rushes.append(
-                                _round(
-                                    templates[tree], games, count, with_pictures, tree, named, limit, number, deliver
-                                )
-                            )
-                            _show(rushes[-1])
+                        for lead in leads if with_pictures and tree == ROOT else (LEAD,):
+                            named = label if number is None else f"{label} ({number} picture workers)"
+                            named += "" if lead == LEAD else f", judges up {lead:g} s before the deadline"
+                            for deliver in delivery:
+                                args = (templates[tree], games, count, with_pictures, tree, named, limit, number)
+                                rushes.append(_round(*args, deliver, lead))
+                                _show(rushes[-1])
     return rushes
 
 
@@ -468,6 +509,12 @@ def main() -> None:
     parser.add_argument(
         "--delivery", default="on", help="on: into the mailboxes; off: the relay only accepts; on,off: both"
     )
+    parser.add_argument(
+        "--lead",
+        default=str(LEAD),
+        help="this tree's rounds with pictures once for each of these seconds the judges run before the deadline "
+        "(drawing pictures ahead), comma-separated",
+    )
     args = parser.parse_args()
     rush_benchmark(
         args.games,
@@ -477,6 +524,7 @@ def main() -> None:
         args.timeout,
         tuple(int(n) for n in args.workers.split(",")) if args.workers else (None,),
         tuple(d.strip() == "on" for d in args.delivery.split(",")),
+        tuple(float(n) for n in args.lead.split(",")),
     )
 
 

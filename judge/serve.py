@@ -29,7 +29,7 @@ from judge.mail.outbox import queue_rows
 from judge.mail.processor import Processor
 from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
-from judge.schedule.keeper import DeadlineKeeper
+from judge.schedule.keeper import DRAW_AHEAD, DeadlineKeeper
 from judge.store import Database, OutboundMail, open_database
 from judge.store.outage import is_unavailable
 
@@ -66,6 +66,10 @@ class Daemon:
         self.scheduler = BackgroundScheduler(timezone=UTC)
         self._early = threading.Event()
         """set when mail was processed: orders just filed may let a phase go early (`_early_ticks`)"""
+        self._draw = threading.Event()
+        """set by a tick when games are to be processed soon: their pictures are drawn ahead (`_drawing_ahead`)"""
+        self._ticking = threading.Lock()
+        """held through a round of the keeper: one round at a time in a process (`tick`)"""
         self._seen: int | None = None
         """the games' deadlines and phases as of the last tick (`DeadlineKeeper.fingerprint`)"""
         self.threads: list[threading.Thread] = []
@@ -99,6 +103,26 @@ class Daemon:
             if not self.stop.is_set():
                 self.tick()
 
+    def _drawing_ahead(self) -> None:
+        """Whenever a tick finds games to be processed within `DRAW_AHEAD`, their results pictures are drawn now,
+        from the orders on file (`DeadlineKeeper.draw_ahead`), in a thread of its own: the quiet minutes before a
+        deadline do what the keeper would otherwise do while every player waits for it (issue 31)."""
+        while not self.stop.is_set():
+            self._draw.wait()
+            self._draw.clear()
+            if self.stop.is_set():
+                return
+            try:
+                drawn = self.keeper.draw_ahead(self.stop)
+            except Exception as error:
+                if is_unavailable(error):
+                    self.db.outage.lost(error, "pictures drawn ahead")
+                else:
+                    log.exception("drawing results pictures ahead of their deadline failed")
+                continue
+            if drawn:
+                log.info("%d results picture(s) drawn ahead of their deadline", drawn)
+
     def _recheck(self) -> None:
         """Every `RECHECK`: if the games' deadlines or phases changed since the last tick (through another judge
         process on the database), tick now. One small query; every process already wakes for every game's
@@ -117,7 +141,16 @@ class Daemon:
     def tick(self) -> None:
         """Do whatever deadlines have brought, then sleep (in the scheduler) until the next one -- or only a moment,
         when a game with work due was held by another process, or a minute, when a game's work failed. The database
-        away is waited for, and the round done again the moment it answers."""
+        away is waited for, and the round done again the moment it answers.
+
+        Three things ask for a tick (the scheduler at a deadline, the recheck when another process changed a game,
+        the early ticks after mail): one round runs at a time in a process, and a tick asked for meanwhile makes
+        its round after it. Rounds beside each other divided the games fairly (`SKIP LOCKED`) but in a deadline
+        rush three of them drew three pictures at once on two cores and fought for the interpreter (issue 31)."""
+        with self._ticking:
+            self._tick()
+
+    def _tick(self) -> None:
         soon: list[datetime] = []
         upcoming: datetime | None = None
         while not self.stop.is_set():
@@ -138,6 +171,8 @@ class Daemon:
                 if done.failed:
                     soon.append(datetime.now(UTC) + FAILED_RETRY)
                 upcoming = self.keeper.next_due()
+                if self.config.pictures and upcoming is not None and upcoming - datetime.now(UTC) <= DRAW_AHEAD:
+                    self._draw.set()
                 self.db.outage.answered(began)
             except Exception as error:
                 if is_unavailable(error):  # the work in hand is done again the moment the database answers
@@ -148,6 +183,8 @@ class Daemon:
             break
         # nothing due: look again in a minute (a game may have started meanwhile)
         when = min([*soon, upcoming or datetime.now(UTC) + timedelta(minutes=1)])
+        if self.config.pictures and upcoming is not None and upcoming - DRAW_AHEAD > datetime.now(UTC):
+            when = min(when, upcoming - DRAW_AHEAD)  # a tick when the pictures can begin to be drawn ahead
         if self.scheduler.running:
             self.scheduler.add_job(self.tick, "date", run_date=when, id="deadlines", replace_existing=True)
 
@@ -162,6 +199,7 @@ class Daemon:
             ("processor", lambda: self.processor.run(self.stop, after=self._processed)),
             ("sender", lambda: self.sender.run(self.stop)),
             ("early-ticks", self._early_ticks),
+            ("draw-ahead", self._drawing_ahead),
         ]
         if self.poller is not None:
             poller = self.poller
@@ -191,6 +229,7 @@ class Daemon:
             self.web.stop()
         self.stop.set()
         self._early.set()
+        self._draw.set()
         self.processor.wakeup.set()
         self.sender.wake()
         if self.intake is not None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -106,6 +107,16 @@ def _drawn_in_place(judge: Judge, game: str) -> list[tuple[str, bytes]]:
     return map_files("standard", outcome, results_stem(game, outcome))
 
 
+def _every_game_mailed_with_its_picture_drawn_ahead(judge: Judge, done: list[str], how: str) -> None:
+    """Every game's phase `how` ("processed early"...), its results' picture the one drawn ahead, the same as one
+    drawn in place."""
+    assert sum(how in line for line in done) == len(NAMES)
+    assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
+    for game in NAMES:
+        mails = judge.results(game)
+        assert mails and all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+
+
 def test_a_picture_drawn_ahead_is_the_one_drawn_in_place(judge: Judge) -> None:
     keeper = judge.keeper(workers=1)
     try:
@@ -153,12 +164,7 @@ def test_without_workers_the_picture_of_a_game_processed_early_is_drawn_before_i
             if power not in ("France", "Germany"):
                 judge.games.orders.submit(game, power, OPENING_ORDERS[power].splitlines())
     keeper = judge.keeper(workers=0)
-    done = keeper.work().done
-    assert sum("processed early" in line for line in done) == len(NAMES)
-    assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
-    for game in NAMES:
-        mails = judge.results(game)
-        assert mails and all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
+    _every_game_mailed_with_its_picture_drawn_ahead(judge, keeper.work().done, "processed early")
 
 
 def test_without_workers_the_pictures_of_a_deadline_are_drawn_in_place(judge: Judge) -> None:
@@ -218,3 +224,98 @@ def test_a_dead_picture_worker_leaves_the_pictures_drawn_in_place_and_the_result
         assert all(_pictures(mail) == _drawn_in_place(judge, game) for mail in mails)
     with judge.db.transaction() as s:
         assert len(s.scalars(select(PhaseRecord)).all()) == len(NAMES)
+
+
+def _before_the_deadline(judge: Judge, minutes: int) -> None:
+    """The clock set `minutes` before the games' deadline (all four share it)."""
+    with judge.db.transaction() as s:
+        deadline = max(d for d in s.scalars(select(Game.deadline)) if d is not None)
+    judge.clock.set(deadline.replace(tzinfo=judge.clock.now().tzinfo) - timedelta(minutes=minutes))
+
+
+def test_the_pictures_of_games_due_soon_are_drawn_ahead_of_the_deadline_and_used_at_it(judge: Judge) -> None:
+    """Issue 31: the quiet minutes before a deadline draw what every player would otherwise wait for at it."""
+    keeper = judge.keeper(workers=0)
+    _before_the_deadline(judge, 5)
+    assert keeper.draw_ahead() == len(NAMES)
+    assert all((name, index) in PREDRAWN for _, name, index in judge.due())
+    assert keeper.draw_ahead() == 0  # nothing changed: nothing drawn twice
+    judge.clock.advance(timedelta(hours=1))
+    _every_game_mailed_with_its_picture_drawn_ahead(judge, keeper.work().done, "processed at the deadline")
+
+
+def test_an_order_filed_after_the_drawing_ahead_has_its_game_drawn_again(judge: Judge) -> None:
+    keeper = judge.keeper(workers=0)
+    _before_the_deadline(judge, 5)
+    assert keeper.draw_ahead() == len(NAMES)
+    judge.games.orders.submit("alpha", "Italy", ["A ven - tyr", "A rom - ven", "F nap - ion"])
+    assert keeper.draw_ahead() == 1  # alpha alone
+    judge.clock.advance(timedelta(hours=1))
+    keeper.work()
+    assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
+    assert "A ven - tyr" in str(judge.outcome("alpha"))
+    (mail, *_) = [m for m in judge.results("alpha") if _pictures(m)]
+    assert _pictures(mail) == _drawn_in_place(judge, "alpha")
+
+
+def test_an_order_filed_after_the_last_drawing_ahead_gets_the_picture_of_its_own_outcome(judge: Judge) -> None:
+    keeper = judge.keeper(workers=0)
+    _before_the_deadline(judge, 5)
+    keeper.draw_ahead()
+    judge.games.orders.submit("alpha", "Italy", ["A ven - tyr", "A rom - ven", "F nap - ion"])
+    judge.clock.advance(timedelta(hours=1))
+    keeper.work()
+    assert PREDRAWN.hits == len(NAMES) - 1 and PREDRAWN.misses == 1
+    (mail, *_) = [m for m in judge.results("alpha") if _pictures(m)]
+    assert _pictures(mail) == _drawn_in_place(judge, "alpha")
+
+
+def test_games_not_due_soon_are_not_drawn_ahead(judge: Judge) -> None:
+    keeper = judge.keeper(workers=0)
+    _before_the_deadline(judge, 11)  # `DRAW_AHEAD` is ten minutes
+    assert keeper.draw_ahead() == 0
+    assert not any((name, index) in PREDRAWN for _, name, index in judge.due())
+
+
+def test_the_games_drawn_ahead_are_processed_first(judge: Judge) -> None:
+    """Two judge processes each draw ahead from a place of their own in the list, and each takes its own first."""
+    keeper = judge.keeper(workers=0)
+    (charlie,) = [game for game in judge.due() if game[1] == "charlie"]
+    assert keeper.pictures.draw_here(*charlie)
+    judge.clock.advance(timedelta(hours=49))
+    done = keeper.work().done
+    assert done[0].startswith("charlie:")
+    assert sum("processed at the deadline" in line for line in done) == len(NAMES)
+    assert PREDRAWN.hits == 1
+
+
+def test_a_running_judge_wakes_to_draw_the_pictures_of_a_deadline_ten_minutes_away(
+    judge: Judge, tmp_path: Path
+) -> None:
+    """The daemon's own ticks start the drawing ahead: a judge asleep until a deadline wakes when the pictures can
+    begin (`DRAW_AHEAD` before it), not only at it."""
+    from judge.config import OutboundConfig, SmtpIntakeConfig, WebConfig
+    from judge.schedule.keeper import DRAW_AHEAD
+    from judge.serve import Daemon
+
+    with judge.db.transaction() as s:  # just outside the window when the judge starts
+        for game in s.scalars(select(Game)):
+            game.deadline = datetime.now(UTC) + DRAW_AHEAD + timedelta(seconds=2)
+    config = Config(
+        address="judge@example.org",
+        pictures=True,
+        picture_workers=0,
+        smtp_intake=SmtpIntakeConfig(enabled=False),
+        web=WebConfig(enabled=False),
+        outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
+    )
+    daemon = Daemon(config, db=judge.db)
+    daemon.start()
+    try:
+        give_up = time.monotonic() + 120
+        while time.monotonic() < give_up and not all((n, i) in PREDRAWN for _, n, i in judge.due()):
+            time.sleep(0.1)
+        assert all((name, index) in PREDRAWN for _, name, index in judge.due())
+        assert PREDRAWN.hits == PREDRAWN.misses == 0  # drawn, not yet used: nothing was processed
+    finally:
+        daemon.shutdown()  # (which forgets them)

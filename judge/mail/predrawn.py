@@ -41,8 +41,11 @@ Files = list[tuple[str, bytes]]
 WAIT_SECONDS = 2.0
 """how long the results wait for a picture a worker has begun: less than drawing it again would cost on a machine
 whose cores the workers share, and bounded, so that a stuck worker never holds a game's lock for long"""
-KEPT = 48
-"""pictures (or drawings under way) kept at most: a few dozen games ahead of the keeper, not a round's thousand"""
+KEPT = 2000
+"""pictures (or drawings under way) kept at most: a deadline's games drawn before it (`DeadlineKeeper.draw_ahead`)"""
+KEPT_BYTES = 128 * 1024 * 1024
+"""and the bytes of the pictures drawn at most (a standard map is about 60 KB: 2,000 games; Heptadiplomacy's seven
+boards about 270 KB: 480 games), the oldest dropped first"""
 
 
 @dataclass(frozen=True)
@@ -101,10 +104,14 @@ class Predrawn:
     Filled by the keeper's thread, read wherever the results are composed (the keeper's thread, the processor's
     for a GM's PROCESS): guarded by a lock."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(self, kept: int = KEPT, kept_bytes: int = KEPT_BYTES) -> None:
         self._kept = kept
+        self._kept_bytes = kept_bytes
         self._lock = threading.Lock()
         self._futures: OrderedDict[tuple[str, int], Future[Drawn]] = OrderedDict()
+        self._sizes: dict[tuple[str, int], int] = {}
+        """the bytes of the pictures offered drawn (a worker's, still under way, count nothing)"""
+        self._bytes = 0
         self.on_failure: Callable[[BaseException], None] | None = None
         """told of a worker's failure (the pool notes a broken pool once and starts afresh)"""
         self.wait_seconds = WAIT_SECONDS
@@ -114,12 +121,19 @@ class Predrawn:
         """results that drew their own (none drawn ahead, or not of their outcome)"""
 
     def offer(self, game: str, index: int, future: Future[Drawn]) -> None:
-        """A picture on its way; the oldest beyond `kept` are dropped (and cancelled if not begun)."""
+        """A picture on its way, or drawn; the oldest beyond `kept` pictures or `kept_bytes` are dropped (and
+        cancelled if not begun)."""
+        size = 0
+        if future.done() and not future.cancelled() and future.exception() is None:
+            size = sum(len(png) for _, png in future.result().files)
         with self._lock:
+            self._bytes += size - self._sizes.get((game, index), 0)
             self._futures[(game, index)] = future
             self._futures.move_to_end((game, index))
-            while len(self._futures) > self._kept:
-                _, dropped = self._futures.popitem(last=False)
+            self._sizes[(game, index)] = size
+            while len(self._futures) > self._kept or self._bytes > self._kept_bytes:
+                key, dropped = self._futures.popitem(last=False)
+                self._bytes -= self._sizes.pop(key, 0)
                 dropped.cancel()
 
     def pending(self) -> int:
@@ -137,6 +151,8 @@ class Predrawn:
             for future in self._futures.values():
                 future.cancel()
             self._futures.clear()
+            self._sizes.clear()
+            self._bytes = 0
 
     def take(self, game: str, index: int, variant: str, outcome: dict[str, Any], stem: str) -> Files | None:
         """The pictures drawn ahead for exactly this outcome, or None: none was asked, it was not begun (it is
@@ -144,6 +160,7 @@ class Predrawn:
         worker read the game). A picture being drawn is waited for, at most `WAIT_SECONDS`."""
         with self._lock:
             future = self._futures.pop((game, index), None)
+            self._bytes -= self._sizes.pop((game, index), 0)
         files = None if future is None else self._drawn(future, variant, outcome, stem)
         with self._lock:
             if files is None:

@@ -614,7 +614,7 @@ class Sender:
         recipients = [str(r) for r in row.recipients]
         wire = wire_format(row.message)
         options: list[str] = []
-        if smtp.has_extn("8bitmime") and any(b > 0x7F for b in wire):
+        if smtp.has_extn("8bitmime") and not wire.isascii():  # one pass in C: results mails run to 100 KB
             options.append("BODY=8BITMIME")
         if smtp.has_extn("smtputf8") and not all(a.isascii() for a in [sender, *recipients]):
             options.append("SMTPUTF8")

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock, as_utc
@@ -143,6 +144,12 @@ def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[t
 WARM_AHEAD = timedelta(minutes=10)
 """the picture workers are started when a deadline is this near (judge/schedule/predraw.py)"""
 
+DRAW_AHEAD = timedelta(minutes=10)
+"""the results pictures of the games to be processed this soon are drawn ahead, from the orders on file
+(`DeadlineKeeper.draw_ahead`)"""
+DRAW_MARGIN = timedelta(seconds=1)
+"""no game is drawn ahead closer than this to the moment it is processed: the keeper is about to take it"""
+
 _GROUP = 50
 """games taken from at a time: the first free one of a group is taken by one statement"""
 
@@ -187,6 +194,8 @@ class DeadlineKeeper:
         before their lock when there are no workers (`PicturePool.before_lock`)"""
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
+        self._drawn_ahead: dict[int, tuple[object, ...]] = {}
+        """the games whose picture was drawn ahead of their deadline, with what it was drawn from (`draw_ahead`)"""
 
     def tick(self) -> list[str]:
         """Do everything due now; returns what was done, one line each (for the log and the tests)."""
@@ -211,13 +220,21 @@ class DeadlineKeeper:
             # down the same games (and draw each other's)
             start = self._random.randrange(len(found))
             found = found[start:] + found[:start]
+        # the games whose pictures this process drew ahead of the deadline (`draw_ahead`) are taken first, in groups
+        # of their own
+        ahead = [game for game in found if (game[1], game[2]) in self.pictures.predrawn] if found else []
+        if ahead:
+            taken_first = {game[0] for game in ahead}
+            found = ahead + [game for game in found if game[0] not in taken_first]
+        groups = [(start, min(start + _GROUP, len(ahead))) for start in range(0, len(ahead), _GROUP)]
+        groups += [(start, min(start + _GROUP, len(found))) for start in range(len(ahead), len(found), _GROUP)]
         left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take
-        for start in range(0, len(found), _GROUP):
-            group = {game_id: (name, index) for game_id, name, index in found[start : start + _GROUP]}
+        for start, end in groups:
+            group = {game_id: (name, index) for game_id, name, index in found[start:end]}
             while group:
                 # the pictures of the games after the one taken now are drawn by the workers meanwhile
                 following = [(game_id, name, index) for game_id, (name, index) in group.items()]
-                self.pictures.ahead([*following[1:], *found[start + _GROUP : start + _GROUP + self.pictures.window]])
+                self.pictures.ahead([*following[1:], *found[end : end + self.pictures.window]])
                 first = min(following, key=lambda game: game[1])  # the one `_take` tries first: by name
                 if first[0] in self._early:  # without workers, its picture is drawn before its lock
                     self.pictures.before_lock(*first)
@@ -246,6 +263,71 @@ class DeadlineKeeper:
                 )
                 result.held.extend(sorted(still))
         return result
+
+    def draw_ahead(self, stop: threading.Event | None = None) -> int:
+        """Draw the results pictures of the games to be processed within `DRAW_AHEAD` (at the end of their grace,
+        automatically), from the orders on file, in this thread; returns how many were drawn.
+
+        Games fall due together (a zine's games all at midnight), and their pictures were most of the keeper's time
+        at the deadline while every player waited for it: drawn in the quiet minutes before, each is a picture of
+        the outcome the orders on file give (read without a lock, adjudicated with the pure engine, as the picture
+        workers do: `PicturePool.draw_here`), kept in this process (`judge.mail.predrawn`). At the deadline the
+        results use it only if its outcome is the one processed (by digest); an order filed or changed after the
+        drawing makes the game's picture be drawn again at the next pass, or at the deadline in place. Each judge
+        process draws for itself, starting at a place of its own in the list, and takes the games it drew first
+        (`work`). Stops at `stop`, and passes over a game within `DRAW_MARGIN` of its moment."""
+        if not self.pictures.pictures:
+            return 0
+        soon = self._soon_processed(self.clock.now())
+        self._drawn_ahead = {game_id: seen for game_id, seen in self._drawn_ahead.items() if game_id in soon}
+        drawn = 0
+        for game_id, (moment, name, index, seen) in soon.items():
+            if stop is not None and stop.is_set():
+                break
+            if self._drawn_ahead.get(game_id) == seen or self.clock.now() >= moment - DRAW_MARGIN:
+                continue
+            if self.pictures.draw_here(game_id, name, index):
+                drawn += 1
+            self._drawn_ahead[game_id] = seen
+        return drawn
+
+    def _soon_processed(self, now: datetime) -> dict[int, tuple[datetime, str, int, tuple[object, ...]]]:
+        """The active games to be processed automatically within `DRAW_AHEAD` of `now`, by id, in the order they
+        are due (those due together from a random place on): the moment, name, phase index and what a picture
+        would be drawn from (phase, position's version, how many order sets and when the last was filed). Two
+        queries of small columns."""
+        with self.db.transaction() as s:
+            games = s.execute(
+                select(
+                    Game.id, Game.name, Game.phase_index, Game.version, Game.settings, Game.deadline,
+                    Game.position["phase"]["type"].as_string(),
+                ).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None)).order_by(Game.name)
+            ).all()  # fmt: skip
+            due: list[tuple[datetime, int, str, int, int]] = []
+            for game_id, name, index, version, settings, stored, kind in games:
+                deadline = as_utc(stored)
+                if deadline is None or kind is None or settings.get("_processed") == index:
+                    continue
+                timing = timing_from_settings(settings)
+                moment = grace_end(deadline, timing, str(kind))
+                if not timing.manual and now < moment <= now + DRAW_AHEAD:
+                    due.append((moment, game_id, name, index, version))
+            if not due:
+                return {}
+            filed = {
+                game_id: (count, last)
+                for game_id, count, last in s.execute(
+                    select(OrderSet.game_id, func.count(), func.max(OrderSet.submitted_at))
+                    .where(tuple_(OrderSet.game_id, OrderSet.phase_index).in_([(g, i) for _, g, _, i, _ in due]))
+                    .group_by(OrderSet.game_id)
+                )
+            }
+        start = self._random.randrange(len(due))
+        turned = sorted(due[start:] + due[:start], key=lambda game: game[0])  # stable: the turn kept among equals
+        return {
+            game_id: (moment, name, index, (index, version, *filed.get(game_id, (0, None))))
+            for moment, game_id, name, index, version in turned
+        }
 
     def close(self) -> None:
         """Stop the picture workers (the daemon's shutdown)."""

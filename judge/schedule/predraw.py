@@ -121,14 +121,22 @@ class PicturePool:
         as before."""
         if self.enabled or not self.pictures or (name, index) in self.predrawn:
             return
+        self.draw_here(game_id, name, index)
+
+    def draw_here(self, game_id: int, name: str, index: int) -> bool:
+        """The picture of a game's phase as it stands (read without a lock, adjudicated with the pure engine, as a
+        worker would), drawn in this thread and put in `predrawn` in place of any drawn before; whether it was (a
+        game no longer active or in that phase is not). A failure is logged: the picture is drawn in place."""
         for ahead in self._read([(game_id, index)]):
             drawn: Future[Drawn] = Future()
             try:
                 drawn.set_result(draw(ahead))
             except Exception as error:
-                log.warning("drawing %s's picture before its lock failed (%r): it is drawn in place", name, error)
-                return
+                log.warning("drawing %s's picture ahead failed (%r): it is drawn in place", name, error)
+                return False
             self.predrawn.offer(ahead.game, ahead.index, drawn)
+            return True
+        return False
 
     def ready(self, timeout: float = 0.0) -> bool:
         """Whether the workers are up (`start`), waiting for them at most `timeout` seconds."""
