@@ -319,3 +319,21 @@ def test_a_running_judge_wakes_to_draw_the_pictures_of_a_deadline_ten_minutes_aw
         assert PREDRAWN.hits == PREDRAWN.misses == 0  # drawn, not yet used: nothing was processed
     finally:
         daemon.shutdown()  # (which forgets them)
+
+
+def test_the_pictures_drawn_for_phases_another_process_processed_are_dropped(judge: Judge) -> None:
+    """Two judge processes each draw every game ahead; each processes some: the pictures of the other's are freed
+    at its next round, not kept until pushed out."""
+    from judge.mail.predrawn import Predrawn
+    from judge.schedule.predraw import PicturePool
+
+    mine = judge.keeper(workers=0)
+    mine.pictures = PicturePool(judge.db, 0, predrawn=Predrawn())  # this process's own pictures
+    _before_the_deadline(judge, 5)
+    assert mine.draw_ahead() == len(NAMES)
+    judge.clock.advance(timedelta(hours=1))
+    other = judge.keeper(workers=0)  # the other process takes every game
+    assert sum("processed at the deadline" in line for line in other.work().done) == len(NAMES)
+    assert all((name, index - 1) in mine.pictures.predrawn for _, name, index in judge.due())
+    assert not any("processed" in line for line in mine.work().done)
+    assert not any((name, index - 1) in mine.pictures.predrawn for _, name, index in judge.due())

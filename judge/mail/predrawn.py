@@ -154,6 +154,14 @@ class Predrawn:
             self._sizes.clear()
             self._bytes = 0
 
+    def keep(self, phases: set[tuple[str, int]]) -> None:
+        """Drop the pictures of every (game, phase index) but these (the games' phases now): those of phases since
+        processed by another judge process would otherwise stay until pushed out."""
+        with self._lock:
+            for key in [key for key in self._futures if key not in phases]:
+                self._futures.pop(key).cancel()
+                self._bytes -= self._sizes.pop(key, 0)
+
     def take(self, game: str, index: int, variant: str, outcome: dict[str, Any], stem: str) -> Files | None:
         """The pictures drawn ahead for exactly this outcome, or None: none was asked, it was not begun (it is
         cancelled: drawing it here is as quick), it failed, or its outcome is not this one (an order came after the

@@ -194,6 +194,8 @@ class DeadlineKeeper:
         before their lock when there are no workers (`PicturePool.before_lock`)"""
         """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
         not every round"""
+        self._phases: set[tuple[str, int]] = set()
+        """(name, phase index) of every active game at the last round's start"""
         self._drawn_ahead: dict[int, tuple[object, ...]] = {}
         """the games whose picture was drawn ahead of their deadline, with what it was drawn from (`draw_ahead`)"""
 
@@ -254,6 +256,8 @@ class DeadlineKeeper:
         if found and self.pictures.enabled:
             drawn = self.pictures.predrawn
             log.info("results pictures: %d drawn ahead, %d in place (since the start)", drawn.hits, drawn.misses)
+        # the pictures drawn here of phases since processed (by another process) are of no more use
+        self.pictures.predrawn.keep(self._phases)
         if left:  # those still in the phase found due were held by another transaction all along
             with self.db.transaction() as s:
                 still = s.scalars(
@@ -400,6 +404,7 @@ class DeadlineKeeper:
             ):
                 sets.setdefault(game_id, {})[power] = has_errors
             keys = {game.id: (game.id, game.phase_index, game.version) for game in games}
+            self._phases = {(game.name, game.phase_index) for game in games}
             unknown = [game.id for game in games if keys[game.id] not in self._due]
             positions: dict[int, tuple[int, dict[str, Any] | None]] = {}
             if unknown:
