@@ -215,15 +215,7 @@ def _users(url: str) -> list[str]:
 def _dovecot_cpu(dovecot: DovecotServer) -> float:
     """Seconds of CPU of the Dovecot's processes so far, with those of its children that ended (the master's
     cutime and cstime)."""
-    ticks = 0
-    for pid in dovecot.processes():
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        ticks += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return sum(_process_cpu(pid, children=True) for pid in dovecot.processes())
 
 
 def _cpu(usage: resource.struct_rusage) -> float:
@@ -364,13 +356,14 @@ _DRAWN_AHEAD = re.compile(r"(\d+) results picture\(s\) drawn ahead of their dead
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _process_cpu(pid: int) -> float:
-    """A running process's CPU seconds so far (user and system, every thread)."""
+def _process_cpu(pid: int, children: bool = False) -> float:
+    """A running process's CPU seconds so far (user and system, every thread), with `children` those of its
+    children that ended (cutime and cstime); 0 for a process gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK
+    return sum(int(f) for f in fields[11 : 15 if children else 13]) / _TICK
 
 
 def _answers(head: bytes, asked: dict[str, float], answered: dict[str, float], at: float) -> None:

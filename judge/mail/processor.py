@@ -63,7 +63,7 @@ from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.render.dates import time_left, when_text
 from judge.store import Database, InboundMail, MailStatus
-from judge.store.outage import is_conflict, is_unavailable
+from judge.store.outage import first_line, is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -158,9 +158,7 @@ class Processor:
         conn = s.connection()
         if self.db.is_sqlite or conn.info.get("judge_processor") == self._number:
             return
-        if s.execute(
-            text("SELECT pg_try_advisory_lock(:key, :number)"), {"key": _MARK, "number": self._number}
-        ).scalar():
+        if s.execute(_MARK_PROCESSOR, {"key": _MARK, "number": self._number}).scalar():
             conn.info["judge_processor"] = self._number
 
     def _forget_holds(self) -> None:
@@ -326,7 +324,7 @@ class Processor:
     def _conflicted(self, error: BaseException, message_ids: list[int]) -> None:
         """A deadlock or serialization failure undid the work: the attempts counted for it are given back, and the
         mail is done again in the next round, at once."""
-        log.info("mail %s undone by %s; done again", ", ".join(map(str, message_ids)), _first_line(error))
+        log.info("mail %s undone by %s; done again", ", ".join(map(str, message_ids)), first_line(error))
         self._give_back([message_id for message_id in message_ids if message_id in self._counted])
         self._undone += 1
         self._soon = True
@@ -580,11 +578,6 @@ def _record(s: Session, results: list[_Result]) -> None:
     for rows in by_keys.values():
         s.execute(update(InboundMail), rows)
     queue_rows(s, [row for result in results for row in result.outgoing])
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _in_other_hands(owner: str | None, since: datetime | None, now: datetime) -> bool:

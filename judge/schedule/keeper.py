@@ -189,11 +189,11 @@ class DeadlineKeeper:
         """the workers that draw the next games' results pictures while this one is adjudicated"""
         self._random = random.Random()
         self._due: dict[tuple[int, int, int], tuple[frozenset[str], PhaseType]] = {}
+        """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
+        not every round"""
         self._early: set[int] = set()
         """the games of the last round found due to be processed early (all orders in): their pictures are drawn
         before their lock when there are no workers (`PicturePool.before_lock`)"""
-        """the powers to order and the phase's type, by (game id, phase index, version): a position is parsed once,
-        not every round"""
         self._phases: set[tuple[str, int]] = set()
         """(name, phase index) of every active game at the last round's start"""
         self._drawn_ahead: dict[int, tuple[object, ...]] = {}

@@ -53,6 +53,12 @@ def is_conflict(error: BaseException) -> bool:
     return _in_chain(error, _conflict)
 
 
+def first_line(error: BaseException) -> str:
+    """What a log line says of an error: its message's first line, or its type where it has none."""
+    words = str(error).strip()
+    return words.splitlines()[0] if words else type(error).__name__
+
+
 def _conflict(error: BaseException) -> bool:
     original = error.orig if isinstance(error, DBAPIError) else error
     psycopg = type(original).__module__.startswith("psycopg")
@@ -120,8 +126,9 @@ class Outage:
                 return
             self._since = time.monotonic()
             self._delay = PROBE_FIRST
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        log.warning("the database is unavailable (%s, noticed by the %s): work in hand waits for it", first, who)
+        log.warning(
+            "the database is unavailable (%s, noticed by the %s): work in hand waits for it", first_line(error), who
+        )
 
     def answered(self, began: float) -> None:
         """A round of work that began at `began` (`time.monotonic()`) went through: if the database was away when
