@@ -26,6 +26,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from bench.baseline import ROOT, _export
+from bench.cpu import idle_cpu_seconds, process_cpu
 from judge.store import Database, OutboundMail, OutboundStatus, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
@@ -113,15 +114,9 @@ class Timing:
     idle: float | None = None
     """CPU-seconds the machine's cores were idle until every mail was answered (/proc/stat; None elsewhere): how far
     the judges were short of CPU, or waiting"""
-
-
-def _idle_cpu_seconds() -> float | None:
-    """The machine's idle CPU time so far, all cores (idle and iowait in /proc/stat), or None without it."""
-    try:
-        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-    except OSError:
-        return None
-    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+    cpu: float = 0.0
+    """CPU-seconds the judge processes spent until every mail was answered (/proc; 0 elsewhere): the judge's cost,
+    steadier from run to run than its rate on a machine shared with others"""
 
 
 def _reference(dovecot: DovecotServer, user: str) -> float:
@@ -185,7 +180,8 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
             for judge in judges:
                 assert judge.stdout is not None and judge.stdout.readline().strip() == "ready", "a judge did not start"
             start = time.perf_counter()
-            idle_at_start = _idle_cpu_seconds()
+            idle_at_start = idle_cpu_seconds()
+            cpu_at_start = sum(process_cpu(judge.pid) for judge in judges)
             for judge in judges:
                 assert judge.stdin is not None
                 judge.stdin.write("go\n")
@@ -194,7 +190,7 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
             if reader is not None and sites and sites[0] != "-":
                 reading = subprocess.Popen([*reader.command, sites[0], str(reader.rate)], stdout=subprocess.PIPE,
                                            text=True)  # fmt: skip
-            timing = _watch(db, mails, start, judges, idle_at_start)
+            timing = _watch(db, mails, start, judges, idle_at_start, cpu_at_start)
             if reading is not None:
                 reading.terminate()
                 out, _ = reading.communicate(timeout=30)
@@ -215,12 +211,18 @@ def _run(tree: Path, dovecot: DovecotServer, user: str, database: str, processes
 
 
 def _watch(
-    db: Database, mails: int, start: float, judges: list[subprocess.Popen[str]], idle_at_start: float | None = None
+    db: Database,
+    mails: int,
+    start: float,
+    judges: list[subprocess.Popen[str]],
+    idle_at_start: float | None = None,
+    cpu_at_start: float = 0.0,
 ) -> Timing | None:
     """Poll the outbound queue until every reply is sent; None if that takes longer than `STALL_SECONDS`, or a
     judge process ends."""
     answered = 0.0
     idle = None
+    cpu = 0.0
     while True:
         time.sleep(0.05)
         with db.transaction() as s:
@@ -234,10 +236,11 @@ def _watch(
         now = time.perf_counter() - start
         if not answered and sum(counts.values()) >= mails:
             answered = now
-            idle_now = _idle_cpu_seconds()
+            idle_now = idle_cpu_seconds()
             idle = idle_now - idle_at_start if idle_now is not None and idle_at_start is not None else None
+            cpu = sum(process_cpu(judge.pid) for judge in judges) - cpu_at_start
         if counts.get(OutboundStatus.SENT, 0) >= mails:
-            return Timing(answered, now, idle)
+            return Timing(answered, now, idle, cpu)
         if now > STALL_SECONDS or any(judge.poll() is not None for judge in judges):
             return None
 
@@ -272,8 +275,9 @@ def mail_benchmark(mails: int, games: int = 10, baseline: str = "") -> None:
             for database, processes in setups:
                 then, now = results[(baseline, database, processes)], results[("this tree", database, processes)]
                 if then and now:
+                    cost = f", at {now.cpu / then.cpu:.2f} x its CPU a mail" if then.cpu and now.cpu else ""
                     print(f"  {database}, {processes} process(es): this tree answers at "
-                          f"{then.answered / now.answered:.2f} x the rate of {baseline}")  # fmt: skip
+                          f"{then.answered / now.answered:.2f} x the rate of {baseline}{cost}")  # fmt: skip
 
 
 def mail_time_over_reference(mails: int, web: bool = False, reader: SiteReader | None = None) -> float | None:
@@ -296,5 +300,6 @@ def _line(name: str, database: str, processes: int, mails: int, timing: Timing |
     scale = f"  ({one.answered / timing.answered:.2f} x one process)" if processes > 1 and one else ""
     cores = os.cpu_count() or 1
     idle = f"; cores idle {timing.idle:.1f} of {cores * timing.answered:.1f} CPU-s" if timing.idle is not None else ""
+    cost = f"; the judges' CPU {1000 * timing.cpu / mails:.2f} ms a mail" if timing.cpu else ""
     print(f"  {label}: stored, checked and answered {mails / timing.answered:6,.0f} mails/s, every reply sent "
-          f"{mails / timing.sent:6,.0f} mails/s{scale}{idle}")  # fmt: skip
+          f"{mails / timing.sent:6,.0f} mails/s{scale}{idle}{cost}")  # fmt: skip

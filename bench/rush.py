@@ -53,6 +53,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 
 from bench.baseline import ROOT, _export
+from bench.cpu import process_cpu
 from bench.deadlines import build_games
 from judge.game.settings import DEFAULT_SETTINGS
 from judge.game.timing import grace_end, timing_from_settings
@@ -215,7 +216,7 @@ def _users(url: str) -> list[str]:
 def _dovecot_cpu(dovecot: DovecotServer) -> float:
     """Seconds of CPU of the Dovecot's processes so far, with those of its children that ended (the master's
     cutime and cstime)."""
-    return sum(_process_cpu(pid, children=True) for pid in dovecot.processes())
+    return sum(process_cpu(pid, children=True) for pid in dovecot.processes())
 
 
 def _cpu(usage: resource.struct_rusage) -> float:
@@ -273,7 +274,7 @@ def _round(
             """the reply at the relay's acceptance"""
             try:
                 time.sleep(max(0.0, start - time.monotonic()))
-                cpu_before = sum(_process_cpu(judge.pid) for judge in judges)
+                cpu_before = sum(process_cpu(judge.pid) for judge in judges)
                 mine, dovecot_before = resource.getrusage(resource.RUSAGE_SELF), _dovecot_cpu(dovecot)
                 boxed, copies, seen, looked = 0, 0, 0, 0
                 while time.monotonic() - start < timeout:
@@ -353,17 +354,6 @@ def _round(
 
 
 _DRAWN_AHEAD = re.compile(r"(\d+) results picture\(s\) drawn ahead of their deadline")
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _process_cpu(pid: int, children: bool = False) -> float:
-    """A running process's CPU seconds so far (user and system, every thread), with `children` those of its
-    children that ended (cutime and cstime); 0 for a process gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return sum(int(f) for f in fields[11 : 15 if children else 13]) / _TICK
 
 
 def _answers(head: bytes, asked: dict[str, float], answered: dict[str, float], at: float) -> None:

@@ -59,6 +59,7 @@ class Daemon:
         self.sender = Sender(self.db, config.outbound, clock, self._undeliverable)
         self.keeper = DeadlineKeeper(self.db, config, clock)
         self.keeper.on_queued = self.sender.wake
+        self.keeper.share = self.processor.place
         self.intake = (
             SmtpIntake(self.db, config.smtp_intake, clock, self._stored) if config.smtp_intake.enabled else None
         )

@@ -24,6 +24,7 @@ from judge.config import Config
 from judge.game import Games
 from judge.mail.pictures import map_files
 from judge.mail.predrawn import PREDRAWN, results_stem
+from judge.mail.processor import Processor
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Database, Game, OutboundMail, PhaseRecord, open_database
 from judge.testing.tables import OPENING_ORDERS, POWERS
@@ -66,9 +67,9 @@ class Judge:
             return dict(record.outcome)
 
 
-def _judge(path: Path) -> Judge:
+def _judge(url: str) -> Judge:
     clock = FakeClock()
-    db = open_database(f"sqlite:///{path}")
+    db = open_database(url)
     games = Games(db, clock)
     games.accounts.register("gm@example.org", "GM", "pw")
     for power in POWERS:
@@ -84,7 +85,16 @@ def _judge(path: Path) -> Judge:
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Iterator[Judge]:
-    found = _judge(tmp_path / "j.sqlite")
+    yield from _judge_with_pictures(f"sqlite:///{tmp_path / 'j.sqlite'}")
+
+
+@pytest.fixture
+def judge_on_postgres(postgres_url: str) -> Iterator[Judge]:
+    yield from _judge_with_pictures(postgres_url)
+
+
+def _judge_with_pictures(url: str) -> Iterator[Judge]:
+    found = _judge(url)
     PREDRAWN.wait_seconds = 120  # a worker spawned on a loaded machine: the test waits for it, the judge would not
     PREDRAWN.hits = PREDRAWN.misses = 0
     yield found
@@ -134,7 +144,7 @@ def test_a_picture_drawn_ahead_is_the_one_drawn_in_place(judge: Judge) -> None:
 
 
 def test_the_results_are_the_same_with_and_without_workers(judge: Judge, tmp_path: Path) -> None:
-    other = _judge(tmp_path / "inline.sqlite")
+    other = _judge(f"sqlite:///{tmp_path / 'inline.sqlite'}")
     try:
         for table, workers in ((judge, 1), (other, 0)):
             keeper = table.keeper(workers)
@@ -322,8 +332,8 @@ def test_a_running_judge_wakes_to_draw_the_pictures_of_a_deadline_ten_minutes_aw
 
 
 def test_the_pictures_drawn_for_phases_another_process_processed_are_dropped(judge: Judge) -> None:
-    """Two judge processes each draw every game ahead; each processes some: the pictures of the other's are freed
-    at its next round, not kept until pushed out."""
+    """A process's pictures of games another process processed (one started while this one drew, or taking the
+    games this one had not reached) are freed at its next round, not kept until pushed out."""
     from judge.mail.predrawn import Predrawn
     from judge.schedule.predraw import PicturePool
 
@@ -337,3 +347,66 @@ def test_the_pictures_drawn_for_phases_another_process_processed_are_dropped(jud
     assert all((name, index - 1) in mine.pictures.predrawn for _, name, index in judge.due())
     assert not any("processed" in line for line in mine.work().done)
     assert not any((name, index - 1) in mine.pictures.predrawn for _, name, index in judge.due())
+
+
+def _process(url: str, clock: FakeClock, apart: bool) -> tuple[Database, Processor, DeadlineKeeper]:
+    """One judge process's parts on a shared database: its connections, its mail processor (whose mark tells the
+    others it is there) and its keeper; `apart`: its pictures kept apart from this test process's own (those the
+    results take theirs from)."""
+    from judge.commands import answer_mail
+    from judge.mail.predrawn import Predrawn
+    from judge.schedule.predraw import PicturePool
+
+    db = open_database(url)
+    config = Config(address="judge@example.org", name="testjudge", pictures=True, picture_workers=0)
+    processor = Processor(db, config, clock, handler=answer_mail)
+    keeper = DeadlineKeeper(db, config, clock)
+    if apart:
+        keeper.pictures = PicturePool(db, 0, predrawn=Predrawn())
+    keeper.share = processor.place
+    return db, processor, keeper
+
+
+def test_two_processes_divide_the_pictures_drawn_ahead_and_one_stopping_leaves_its_share_to_the_other(
+    judge_on_postgres: Judge,
+) -> None:
+    """Issue 31: each game's picture is drawn ahead once, not once by every process; a process that stops hands
+    its share to the others at their next pass."""
+    judge = judge_on_postgres
+    _before_the_deadline(judge, 5)
+    url = judge.db.engine.url.render_as_string(hide_password=False)
+    db_a, processor_a, a = _process(url, judge.clock, apart=False)
+    db_b, processor_b, b = _process(url, judge.clock, apart=True)
+    try:
+        processor_a.place(), processor_b.place()  # each takes its mark (a running judge's processor, at once)
+        assert sorted([processor_a.place(), processor_b.place()]) == [(0, 2), (1, 2)]
+        drawn_a, drawn_b = a.draw_ahead(), b.draw_ahead()
+        assert drawn_a + drawn_b == len(NAMES) and drawn_a and drawn_b
+        phases = [(name, index) for _, name, index in judge.due()]
+        assert all((phase in a.pictures.predrawn) != (phase in b.pictures.predrawn) for phase in phases)
+        db_b.dispose()  # b stops: its connections, and with them its mark, are gone
+        assert processor_a.place() == (0, 1)
+        assert a.draw_ahead() == drawn_b
+        assert all(phase in a.pictures.predrawn for phase in phases)
+        judge.clock.advance(timedelta(hours=1))
+        assert sum("processed at the deadline" in line for line in a.work().done) == len(NAMES)
+        assert PREDRAWN.hits == len(NAMES) and PREDRAWN.misses == 0
+    finally:
+        db_a.dispose()
+        db_b.dispose()
+
+
+def test_at_the_deadline_each_process_takes_what_it_drew_then_its_share_then_the_others() -> None:
+    """The games a process drew ahead come first, then the rest of its share, and only then the other's, whose
+    pictures the other drew: two processes meet only at the end, and no picture is drawn twice."""
+    from judge.schedule.keeper import in_turn
+
+    found = [(7, "g", 1), (2, "b", 1), (5, "e", 1), (4, "d", 1), (3, "c", 1), (6, "f", 1)]
+    # place 0 of 2: the even ids; it drew 6 and 2 ahead
+    assert in_turn(found, {(6, "f", 1), (2, "b", 1)}, 0, 2) == [
+        (2, "b", 1), (6, "f", 1), (4, "d", 1), (7, "g", 1), (5, "e", 1), (3, "c", 1),
+    ]  # fmt: skip
+    assert in_turn(found, set(), 1, 2) == [
+        (7, "g", 1), (5, "e", 1), (3, "c", 1), (2, "b", 1), (4, "d", 1), (6, "f", 1),
+    ]  # fmt: skip
+    assert in_turn(found, {(4, "d", 1)}, 0, 1) == [(4, "d", 1), *[game for game in found if game[0] != 4]]

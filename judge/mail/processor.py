@@ -73,6 +73,10 @@ _PROCESSORS = text(
     "SELECT count(DISTINCT objid) FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
+_MARKS = text(
+    "SELECT DISTINCT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY objid"
+)
 
 MAX_ATTEMPTS = 3
 CLAIM_LEASE = timedelta(minutes=1)
@@ -151,6 +155,19 @@ class Processor:
         if self.db.is_sqlite:
             return 1
         return max(1, int(s.execute(_PROCESSORS, {"key": _MARK}).scalar() or 0))
+
+    def place(self) -> tuple[int, int]:
+        """This process's place among the processes answering mail from this database (by their marks, `_named`),
+        and how many they are: (0, 1) on SQLite, or while this processor holds no mark. The keepers divide the
+        pictures they draw ahead of a deadline by it (`DeadlineKeeper.draw_ahead`)."""
+        if self.db.is_sqlite:
+            return 0, 1
+        with self.db.transaction() as s:
+            self._named(s)
+            marks = [int(mark) for mark in s.scalars(_MARKS, {"key": _MARK})]
+        if self._number not in marks:
+            return 0, 1
+        return marks.index(self._number), len(marks)
 
     def _named(self, s: Session) -> None:
         """This processor's mark, where `_sharing` counts it: a session-level advisory lock of its own number, taken

@@ -176,6 +176,24 @@ class Round:
     """games whose work failed (logged); the others went on"""
 
 
+def in_turn(
+    found: list[tuple[int, str, int]], drawn: set[tuple[int, str, int]], place: int, processes: int
+) -> list[tuple[int, str, int]]:
+    """The order in which a keeper takes the games found due, (id, name, phase index) each: those whose pictures it
+    drew ahead of the deadline first (`DeadlineKeeper.draw_ahead`: they go in groups of their own), then the rest of
+    its share (the ids that fall to its `place` among the `processes`), then the others' shares, whose pictures the
+    others drew; each part in the order found. So two processes meet only at the end, and take no game whose
+    picture the other has ready."""
+    ahead = [game for game in found if game in drawn]
+    rest = [game for game in found if game not in drawn]
+    return ahead + sorted(rest, key=lambda game: game[0] % processes != place)  # stable: the order found kept
+
+
+def _alone() -> tuple[int, int]:
+    """A judge process alone on its database: place 0 of 1."""
+    return 0, 1
+
+
 class DeadlineKeeper:
     def __init__(self, db: Database, config: Config, clock: Clock = SYSTEM_CLOCK) -> None:
         self.db = db
@@ -198,6 +216,12 @@ class DeadlineKeeper:
         """(name, phase index) of every active game at the last round's start"""
         self._drawn_ahead: dict[int, tuple[object, ...]] = {}
         """the games whose picture was drawn ahead of their deadline, with what it was drawn from (`draw_ahead`)"""
+        self.share: Callable[[], tuple[int, int]] = _alone
+        """this process's place among the judge processes on the database and how many they are (the daemon gives
+        `Processor.place`): the processes divide the pictures drawn ahead between them (`draw_ahead`)"""
+        self._place = _alone()
+        """the place found by the last drawing ahead: at the deadline, this process's share is taken before the
+        others' (`work`)"""
 
     def tick(self) -> list[str]:
         """Do everything due now; returns what was done, one line each (for the log and the tests)."""
@@ -222,12 +246,10 @@ class DeadlineKeeper:
             # down the same games (and draw each other's)
             start = self._random.randrange(len(found))
             found = found[start:] + found[:start]
-        # the games whose pictures this process drew ahead of the deadline (`draw_ahead`) are taken first, in groups
-        # of their own
-        ahead = [game for game in found if (game[1], game[2]) in self.pictures.predrawn] if found else []
-        if ahead:
-            taken_first = {game[0] for game in ahead}
-            found = ahead + [game for game in found if game[0] not in taken_first]
+        # the games whose pictures this process drew ahead of the deadline first, in groups of their own (`in_turn`)
+        mine = {game for game in found if (game[1], game[2]) in self.pictures.predrawn}
+        found = in_turn(found, mine, *self._place)
+        ahead = found[: len(mine)]
         groups = [(start, min(start + _GROUP, len(ahead))) for start in range(0, len(ahead), _GROUP)]
         groups += [(start, min(start + _GROUP, len(found))) for start in range(len(ahead), len(found), _GROUP)]
         left: dict[int, tuple[str, int]] = {}  # games of the groups gone through that this process did not take
@@ -277,17 +299,25 @@ class DeadlineKeeper:
         the outcome the orders on file give (read without a lock, adjudicated with the pure engine, as the picture
         workers do: `PicturePool.draw_here`), kept in this process (`judge.mail.predrawn`). At the deadline the
         results use it only if its outcome is the one processed (by digest); an order filed or changed after the
-        drawing makes the game's picture be drawn again at the next pass, or at the deadline in place. Each judge
-        process draws for itself, starting at a place of its own in the list, and takes the games it drew first
-        (`work`). Stops at `stop`, and passes over a game within `DRAW_MARGIN` of its moment."""
+        drawing makes the game's picture be drawn again at the next pass, or at the deadline in place. Several judge
+        processes divide the games between them (`share`): each draws the games whose id falls to its place, and
+        at the deadline takes the games it drew first, then the rest of its share, then the others' (`work`), so no
+        picture is drawn twice and each process's share is ready sooner; the share of a process that stops is drawn
+        by the others at their next pass. Stops at `stop`, and passes over a game within `DRAW_MARGIN` of its
+        moment."""
         if not self.pictures.pictures:
             return 0
         soon = self._soon_processed(self.clock.now())
         self._drawn_ahead = {game_id: seen for game_id, seen in self._drawn_ahead.items() if game_id in soon}
+        if not soon:
+            return 0
+        place, processes = self._place = self.share()
         drawn = 0
         for game_id, (moment, name, index, seen) in soon.items():
             if stop is not None and stop.is_set():
                 break
+            if game_id % processes != place:
+                continue  # another process's to draw
             if self._drawn_ahead.get(game_id) == seen or self.clock.now() >= moment - DRAW_MARGIN:
                 continue
             if self.pictures.draw_here(game_id, name, index):
