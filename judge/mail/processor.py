@@ -69,14 +69,13 @@ log = logging.getLogger(__name__)
 
 _MARK = 0x4A4D5052  # "JMPR": the advisory locks by which processors know of each other (`Processor._named`)
 _MARK_PROCESSOR = text("SELECT pg_try_advisory_lock(:key, :number)")
-_PROCESSORS = text(
-    "SELECT count(DISTINCT objid) FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
+_MARKED = (
+    "FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
-_MARKS = text(
-    "SELECT DISTINCT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = :key AND granted"
-    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY objid"
-)
+"""the processors' marks on this database (`Processor._named`)"""
+_PROCESSORS = text(f"SELECT count(DISTINCT objid) {_MARKED}")
+_MARKS = text(f"SELECT DISTINCT objid {_MARKED} ORDER BY objid")
 
 MAX_ATTEMPTS = 3
 CLAIM_LEASE = timedelta(minutes=1)
