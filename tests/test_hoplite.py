@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from judge.contract.adjudicate import read_position, run_case
+import pytest
+
+from judge.contract.adjudicate import CaseError, read_position, run_case
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import balances
 from judge.variants import get_variant
@@ -347,6 +349,27 @@ def test_a_mixed_force_keeps_its_coast_when_read_back() -> None:
     moved = _case(SPRING, units, {"Athens": ["A/F ath - meg/sc"]})
     again = run_case({**moved, "phase": moved["next_phase"], "orders": {"Athens": ["A/F meg/sc - sar"]}})
     assert again["orders"][0]["result"] == "succeeds"
+
+
+def test_a_mixed_af_at_sea_is_read_back_as_one_seaworthy_force() -> None:
+    """Multiplicity II rule 5: an A/F "may move into a sea space ... provided it is seaworthy". A mixed one (rule
+    3) is written as its Major's fleet and its Minor's army, and an army cannot stand at sea alone: the two entries
+    are read back as the one force they are (a game by mail once stopped here, its position unreadable)."""
+    moved = _case(SPRING, [("Athens", "F", "ath"), ("Anactorium", "A", "ath")], {"Athens": ["A/F ath - sar"]})
+    assert _results(moved) == {"A/F ath - sar": "succeeds"}
+    assert _units(moved) == {("Athens", "F", "sar"), ("Anactorium", "A", "sar")}
+    again = run_case({**moved, "phase": moved["next_phase"], "orders": {"Anactorium": ["A/F sar H"]}})
+    assert _results(again) == {"A/F sar H": "succeeds"}
+    assert _units(again) == _units(moved)
+
+
+def test_an_unseaworthy_mixed_force_at_sea_is_refused_as_a_case() -> None:
+    """Rule 7 of Multiplicity II: "There is no exception to the rule that an A/F at sea must be seaworthy": the
+    Major's fleet and the Minor's two armies together are more armies than fleets, and the entry says so."""
+    with pytest.raises(CaseError, match=r"units\[1\]: 2A/F is not seaworthy"):
+        _case(SPRING, [("Athens", "F", "sar"), ("Anactorium", "2A", "sar")], {})
+    with pytest.raises(CaseError, match=r"units\[0\]: an army cannot stand in sar"):
+        _case(SPRING, [("Anactorium", "A", "sar")], {})
 
 
 def test_a_colony_that_gives_a_build_brings_the_winter() -> None:

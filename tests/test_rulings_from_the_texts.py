@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from judge.contract import run_case
+from judge.contract.adjudicate import CaseError
 
 
 def _case(variant: str, units: list[tuple[str, str, str]], orders: dict[str, list[str]], **more: Any) -> dict[str, Any]:
@@ -245,6 +248,15 @@ def test_an_unseaworthy_force_does_not_retreat_to_sea_multiplicity2_rule_5() -> 
     seaworthy = {**case, "dislodged": [{"power": "England", "unit": "A/F", "at": "bre", "attacker_from": "gas"}]}
     seaworthy["orders"] = {"England": ["A/F Bre - Mao"]}
     assert run_case(seaworthy)["orders"][0]["result"] == "succeeds"
+
+
+def test_an_unseaworthy_force_cannot_stand_at_sea_multiplicity2_rule_5() -> None:
+    """Rule 5: "an A/F may move into a sea space ... provided it is seaworthy"; rule 7: "There is no exception to
+    the rule that an A/F at sea must be seaworthy": a case that puts one there is refused, as a unit on land
+    would be."""
+    with pytest.raises(CaseError, match=r"units\[0\]: 2A/F is not seaworthy"):
+        run_case(_case("multiplicity2", [("England", "2A/F", "mao")], {}))
+    assert _units(run_case(_case("multiplicity2", [("England", "A/2F", "mao")], {}))) == [("England", "A/2F", "mao")]
 
 
 def test_the_initial_placement_is_one_army_or_fleet_on_each_home_centre_multiplicity2_rule_1() -> None:

@@ -169,7 +169,10 @@ def test_two_judge_processes_answer_every_mail_once_and_adjudicate_every_game_on
 
         # a reply each; game-start mails to 7 + the GM; one results mail a game, everyone reading the same sheet
         expected = len(run.delivered) + 2 * 8 + 2
-        _wait(lambda: len({_id(m) for m in smtp_relay.messages}) >= expected, 90, f"{expected} distinct mails")
+        try:
+            _wait(lambda: len({_id(m) for m in smtp_relay.messages}) >= expected, 90, f"{expected} distinct mails")
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}\n{_missing(run, smtp_relay, engine, judges)}") from None
         time.sleep(2)  # nothing more comes
     finally:
         for judge in judges:
@@ -218,6 +221,26 @@ def test_two_judge_processes_answer_every_mail_once_and_adjudicate_every_game_on
     print(
         f"\n{len(run.delivered)} mails, {len(received)} delivered by the relay; killed: {'; '.join(run.killed)}; "
         f"attempts: {dict(Counter(attempts.values()))}; sent again: {len(again)}"
+    )
+
+
+def _missing(run: Run, relay: SmtpRelay, engine: Engine, judges: list[Judge]) -> str:
+    """What a run that gave up waiting lacks, for the failure's message: the mails without a reply and where the
+    store has them, the results sent, what was killed, and the end of each judge's log."""
+    sent = [message_from_bytes(m.data, policy=policy.default) for m in relay.messages]
+    answered = {str(m["In-Reply-To"]) for m in sent if m["In-Reply-To"]}
+    unanswered = [mid for mid in run.delivered if mid not in answered]
+    with engine.connect() as conn:
+        stored = conn.execute(
+            text("SELECT message_id, status, attempts FROM inbound_mail WHERE message_id = ANY(:ids)"),
+            {"ids": unanswered},
+        ).all()
+        games = conn.execute(text("SELECT name, status, phase_index, deadline FROM games ORDER BY name")).all()
+    results = sorted({str(m["Subject"]) for m in sent if "results of" in str(m["Subject"] or "")})
+    tails = "\n".join(f"--- {judge.name}\n" + "\n".join(judge.log().splitlines()[-40:]) for judge in judges)
+    return (
+        f"unanswered: {unanswered}\nin the store: {stored}\ngames: {games}\nresults sent: {results}\n"
+        f"killed: {run.killed}\n{tails}"
     )
 
 
@@ -374,3 +397,38 @@ def test_a_game_whose_work_fails_does_not_hold_up_the_others(postgres_url: str, 
     db.dispose()
     assert done.failed == ["g0"] and processed == ["g1", "g2"]
     assert "the deadline work of g0 failed" in caplog.text
+
+
+def test_a_games_gm_and_the_admin_are_told_once_when_its_work_fails(postgres_url: str, caplog: Any) -> None:
+    """A game whose stored position the judge cannot read (as a Hoplite Wars game's once, its mixed A/F at sea
+    refused) fails at every round; its GM and the admin are told once for the phase, the GM without the error
+    (it may quote orders), and the work is done once the game is mended."""
+    _due_games(postgres_url, 2)
+    db = open_database(postgres_url, migrate=False)
+    with db.transaction() as s:
+        game = s.scalars(select(Game).where(Game.name == "g0")).one()
+        kept = dict(game.position or {})
+        game.position = {**kept, "units": [*kept["units"], {"power": "England", "unit": "A", "at": "nth"}]}
+    keeper = DeadlineKeeper(db, Config(database_url=postgres_url, admin="admin@example.org"))
+    rounds = [keeper.work() for _ in range(3)]
+    with db.transaction() as s:
+        notices = [
+            message_from_bytes(raw, policy=policy.default)
+            for raw in s.scalars(select(OutboundMail.message).where(OutboundMail.kind == "notice"))
+        ]
+    notices = [m for m in notices if str(m["Subject"]).startswith("g0:")]  # g1's players are told they are late
+    told = Counter((str(m["To"]), str(m["Subject"])) for m in notices)
+    assert [r.failed for r in rounds] == [["g0"]] * 3
+    assert told == {
+        ("admin@example.org", "g0: the work due failed"): 1,
+        ("gm@example.org", "g0: Spring 1901 Movement is held up"): 1,
+    }
+    by_whom = {str(m["To"]): m.get_content() for m in notices}
+    assert "an army cannot stand in nth" in by_whom["admin@example.org"]
+    assert "nth" not in by_whom["gm@example.org"] and "England" not in by_whom["gm@example.org"]
+    assert caplog.text.count("admin told") == 1 and caplog.text.count("failed again") == 2  # the trace logged once
+    with db.transaction() as s:
+        s.scalars(select(Game).where(Game.name == "g0")).one().position = kept
+    mended = keeper.work()
+    db.dispose()
+    assert mended.failed == [] and any(line.startswith("g0:") for line in mended.done)

@@ -79,6 +79,44 @@ def _memo(rules: Rules, name: str) -> dict[Any, Any]:
     return memo
 
 
+class _Unfit(CaseError):
+    """An entry whose unit may not stand where it is on its own: raised with the unit read, since it may be part
+    of a force the case lists in parts (a Hoplite Wars mixed A/F at sea: its Major's fleet, its Minor's army)."""
+
+    def __init__(self, where: str, force: Force, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.force = force
+
+
+def _units(rules: Rules, listed: list[Any], memo: dict[str, list[tuple[str, str, Force]]]) -> list[Force]:
+    """The forces a case lists under `units`, gathered as the engine keeps them (`Rules.gather`) and checked as
+    gathered: an entry that could not stand alone stands as part of its force, and a force made of entries must
+    stand as a whole."""
+    entries: list[Force] = []
+    unfit: dict[str, _Unfit] = {}
+    for n, entry in enumerate(listed):
+        try:
+            entries.append(_force(rules, entry, "units", n, memo))
+        except _Unfit as refused:
+            entries.append(refused.force)
+            unfit.setdefault(refused.force.province, refused)
+    units = rules.gather(entries)
+    if units == entries and not unfit:
+        return units  # each entry a force of its own, each checked as read (every variant but Hoplite Wars)
+    listed_ids = {id(force) for force in entries}
+    for force in units:
+        if id(force) in listed_ids and force.province not in unfit:
+            continue  # read and checked as it was listed
+        part = unfit.get(force.province)
+        if part is not None and part.force is force:
+            raise part  # listed alone: refused as read
+        problem = rules.check_force(force)
+        if problem:
+            raise CaseError(f"{part.where if part else f'units ({force.composition} at {force.at})'}: {problem.text()}")
+    return units
+
+
 def _force(rules: Rules, entry: Any, listed: str, n: int, memo: dict[str, list[tuple[str, str, Force]]]) -> Force:
     """The force a case lists as `listed[n]` (the name says where a problem is, and is written only then)."""
     if not isinstance(entry, dict):
@@ -126,7 +164,7 @@ def _read_force(rules: Rules, entry: dict[str, Any], where: str) -> Force:
     force = Force(power, composition, location, facts)
     problem = rules.check_force(force)
     if problem:
-        raise CaseError(f"{where}: {problem.text()}")
+        raise _Unfit(where, force, problem.text())
     return force
 
 
@@ -134,7 +172,7 @@ def read_position(rules: Rules, case: dict[str, Any], phase: Phase) -> Position:
     board = rules.board
     forces = _memo(rules, "forces")
     listed = case.get("units") or []
-    units = rules.gather([_force(rules, entry, "units", n, forces) for n, entry in enumerate(listed)])
+    units = _units(rules, listed, forces)
     sides = _sides(board, case.get("sides"))
     problem = rules.check_stacking(units, rules.side_of(sides))
     if problem:

@@ -284,6 +284,8 @@ class Rules:
                 return FleetNeedsCoast(province.id)
         elif not province.holds_fleets:
             return CannotStand(composition, province.id)
+        else:
+            return self.may_enter(composition, province.id)  # an A/F stands only where it may go (seaworthiness)
         return None
 
     sides_stand_together: ClassVar[bool] = False

@@ -1,5 +1,5 @@
-"""What the judge's admin is told of: mail the judge could not handle or could not deliver. Events like a game's,
-turned into mail by the same notifier (`judge.mail.notifier`)."""
+"""What the judge's admin is told of: mail the judge could not handle or could not deliver, and a game whose
+deadline work failed. Events like a game's, turned into mail by the same notifier (`judge.mail.notifier`)."""
 
 from __future__ import annotations
 
@@ -26,4 +26,16 @@ class MailUndeliverable:
     error: str
 
 
-AdminEvent = MessageShunted | MailUndeliverable
+@dataclass(frozen=True, kw_only=True)
+class GameWorkFailed:
+    """The work due for a game at its deadline (or early, its orders all in) failed: its transaction was undone,
+    the game waits, and the keeper tries it again each minute. Told once a phase, to the admin (with the error)
+    and the GM (without it: an error may quote what the players ordered)."""
+
+    game: str
+    phase: str
+    gm: str
+    error: str
+
+
+AdminEvent = MessageShunted | MailUndeliverable | GameWorkFailed

@@ -40,7 +40,7 @@ from judge.game.events import (
 )
 from judge.game.house_rules import press_heading
 from judge.game.when import describe
-from judge.mail.admin_events import AdminEvent, MailUndeliverable, MessageShunted
+from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
@@ -74,6 +74,7 @@ class Notifier:
         self._by_kind: dict[type[GameEvent | AdminEvent], Callable[[Any], list[Outgoing]]] = {
             MessageShunted: self._shunted,
             MailUndeliverable: self._undeliverable,
+            GameWorkFailed: self._work_failed,
             GameStarted: self._started,
             PhaseProcessed: self._results,
             DeadlineMoved: self._deadline,
@@ -340,3 +341,19 @@ class Notifier:
             "queues it again."
         )
         return [self._notice(self.config.admin, f"undeliverable mail {event.row_id}", text, "undeliverable")]
+
+    def _work_failed(self, event: GameWorkFailed) -> list[Outgoing]:
+        admin = (
+            f"The judge could not do the work due for {event.game} ({event.phase}): {event.error}\n\n"
+            "Nothing was changed: the game waits, and the judge tries again every minute (the log has the whole "
+            f"trace). Its GM, {event.gm}, was told the game is held up."
+        )
+        gm = (
+            f"The judge could not process {event.game} ({event.phase}): it met an error of its own, and its keeper "
+            "has been told. Nothing was changed and nothing sent is lost: the orders on file stay on file, and the "
+            "phase is processed as soon as the judge is mended (it tries again every minute)."
+        )
+        return [
+            self._notice(self.config.admin, f"{event.game}: the work due failed", admin),
+            self._notice(event.gm, f"{event.game}: {event.phase} is held up", gm),
+        ]

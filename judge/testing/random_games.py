@@ -221,7 +221,7 @@ def _with_splits_and_merges(
             partners = [
                 f
                 for p, f in by_province.items()
-                if f.power == force.power
+                if (f.power == force.power or rules.may_order(force.power, f))  # Hoplite Wars: Major with Minor
                 and p not in replaced
                 and p != force.province
                 and target in {province_of(t) for t in _destinations(board, f)}
