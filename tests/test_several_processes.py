@@ -29,6 +29,7 @@ from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.serve import Daemon
 from judge.store import Game, GameStatus, InboundMail, OutboundMail, PhaseRecord, Player, open_database
+from judge.store.outage import is_unavailable
 from judge.testing.dovecot import DovecotServer
 from judge.testing.judge_process import Judge, judge_processes, order_mail
 from judge.testing.smtp_relay import SmtpRelay
@@ -397,6 +398,58 @@ def test_a_game_whose_work_fails_does_not_hold_up_the_others(postgres_url: str, 
     db.dispose()
     assert done.failed == ["g0"] and processed == ["g1", "g2"]
     assert "the deadline work of g0 failed" in caplog.text
+
+
+def test_a_deadlock_in_a_games_work_is_no_failure_it_is_done_again_and_nobody_is_told(postgres_url: str) -> None:
+    """A deadlock PostgreSQL breaks (the keeper processing a game while another transaction holds one of its seats
+    and then asks for the game) undoes the keeper's work: it is the database's moment, not the game's failure (the
+    daemon waits for the database as for an outage, `judge.store.outage`, and goes on at once), nobody is told, and
+    the next round processes the game."""
+    _due_games(postgres_url, 1)
+    db = open_database(postgres_url, migrate=False)
+    keeper = DeadlineKeeper(db, Config(database_url=postgres_url, admin="admin@example.org"))
+    other = create_engine(postgres_url)
+    raised: list[BaseException] = []
+    with other.connect() as conn:
+        conn.execute(text("SET deadlock_timeout = '3s'"))  # the keeper, waiting first, is the one undone
+        conn.execute(
+            text(
+                "SELECT seats.id FROM seats JOIN games ON games.id = seats.game_id "
+                "WHERE games.name = 'g0' FOR UPDATE OF seats"
+            )
+        )
+        worker = threading.Thread(target=_round, args=(keeper, raised))
+        worker.start()
+        _wait(lambda: _waiting_for_a_lock(other), 30, "the keeper to wait for the seat")
+        conn.execute(text("SELECT id FROM games WHERE name = 'g0' FOR UPDATE"))  # the keeper holds it: a deadlock
+        conn.rollback()
+    worker.join(60)
+    again = keeper.work()
+    with db.transaction() as s:
+        phases = s.scalar(select(func.count()).select_from(PhaseRecord))
+        told = [r for r in s.scalars(select(OutboundMail.recipients)) if "admin@example.org" in r]
+    db.dispose()
+    other.dispose()
+    assert len(raised) == 1 and is_unavailable(raised[0]), raised
+    assert again.failed == [] and any(line.startswith("g0:") for line in again.done)
+    assert phases == 1 and not told
+
+
+def _round(keeper: DeadlineKeeper, raised: list[BaseException]) -> None:
+    try:
+        keeper.work()
+    except Exception as error:
+        raised.append(error)
+
+
+def _waiting_for_a_lock(engine: Engine) -> bool:
+    with engine.connect() as conn:
+        waiting = conn.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+        ).scalar_one()
+    return bool(waiting)
 
 
 def test_a_games_gm_and_the_admin_are_told_once_when_its_work_fails(postgres_url: str, caplog: Any) -> None:
