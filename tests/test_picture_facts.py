@@ -12,6 +12,7 @@ from judge.board import load_map
 from judge.board.geometry import load_geometry
 from judge.engine import Composition, Force, Phase, PhaseType, Position
 from judge.picture import draw_svg
+from judge.picture.facts import INK
 from judge.picture.labels import label_box
 from judge.picture.samples import sample
 from judge.picture.units import HEIGHT, Chip, chip_width
@@ -73,6 +74,32 @@ def test_each_colony_is_tagged_with_the_major_it_declared_for() -> None:
     start = get_variant("hoplite")
     svg = draw_svg(start.rules().board, load_geometry("hoplite"), start.starting_position(), rules=start.rules())
     assert _texts(svg).count("colony") == 7
+
+
+def test_a_facts_words_are_dark_on_white_and_the_power_they_name_is_a_square_of_its_colour() -> None:
+    """Issue 29's readability: "colony: Athens" was written in Athens' yellow on the yellow of Chios, unreadable.
+    Every tag is dark ink on its white halo (contrast well over WCAG's 4.5:1); the Major a colony declared for, and
+    Delphi's sacker, stand beside it as a square of their colour."""
+    svg = _sample_svg("hoplite")
+    root = ET.fromstring(svg)
+    tags = [t for t in root.iter(f"{SVG}text") if t.get("class") == "tg"]
+    assert tags and {t.get("fill") for t in tags} == {INK}
+    assert _contrast(INK, "#ffffff") > 4.5
+    squares = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "tw"]
+    athens = next(t for t in tags if t.text == "colony: Athens")
+    beside = [r for r in squares if abs(float(r.get("y", 0)) + 5.5 - float(athens.get("y", 0))) < 0.01]
+    assert "#ffe14d" in {r.get("fill") for r in beside}  # Athens' own colour
+    assert len(squares) == len([t for t in tags if ":" in (t.text or "") or "by" in (t.text or "")])
+
+
+def _contrast(one: str, other: str) -> float:
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def test_atlantis_names_whom_it_would_credit() -> None:

@@ -20,12 +20,24 @@ from judge.picture.units import HEIGHT, Box, chip_width, chips_at
 Facts = Callable[[Rules, Position, Layout, Palette, list[Box]], str]
 
 
-def tag(x: float, y: float, words: str, colour: str, title: str, boxes: list[Box]) -> str:
-    """A few words on a white halo (class `tg`), its box kept so that no name is hidden under it."""
+INK = "#1d1d1d"
+"""the words of a tag: dark on their white halo, whatever land they stand on (a power's colour as the words' own
+was unreadable on that power's tint: Athens' yellow on Chios)"""
+
+
+def tag(x: float, y: float, words: str, swatch: str | None, title: str, boxes: list[Box]) -> str:
+    """A few words on a white halo (class `tg`), with a square of the power they name (`swatch`) before them; the
+    box kept so that no name is hidden under it."""
     width = 4.6 * len(words)
-    boxes.append((x - width / 2, y - 7, x + width / 2, y + 2))
+    left = x - width / 2 - (7 if swatch else 0)
+    boxes.append((left, y - 7, x + width / 2, y + 2))
+    square = (
+        f'<rect class="tw" x="{num(left)}" y="{num(y - 5.5)}" width="5" height="5" fill={attr(swatch)}/>'
+        if swatch
+        else ""
+    )
     return (
-        f'<text class="tg" x="{num(x)}" y="{num(y)}" fill={attr(colour)}>{text(words)}<title>{text(title)}</title>'
+        f'{square}<text class="tg" x="{num(x)}" y="{num(y)}" fill="{INK}">{text(words)}<title>{text(title)}</title>'
         f"</text>"
     )
 
@@ -44,7 +56,7 @@ def hoplite_facts(rules: Rules, position: Position, layout: Layout, palette: Pal
         x, y = outline.centre or outline.label
         x, y = x + panel.dx, y + panel.dy
         out.append(f'<circle class="sk" cx="{num(x)}" cy="{num(y)}" r="8"/>')
-        out.append(tag(x, y + 17, f"sacked by {sacker}", palette.of(sacker).strong, "Delphi sacked (rule 7)", boxes))
+        out.append(tag(x, y + 17, f"sacked by {sacker}", palette.of(sacker).fill, "Delphi sacked (rule 7)", boxes))
     declared = state.get("colonies_declared")
     declared = declared if isinstance(declared, dict) else {}
     for colony in COLONIES:
@@ -55,8 +67,8 @@ def hoplite_facts(rules: Rules, position: Position, layout: Layout, palette: Pal
         x, y = outline.centre or outline.label
         major = declared.get(colony)
         words = f"colony: {major}" if isinstance(major, str) else "colony"
-        colour = palette.of(major).strong if isinstance(major, str) else "#0d5f6c"
-        out.append(tag(x + panel.dx, y + panel.dy + 12, words, colour, "colony (rule 6)", boxes))
+        swatch = palette.of(major).fill if isinstance(major, str) else None
+        out.append(tag(x + panel.dx, y + panel.dy + 12, words, swatch, "colony (rule 6)", boxes))
     return "".join(out)
 
 
@@ -76,8 +88,8 @@ def mad_facts(rules: Rules, position: Position, layout: Layout, palette: Palette
         if outline is not None and panel is not None:
             x, y = outline.centre or outline.label
             words = f"Atlantis: {credited or 'nobody'}"
-            colour = palette.of(credited).strong if credited else "#0d7f8c"
-            out.append(tag(x + panel.dx - 11, y + panel.dy + 25, words, colour, "whom Atlantis credits", boxes))
+            swatch = palette.of(credited).fill if credited else None
+            out.append(tag(x + panel.dx - 11, y + panel.dy + 25, words, swatch, "whom Atlantis credits", boxes))
     for location, chips in chips_at(position.units).items():
         point = layout.point(location)
         if point is None:
@@ -88,7 +100,7 @@ def mad_facts(rules: Rules, position: Position, layout: Layout, palette: Palette
             moves = force.fact("aboard")
             if moves is not None:
                 words = f"aboard {moves}/4"
-                out.append(tag(left + chip_width(chip) / 2, point[1] - HEIGHT / 2 - 3, words, "#1d1d1d",
+                out.append(tag(left + chip_width(chip) / 2, point[1] - HEIGHT / 2 - 3, words, None,
                                "an army aboard a fleet: moves made aboard (rule 4b)", boxes))  # fmt: skip
             left += chip_width(chip) + 2
     return "".join(out)
