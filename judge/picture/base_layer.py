@@ -43,10 +43,10 @@ stroke-linecap:round;stroke-opacity:.45}}.oh{{stroke:#1d1d1d;stroke-width:.5}}
 .oc{{fill:none;stroke-width:1.2;stroke-dasharray:1 2.2;stroke-linecap:round}}.of{{opacity:.55}}
 .x{{stroke:{palette.FAILED};stroke-width:1.8;stroke-linecap:round}}
 .lh{{paint-order:stroke;stroke:#fff;stroke-width:2.6px;stroke-linejoin:round}}
-.uh{{paint-order:stroke;stroke:#fff;stroke-width:2.2px;stroke-linejoin:round}}.tw{{stroke:#1d1d1d;stroke-width:.6}}
+.uh{{paint-order:stroke;stroke:#fff;stroke-width:2.2px;stroke-linejoin:round}}
 .lg{{font-family:{FONT};font-size:10px;fill:#1d1d1d}}.lgb{{fill:#fff}}.lgs{{stroke:#1d1d1d;stroke-width:.8}}
 .tg{{font-family:{FONT};font-size:7px;font-weight:bold;text-anchor:middle;paint-order:stroke;stroke:#fff;
-stroke-width:2.2px;stroke-linejoin:round}}
+stroke-width:2.2px;stroke-linejoin:round}}.tw{{stroke:#1d1d1d;stroke-width:.6}}
 .lk{{font-family:{FONT};font-size:10px;font-weight:bold;text-anchor:middle;paint-order:stroke;stroke-width:2.4px}}
 .sk{{fill:none;stroke:{palette.FAILED};stroke-width:2;stroke-dasharray:3 1.5}}
 """.replace("\n", "")

@@ -39,7 +39,7 @@ from judge.game import Games
 from judge.game.attendance import held_away
 from judge.game.events import OrdersLate, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.timing import grace_end, reminder_time, timing_from_settings
-from judge.game.use_case import audience_of, side_of
+from judge.game.use_case import audience_of, phase_name, side_of
 from judge.mail.admin_events import GameWorkFailed
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
@@ -266,11 +266,11 @@ class DeadlineKeeper:
                 try:
                     taken = self._take(group)
                 except _GameFailed as failure:
-                    if self._tell_failed(failure):
+                    cause = failure.__cause__ or failure
+                    if self._tell_failed(failure.game_id, first_line(cause)):
                         log.exception("the deadline work of %s failed (its GM and the admin told); the others go on",
                                       failure.name)  # fmt: skip
                     else:
-                        cause = failure.__cause__ or failure
                         log.warning("the deadline work of %s failed again: %s", failure.name, first_line(cause))
                     result.failed.append(failure.name)
                     group.pop(failure.game_id)
@@ -524,29 +524,25 @@ class DeadlineKeeper:
             self.on_queued()
         return game_id, done
 
-    def _tell_failed(self, failure: _GameFailed) -> bool:
+    def _tell_failed(self, game_id: int, error: str) -> bool:
         """The admin and the game's GM told that its work failed, once for the phase (the mark `_failed` kept with
         the game, under its row lock: one process tells, once, however often the work is tried again). Returns
         whether they were told now; False also when another process holds the game (it tells, if anyone)."""
-        cause = failure.__cause__ or failure
         with self.db.transaction() as s:
             game = s.scalar(
                 select(Game)
-                .where(Game.id == failure.game_id)
+                .where(Game.id == game_id)
                 .options(joinedload(Game.gm))
                 .with_for_update(of=Game, skip_locked=True)
             )
             if game is None or game.settings.get("_failed") == game.phase_index:
                 return False
             self._mark(game, "_failed", game.phase_index)
-            raw = (game.position or {}).get("phase") or {}
             try:
-                phase = get_variant(game.variant).phase_name(
-                    Phase.parse(str(raw["season"]), int(raw["year"]), str(raw["type"]))
-                )
-            except (KeyError, TypeError, ValueError):
+                phase = phase_name(game.position or {})
+            except (KeyError, TypeError, ValueError):  # an unknown variant is a KeyError
                 phase = f"phase {game.phase_index}"  # the position itself may be what failed
-            event = GameWorkFailed(game=game.name, phase=phase, gm=game.gm.address, error=first_line(cause))
+            event = GameWorkFailed(game=game.name, phase=phase, gm=game.gm.address, error=error)
             queue_rows(s, self.notifier.rows([event], now=self.clock.now(), game_id=game.id))
         if self.on_queued is not None:
             self.on_queued()
