@@ -300,15 +300,17 @@ def mail_benchmark(mails: int, games: int = 10, baseline: str = "") -> None:
                           f"{then.answered / now.answered:.2f} x the rate of {baseline}{cost}")  # fmt: skip
 
 
-def mail_time_over_reference(mails: int, web: bool = False, reader: SiteReader | None = None) -> float | None:
+def mail_time_over_reference(mails: int, web: bool = False, reader: SiteReader | None = None,
+                             keep: Path | None = None) -> float | None:  # fmt: skip
     """One SQLite judge of this tree answering `mails` order mails, its time over the IMAP reference of the same
     mailbox (the machine's load moves both); with `web` the judge serves its site, read by `reader` all along.
-    None when Dovecot is missing or the judge stopped (bench/web.py compares with and without the site)."""
+    None when Dovecot is missing or the judge stopped (bench/web.py compares with and without the site). `keep`:
+    as `_run`'s."""
     if dovecot_available():
         return None
     with DovecotServer() as dovecot:
         timing, reference = _run(ROOT, dovecot, "site", "SQLite", 1, mails, 10, reference=True, web=web,
-                                 reader=reader)  # fmt: skip
+                                 reader=reader, keep=keep)  # fmt: skip
     return timing.answered / reference if timing is not None else None
 
 

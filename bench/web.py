@@ -162,14 +162,16 @@ def _mail_beside_the_site(mails: int, rate: float = 20.0, rounds: int = 3) -> No
     print(f"  the mail benchmark alone and with the site read at up to {rate:.0f} pages/s, {rounds} rounds each:")
     alone: list[float] = []
     reading: list[float] = []
-    for _ in range(rounds):
-        one = mail_time_over_reference(mails, web=False)
-        other = mail_time_over_reference(mails, web=True, reader=SiteReader([sys.executable, "-c", READER], rate))
-        if one is None or other is None:
-            print("  (the mail benchmark was skipped: no comparison)")
-            return
-        alone.append(one)
-        reading.append(other)
+    with tempfile.TemporaryDirectory(prefix="judge-mail-runs-") as runs:  # every run's folder kept to the end
+        for _ in range(rounds):
+            one = mail_time_over_reference(mails, web=False, keep=Path(runs))
+            other = mail_time_over_reference(mails, web=True, reader=SiteReader([sys.executable, "-c", READER], rate),
+                                             keep=Path(runs))  # fmt: skip
+            if one is None or other is None:
+                print("  (the mail benchmark was skipped: no comparison)")
+                return
+            alone.append(one)
+            reading.append(other)
     slowed = statistics.median(reading) / statistics.median(alone) - 1
     print(f"  mail with the site read beside it: {slowed * 100:+.1f}% time, median of {rounds} rounds "
           f"(target within {TARGETS['mail slowed by'] * 100:.0f}%)")  # fmt: skip
