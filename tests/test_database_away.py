@@ -176,8 +176,8 @@ def _claimed(db: Database, relay: SmtpRelay) -> tuple[Sender, OutboundMail]:
     clock = FakeClock()
     row_id = _queued(db, clock)
     sender = Sender(db, OutboundConfig(relay_host=relay.host, relay_port=relay.port, relay_security="plain"), clock)
-    [row] = sender._claim([row_id])
-    assert _outbound(db, row.id).claimed_by == this_process()
+    [row] = sender._claim_due(limit=10)
+    assert row.id == row_id and _outbound(db, row.id).claimed_by == this_process()
     return sender, row
 
 
