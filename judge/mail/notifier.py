@@ -349,7 +349,7 @@ class Notifier:
             f"trace). Its GM, {event.gm}, was told the game is held up."
         )
         gm = (
-            f"The judge could not process {event.game} ({event.phase}): it met an error of its own, and its keeper "
+            f"The judge could not process {event.game} ({event.phase}): it met an error of its own, and its admin "
             "has been told. Nothing was changed and nothing sent is lost: the orders on file stay on file, and the "
             "phase is processed as soon as the judge is mended (it tries again every minute)."
         )

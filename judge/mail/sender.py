@@ -412,11 +412,7 @@ class Sender:
             try:
                 for _, descriptor in written:
                     os.fsync(descriptor)
-                folder = os.open(self.config.outbox_dir, os.O_RDONLY)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+                self._sync_folder()  # the renames must reach the disk before the rows say "sent"
             except OSError as error:
                 for row, _ in written:
                     self._failed(row, f"{type(error).__name__}: {error}", permanent=False)
@@ -608,9 +604,8 @@ class Sender:
         target = folder / f"{row.id:0{OUTBOX_ID_DIGITS}d}-{_SAFE_KIND.sub('_', row.kind)}.eml"
         fd, scratch = tempfile.mkstemp(prefix=f".{row.id}-", suffix=".tmp", dir=folder)
         try:
-            view = memoryview(row.message)
-            while view:
-                view = view[os.write(fd, view) :]
+            with os.fdopen(fd, "wb", closefd=False) as file:
+                file.write(row.message)
             os.fchmod(fd, 0o644)
             os.replace(scratch, target)
         except BaseException:
@@ -618,6 +613,13 @@ class Sender:
             Path(scratch).unlink(missing_ok=True)
             raise
         return fd
+
+    def _sync_folder(self) -> None:
+        directory = os.open(self.config.outbox_dir, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
 
     def _relay(self, row: OutboundMail) -> dict[str, int]:
         """Give the relay the message, in one transaction for all its recipients; returns the recipients it refused
