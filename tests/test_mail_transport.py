@@ -29,11 +29,11 @@ from judge.clock import SYSTEM_CLOCK, FakeClock
 from judge.config import ImapConfig, OutboundConfig, SmtpIntakeConfig
 from judge.mail.claims import process_name
 from judge.mail.imap_poller import ImapPoller
-from judge.mail.inbox import store_inbound
+from judge.mail.inbox import add_inbound, message_id_of, sender_of, store_inbound
 from judge.mail.outbox import queue_mail
 from judge.mail.sender import Sender
 from judge.mail.smtp_intake import SmtpIntake
-from judge.store import Database, ImapState, InboundMail, OutboundMail, OutboundStatus, open_database
+from judge.store import Database, ImapState, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
 from judge.testing.dovecot import DovecotServer, free_port
 from judge.testing.outage import TcpOutage
 from judge.testing.smtp_relay import SmtpRelay
@@ -867,3 +867,23 @@ def test_the_outgoing_queue_is_listed_shown_retried_and_dropped_from_the_command
     assert (_row(db, failing).status, _row(db, failing).attempts) == (OutboundStatus.QUEUED, 0)
     assert _row(db, waiting).status == OutboundStatus.DROPPED
     assert main(["--config", str(config), "outbox", "show", "999999"]) == 1
+
+
+def test_a_batch_is_stored_as_it_came_each_id_returned_in_its_place(db: Database) -> None:
+    """The IMAP intake stores a fetched batch in one statement (on PostgreSQL, one array a column) and hands on
+    each message's id in the mailbox's order: the processor then reads each sender's mail in the order it came."""
+    raws = [_mail(n) for n in range(240)]
+    raws[7] = b"From: someone\\r\\nSubject: no address, no Message-ID\\r\\n\\r\\nHELP\\r\\n"
+    now = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+    with db.transaction() as session:
+        ids = add_inbound(session, raws, source="imap", now=now, envelope_from="relay@example.org")
+    rows = {row.id: row for row in _inbound(db)}
+    assert ids == sorted(ids) and len(set(ids)) == len(raws)
+    assert [rows[i].raw for i in ids] == raws
+    assert [rows[i].message_id for i in ids] == [message_id_of(raw) for raw in raws]
+    assert [rows[i].sender for i in ids] == [sender_of(raw) for raw in raws]
+    assert rows[ids[7]].message_id is None and rows[ids[7]].sender is None
+    assert {(r.source, r.envelope_from, r.status, r.attempts, r.claimed_by) for r in rows.values()} == {
+        ("imap", "relay@example.org", MailStatus.RECEIVED, 0, None)
+    }
+    assert {_utc(r.received_at) for r in rows.values()} == {now}

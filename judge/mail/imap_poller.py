@@ -53,6 +53,7 @@ from judge.clock import Clock
 from judge.config import ImapConfig
 from judge.mail.inbox import add_inbound, message_id_of
 from judge.store import Database, ImapState, InboundMail
+from judge.store.lists import one_of
 from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
@@ -262,7 +263,7 @@ class ImapPoller:
         since = self.clock.now() - DUPLICATE_WINDOW
         rows = session.execute(
             select(InboundMail.message_id, InboundMail.raw).where(
-                InboundMail.message_id.in_(message_ids),
+                one_of(session, InboundMail.message_id, message_ids),
                 InboundMail.source == "imap",
                 InboundMail.received_at >= since,
             )

@@ -13,7 +13,7 @@ import logging
 import re
 from datetime import datetime
 
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
 from judge.clock import SYSTEM_CLOCK, Clock
@@ -73,20 +73,64 @@ def add_inbound(
     together with how far it has read); returns their ids, in order."""
     if not raws:
         return []
-    rows = [
-        {
-            "message_id": message_id_of(raw),
-            "raw": raw,
-            "source": source,
-            "envelope_from": envelope_from,
-            "sender": sender_of(raw),
-            "status": MailStatus.RECEIVED,
-            "received_at": now,
-        }
-        for raw in raws
-    ]
-    statement = insert(InboundMail).returning(InboundMail.id, sort_by_parameter_order=True)
-    ids = list(session.scalars(statement, rows))
-    for stored, row in zip(ids, rows, strict=True):
-        log.info("mail %d %s: stored from %s", stored, row["message_id"] or "(no Message-ID)", source)
+    message_ids = [message_id_of(raw) for raw in raws]
+    senders = [sender_of(raw) for raw in raws]
+    if session.get_bind().dialect.name == "postgresql":
+        ids = _insert_as_arrays(session, raws, message_ids, senders, source, envelope_from, now)
+    else:
+        rows = [
+            {
+                "message_id": message_id,
+                "raw": raw,
+                "source": source,
+                "envelope_from": envelope_from,
+                "sender": sender,
+                "status": MailStatus.RECEIVED,
+                "received_at": now,
+            }
+            for raw, message_id, sender in zip(raws, message_ids, senders, strict=True)
+        ]
+        statement = insert(InboundMail).returning(InboundMail.id, sort_by_parameter_order=True)
+        ids = list(session.scalars(statement, rows))
+    for stored, message_id in zip(ids, message_ids, strict=True):
+        log.info("mail %d %s: stored from %s", stored, message_id or "(no Message-ID)", source)
     return ids
+
+
+_INSERT_AS_ARRAYS = text(
+    """
+    INSERT INTO inbound_mail (message_id, raw, sender, source, envelope_from, status, attempts, received_at)
+    SELECT batch.message_id, batch.raw, batch.sender, :source, :envelope_from, :status, 0, :received_at
+    FROM unnest(CAST(:message_ids AS varchar[]), CAST(:raws AS bytea[]), CAST(:senders AS varchar[]))
+        WITH ORDINALITY AS batch (message_id, raw, sender, position)
+    ORDER BY batch.position
+    RETURNING id
+    """
+)
+"""A batch in one statement of fixed text on PostgreSQL: each column one array parameter. SQLAlchemy's many-row
+INSERT writes a VALUES list with seven parameters a message, which psycopg parses again for every batch (a text
+that long is never in its cache): 0.06-0.1 ms of the judge's CPU a message, against 0.03 this way."""
+
+
+def _insert_as_arrays(
+    session: Session,
+    raws: list[bytes],
+    message_ids: list[str | None],
+    senders: list[str | None],
+    source: str,
+    envelope_from: str | None,
+    now: datetime,
+) -> list[int]:
+    """Insert the batch and return its ids in the batch's order: the rows go in in that order (`ORDER BY` the
+    position), and the sequence gives one statement's rows increasing ids, whatever other processes insert
+    meanwhile; so the ids, sorted, are the messages' in order."""
+    values = {
+        "message_ids": message_ids,
+        "raws": raws,
+        "senders": senders,
+        "source": source,
+        "envelope_from": envelope_from,
+        "status": MailStatus.RECEIVED,
+        "received_at": now,
+    }
+    return sorted(session.scalars(_INSERT_AS_ARRAYS, values))

@@ -63,6 +63,7 @@ from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
 from judge.render.dates import time_left, when_text
 from judge.store import Database, InboundMail, MailStatus
+from judge.store.lists import one_of
 from judge.store.outage import first_line, is_conflict, is_unavailable
 
 log = logging.getLogger(__name__)
@@ -261,7 +262,7 @@ class Processor:
                 .where(
                     InboundMail.status == MailStatus.RECEIVED,
                     InboundMail.id < rows[-1].id,
-                    or_(InboundMail.sender.in_(senders), InboundMail.attempts > 0),
+                    or_(one_of(s, InboundMail.sender, senders), InboundMail.attempts > 0),
                 )
                 .order_by(InboundMail.id)
             ):
@@ -293,7 +294,7 @@ class Processor:
             if chosen:
                 s.execute(
                     update(InboundMail)
-                    .where(InboundMail.id.in_(chosen))
+                    .where(one_of(s, InboundMail.id, chosen))
                     .values(attempts=1, claimed_by=this_process(), claimed_at=self.clock.now())
                 )
         self._counted.update(dict.fromkeys(chosen, 1))
@@ -310,7 +311,7 @@ class Processor:
             with self.db.transaction() as s:
                 rows = s.execute(
                     select(InboundMail.id, InboundMail.raw, InboundMail.attempts, InboundMail.received_at)
-                    .where(InboundMail.id.in_(message_ids), InboundMail.status == MailStatus.RECEIVED)
+                    .where(one_of(s, InboundMail.id, message_ids), InboundMail.status == MailStatus.RECEIVED)
                     .order_by(InboundMail.id)
                     .with_for_update()
                 ).all()

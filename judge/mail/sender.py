@@ -69,6 +69,7 @@ from judge.config import OutboundConfig
 from judge.mail.claims import alive, this_process
 from judge.mail.outbox import ANNOUNCEMENT, REPLY, RESULT, urgency_rank
 from judge.store import Database, OutboundMail, OutboundStatus
+from judge.store.lists import one_of
 from judge.store.outage import is_unavailable
 
 log = logging.getLogger(__name__)
@@ -445,7 +446,7 @@ class Sender:
             claimed = session.scalars(
                 update(OutboundMail)
                 .where(
-                    OutboundMail.id.in_(row_ids),
+                    one_of(session, OutboundMail.id, row_ids),
                     OutboundMail.status == OutboundStatus.QUEUED,
                     OutboundMail.next_try_at <= now,
                 )
@@ -454,7 +455,9 @@ class Sender:
                 .execution_options(synchronize_session=False)
             ).all()
             rows = list(
-                session.scalars(select(OutboundMail).where(OutboundMail.id.in_(claimed)).order_by(OutboundMail.id))
+                session.scalars(
+                    select(OutboundMail).where(one_of(session, OutboundMail.id, claimed)).order_by(OutboundMail.id)
+                )
             )
         self._in_hand.difference_update(set(row_ids) - set(claimed))
         return rows
@@ -484,7 +487,10 @@ class Sender:
         with self.db.transaction() as session:
             session.execute(
                 update(OutboundMail)
-                .where(OutboundMail.id.in_([row.id for row in rows]), OutboundMail.status == OutboundStatus.QUEUED)
+                .where(
+                    one_of(session, OutboundMail.id, [row.id for row in rows]),
+                    OutboundMail.status == OutboundStatus.QUEUED,
+                )
                 .values(status=OutboundStatus.SENT, sent_at=now, claimed_by=None, sending_since=None)
                 .execution_options(synchronize_session=False)
             )
