@@ -873,7 +873,7 @@ def test_a_batch_is_stored_as_it_came_each_id_returned_in_its_place(db: Database
     """The IMAP intake stores a fetched batch in one statement (on PostgreSQL, one array a column) and hands on
     each message's id in the mailbox's order: the processor then reads each sender's mail in the order it came."""
     raws = [_mail(n) for n in range(240)]
-    raws[7] = b"From: someone\\r\\nSubject: no address, no Message-ID\\r\\n\\r\\nHELP\\r\\n"
+    raws[7] = b"From: someone\r\nSubject: no address, no Message-ID\r\n\r\nHELP\r\n"
     now = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
     with db.transaction() as session:
         ids = add_inbound(session, raws, source="imap", now=now, envelope_from="relay@example.org")

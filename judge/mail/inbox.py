@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.mail.reading import plain_address, read_mail
 from judge.store import Database, InboundMail, MailStatus
+from judge.store.lists import binds_arrays
 
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.+?)\r?$", re.IGNORECASE | re.MULTILINE)
 _FROM = re.compile(rb"^from:[ \t]*(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
@@ -75,7 +76,7 @@ def add_inbound(
         return []
     message_ids = [message_id_of(raw) for raw in raws]
     senders = [sender_of(raw) for raw in raws]
-    if session.get_bind().dialect.name == "postgresql":
+    if binds_arrays(session):
         ids = _insert_as_arrays(session, raws, message_ids, senders, source, envelope_from, now)
     else:
         rows = [

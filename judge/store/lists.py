@@ -18,9 +18,14 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 
+def binds_arrays(session: Session) -> bool:
+    """Whether the session's database takes a list as one array parameter (PostgreSQL)."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
 def one_of(session: Session, column: InstrumentedAttribute[Any], values: Iterable[Any]) -> ColumnElement[bool]:
     """`column` is one of `values`: `= ANY` of one array on PostgreSQL, `IN` elsewhere (a NULL matches neither)."""
     listed = list(values)
-    if session.get_bind().dialect.name == "postgresql":
+    if binds_arrays(session):
         return column == any_(literal(listed, ARRAY(column.type)))
     return column.in_(listed)
