@@ -52,7 +52,10 @@ with db.transaction() as s:  # a judge that has been running has checked its pla
 site = {}
 try:  # a judge of a ref before the web site has no [web]
     from judge.config import WebConfig
-    site = {"web": WebConfig(enabled=a["web"], port=0, secret_file=a["outbox"] + "-web-secret")}
+    from dataclasses import fields
+
+    given = {"enabled": a["web"], "port": 0, "secret_file": a["outbox"] + "-web-secret"}  # a file before 0008
+    site = {"web": WebConfig(**{f.name: given[f.name] for f in fields(WebConfig) if f.name in given})}
 except ImportError:
     pass
 config = Config(

@@ -281,7 +281,7 @@ def _web_export(args: argparse.Namespace) -> int:
     from judge.config import load_config
     from judge.game import Games
     from judge.store import open_database
-    from judge.web.export import export_site
+    from judge.web.export import ExportRefused, export_site
     from judge.web.site import site_info
 
     config = load_config(args.config)
@@ -289,10 +289,15 @@ def _web_export(args: argparse.Namespace) -> int:
     try:
         out = Path(args.directory)
         done = export_site(Games(db), site_info(config), out, config.web.base_url, only=args.game)
+    except ExportRefused as refused:
+        print(f"judge web export: {refused}", file=sys.stderr)
+        return 2
     finally:
         db.dispose()
     private = f", {done.private} private game(s) listed only" if done.private else ""
-    print(f"{done.games} game(s) exported{private}: {done.files} files; open {(out / 'index.html').resolve()}")
+    removed = f", {done.removed} left from before removed" if done.removed else ""
+    print(f"{done.games} game(s) exported{private}: {done.files} files{removed}; "
+          f"open {(out / 'index.html').resolve()}")  # fmt: skip
     return 0
 
 

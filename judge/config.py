@@ -76,8 +76,6 @@ class WebConfig:
     base_url: str = ""
     """the site's address as the world reaches it (https://judge.example.org/); set, results mails link to their
     game's page and the Atom feeds carry absolute links"""
-    secret_file: str = "var/web-secret"
-    """the key a private game's pass is signed with: made on first use, readable by the judge's user alone"""
 
     def game_url(self, game: str) -> str | None:
         """The address of a game's page as mail gives it; None without a `base_url`."""

@@ -217,10 +217,10 @@ class Daemon:
     def _start_web(self) -> None:
         from judge.game import Games
         from judge.web.server import WebServer
-        from judge.web.site import Site, load_secret, site_info
+        from judge.web.site import Site, site_info
 
         web = self.config.web
-        site = Site(Games(self.db, self.clock), site_info(self.config), load_secret(web.secret_file), web.base_url)
+        site = Site(Games(self.db, self.clock), site_info(self.config), web.base_url)
         server = WebServer(site, web.host, web.port)
         if server.start():
             self.web = server

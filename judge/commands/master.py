@@ -172,6 +172,26 @@ class SetOption(Command):
 
 
 @command
+class SetWebPassword(Command):
+    name = "SET WEB PASSWORD"
+    usage = "SET WEB PASSWORD password | NONE"
+    example = "SET WEB PASSWORD r3aders-only"
+    summary = "the password that opens the game's web pages while it is private; every pass given before ends"
+    role = Role.MASTER
+    secrets_from = 0
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1, f"usage: {self.usage} (one word, no spaces)")
+        word = None if args[0].upper() == "NONE" else args[0]
+        ctx.games.web.set_page_password(_game(ctx), word)
+        said = ["Page password set." if word else "Page password removed: the pages open to nobody while private.",
+                "Every pass given before no longer opens the game's pages."]  # fmt: skip
+        if not ctx.games.reads.public_game(_game(ctx)).private:
+            said.append("The pages are public now; the password is asked for once you SET web.private=on.")
+        return said
+
+
+@command
 class Rollback(Command):
     name = "ROLLBACK"
     usage = "ROLLBACK [phase code or number, e.g. F1902M] [KEEP | CLEAR]"

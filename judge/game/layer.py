@@ -21,6 +21,7 @@ from judge.game.seating import Seating
 from judge.game.setup import Setup
 from judge.game.store import GameStore
 from judge.game.table_talk import TableTalk
+from judge.game.web_access import WebAccess
 from judge.store import Database
 
 
@@ -42,6 +43,7 @@ class Games:
         self.talk = TableTalk(*parts)
         self.setup = Setup(*parts)
         self.reads = Reads(*parts)
+        self.web = WebAccess(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
+import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.engine import Phase
@@ -32,7 +32,6 @@ from judge.game.views import (
     SeatView,
     YearCentres,
 )
-from judge.passwords import verify_password
 from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
@@ -242,17 +241,18 @@ class Reads(UseCase):
                 for index, _, outcome, at in records
             )
             centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
-            rows = s.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id))
+            rows = s.scalars(select(Press).where(Press.game_id == game.id, _TO_EVERYBODY).order_by(Press.id))
             press = tuple(
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
-                if list(row.recipients) == ["*"] and (row.released or not row.with_results)
             )
             return PublicHistory(phases, press, tuple(centres))
 
     def history_stamp(self, name: str) -> str:
-        """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, press
-        posted or released, the game's row changed): what a cache of the history is kept by."""
+        """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, the game
+        ended, press to everybody posted or released): what a cache of the history is kept by. Made of public facts
+        only, so nothing private (press to some powers, orders on file, a note) changes it: a stranger timing the
+        pages cannot tell when private press was sent (issue 41)."""
         with self.store.plain() as s:
             game = self.store.peek(s, name)
             phases = s.execute(
@@ -261,23 +261,13 @@ class Reads(UseCase):
                 )
             ).one()
             press = s.execute(
-                select(func.count(Press.id), func.max(Press.id), func.count(Press.id).filter(Press.released)).where(
-                    Press.game_id == game.id
-                )
+                select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, _TO_EVERYBODY)
             ).one()
-            return f"{game.version}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}:{press[2]}"
+            return f"{game.status}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}"
 
-    def join_password_ok(self, name: str, password: str) -> bool:
-        """Whether `password` is the game's join password (what opens a private game's pages)."""
-        with self.store.plain() as s:
-            return verify_password(password, self.store.peek(s, name).password_hash)
 
-    def access_stamp(self, name: str) -> str:
-        """A value that changes when the game's join password does (what a private game's web pass is signed
-        over, so a new password closes the pages to those who had the old one); it tells nothing of the password."""
-        with self.store.plain() as s:
-            stored = self.store.peek(s, name).password_hash
-            return hashlib.sha256(f"{name}:{stored}".encode()).hexdigest()[:32]
+_TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
+"""press everybody has read: to everybody, and delivered (held press only once released with the results)"""
 
 
 def _public(game: Game) -> PublicGame:

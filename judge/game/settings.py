@@ -60,7 +60,7 @@ SETTINGS: dict[str, Setting] = {
     "results.names": Setting(
         "choice", "places in results by abbreviation (Nwy) or full name (Norway)", ("short", "full")
     ),
-    "web.private": Setting("bool", "the game's web pages show nothing without its join password"),
+    "web.private": Setting("bool", "the game's web pages show nothing without its page password (SET WEB PASSWORD)"),
     "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
     "timing.reminder_hours": Setting("number", "reminders this long before a deadline, in hours"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
@@ -173,7 +173,8 @@ def results_style(settings: dict[str, Any]) -> dict[str, str]:
 
 
 def is_private(settings: dict[str, Any]) -> bool:
-    """`web.private`: the game's web pages are closed to whoever does not give its join password."""
+    """`web.private`: the game's web pages are closed to whoever does not give its page password (which is not its
+    join password: judge.game.web_access)."""
     return bool(section(settings, "web").get("private", False))
 
 

@@ -14,7 +14,7 @@ from judge.game.attendance import AbsenceError, absence_of, absences, extended_d
 from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved
-from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, read_option
+from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, is_private, read_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, seat_of
@@ -48,6 +48,8 @@ class Setup(UseCase):
                 raise GameError(str(exc)) from None
             game.options = options
             game.settings = settings
+            if is_private(settings) and game.page_password_hash is None:
+                told.append("No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).")
             return told
 
     def change_settings(self, name: str, **changes: Any) -> None:

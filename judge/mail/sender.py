@@ -68,6 +68,7 @@ from judge.clock import Clock, as_utc
 from judge.config import OutboundConfig
 from judge.mail.claims import alive, this_process
 from judge.mail.outbox import ANNOUNCEMENT, REPLY, RESULT, urgency_rank
+from judge.private_files import private_folder
 from judge.store import Database, OutboundMail, OutboundStatus
 from judge.store.lists import one_of
 from judge.store.outage import is_unavailable
@@ -175,6 +176,8 @@ class Sender:
         """outcomes the database's going away kept from being written: written first when it answers"""
         if config.relay_host and config.relay_security not in SECURITIES:
             raise ValueError(f"relay_security must be one of {', '.join(SECURITIES)}, not {config.relay_security!r}")
+        if not config.relay_host and Path(config.outbox_dir).exists():
+            private_folder(Path(config.outbox_dir))  # the mail an earlier judge wrote there, tightened at start
 
     # -- the loop ---------------------------------------------------------------------------------------------
 
@@ -604,15 +607,16 @@ class Sender:
     def _write_file(self, row: OutboundMail) -> int:
         """Write `<id>-<kind>.eml` (the stored bytes as they are) by a rename, so a reader of the folder never
         sees half a file; return the file's descriptor, still open, for `_write_all` to flush and close. The id is
-        zero-padded (`00000012-reply.eml`), so the files sort in the order sent."""
+        zero-padded (`00000012-reply.eml`), so the files sort in the order sent. The folder and its files are the
+        judge's user's alone (0700, 0600: `mkstemp`'s mode, kept by the rename): mail holds addresses and press."""
         folder = Path(self.config.outbox_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.is_dir():
+            private_folder(folder)
         target = folder / f"{row.id:0{OUTBOX_ID_DIGITS}d}-{_SAFE_KIND.sub('_', row.kind)}.eml"
         fd, scratch = tempfile.mkstemp(prefix=f".{row.id}-", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb", closefd=False) as file:
                 file.write(row.message)
-            os.fchmod(fd, 0o644)
             os.replace(scratch, target)
         except BaseException:
             os.close(fd)

@@ -13,11 +13,13 @@ from judge.store.models import (
     OrderSet,
     OutboundMail,
     OutboundStatus,
+    PageGuesses,
     PhaseRecord,
     Player,
     Press,
     Seat,
     SeatStatus,
+    SiteKey,
 )
 
 __all__ = [
@@ -33,10 +35,12 @@ __all__ = [
     "OrderSet",
     "OutboundMail",
     "OutboundStatus",
+    "PageGuesses",
     "PhaseRecord",
     "Player",
     "Press",
     "Seat",
     "SeatStatus",
+    "SiteKey",
     "open_database",
 ]

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.data import data_path
+from judge.private_files import private_file, private_folder
 from judge.store.models import Base
 from judge.store.outage import Outage
 
@@ -110,6 +111,7 @@ def _upgrade_lock(engine: Engine) -> Iterator[None]:
         yield
         return
     lock_path = Path(database).with_suffix(Path(database).suffix + ".lock")
+    private_file(lock_path)
     with lock_path.open("w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
         try:
@@ -135,13 +137,25 @@ def upgrade(engine: Engine) -> None:
             command.upgrade(alembic_config(conn), "head")
 
 
+def _private_sqlite(path: Path) -> None:
+    """The database file for the judge's user alone (it holds password hashes and addresses): made empty with mode
+    0600 before SQLite opens it -- SQLite gives its -wal and -shm files the database file's mode -- in a folder
+    made 0700 where there is none; an existing file, and its companions, tightened."""
+    if not path.parent.exists():
+        private_folder(path.parent)
+    for companion in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if companion.exists():
+            private_file(companion)
+    private_file(path)
+
+
 def open_database(url: str, *, migrate: bool = True, busy_seconds: float = SQLITE_BUSY_SECONDS) -> Database:
     """Connect (creating the SQLite file's folder if needed) and, by default, bring the schema up to date.
     `busy_seconds`: SQLite's wait for another program's lock."""
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _private_sqlite(Path(path))
     engine = make_engine(url, busy_seconds)
     if migrate:
         upgrade(engine)

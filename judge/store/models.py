@@ -108,6 +108,8 @@ class Game(Base):
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
     """the game password players give to JOIN"""
+    page_password_hash: Mapped[str | None] = mapped_column(String(256), default=None)
+    """the password that opens a private game's web pages (`SET WEB PASSWORD`); None: they open to nobody"""
     seed: Mapped[int] = mapped_column(Integer)
     phase_index: Mapped[int] = mapped_column(default=0)
     """index of the current (unprocessed) phase; phase records 0..phase_index-1 exist"""
@@ -238,6 +240,31 @@ class GameEventRecord(Base):
     kind: Mapped[str] = mapped_column(String(64))
     data: Mapped[dict[str, Any]]
     at: Mapped[datetime]
+
+
+class SiteKey(Base):
+    """A key the judge keeps for itself, one row a use (the web passes' signing key): in the database, so every judge
+    process on it, on one machine or several, signs and checks alike."""
+
+    __tablename__ = "site_keys"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime]
+
+
+class PageGuesses(Base):
+    """The wrong guesses at private games' page passwords, counted per client and per game (`key`), with the time
+    before which the next guess is not even checked: every judge process on the database keeps the same count."""
+
+    __tablename__ = "page_guesses"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    """`client <address>` (an IPv6 client by its /64) or `game <name>`"""
+    failures: Mapped[int] = mapped_column(default=0)
+    last_at: Mapped[datetime] = mapped_column(index=True)
+    """the latest guess counted: a count untouched for a day is forgotten"""
+    wait_until: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class InboundMail(Base):

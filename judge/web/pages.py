@@ -128,9 +128,19 @@ def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: 
     )
 
 
-def locked_page(site: SiteInfo, name: str, failed: bool = False) -> str:
-    """A private game's page to a visitor without its password: its name and the password form, nothing else."""
-    return _page("locked.html.j2", site, "../../", name=name, failed=failed)
+def locked_page(site: SiteInfo, name: str, root: str, action: str, *, opens: bool = True, failed: bool = False,
+                wait: str = "", busy: bool = False) -> str:  # fmt: skip
+    """A private game's page to a visitor without its pass: its name and the page password form (posted back to
+    the page asked for, `action`, which it then opens), nothing else; where the game has no page password, only
+    that it opens to nobody."""
+    return _page("locked.html.j2", site, root, name=name, action=action, open=opens, failed=failed, wait=wait,
+                 busy=busy)  # fmt: skip
+
+
+def missing_page(site: SiteInfo, root: str, what: str) -> str:
+    """The site's own answer to an address that names no page (a game, phase, variant or file that is not there,
+    or a path the site never makes)."""
+    return _page("missing.html.j2", site, root, what=what)
 
 
 def variant_page(site: SiteInfo, name: str) -> str:

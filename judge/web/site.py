@@ -1,21 +1,29 @@
 """The site as the judge serves it: Starlette routes over the page functions (`pages`), read from the database
 at every request, so a page shows a phase the moment it is processed, without a restart.
 
-The endpoints are plain functions: Starlette runs them in its thread pool, so a page being made never holds up
-the event loop that accepts the next request, and the database is read as the mail path reads it (the game
-layer's own short transactions). A private game's pages need a pass: a cookie, scoped to the game's pages, that
-carries an HMAC of the game's name and its join password's stamp under the judge's web secret.
+The endpoints that make pages are plain functions: Starlette runs them in its thread pool, so a page being made
+never holds up the event loop that accepts the next request, and the database is read as the mail path reads it
+(the game layer's own short transactions). A private game's pages need a pass (docs/web.md, "Private games"): a
+cookie, scoped to the game's pages, carrying when it was given and an HMAC of that, the game's name and its page
+password's stamp under the judge's signing key -- which, like the count of wrong guesses, is kept in the database
+(`judge.game.web_access`), so several judge processes serve one site.
+
+Every address the site does not make -- a game, phase, frame or variant that is not there, a phase number of four
+thousand digits, a negative one, a name no game could have -- answers the site's own 404 page, before any password
+is asked for and without reaching the database with what it cannot hold.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
-import os
-import secrets
+import ipaddress
+import re
 import threading
 from collections import OrderedDict
-from pathlib import Path
+from collections.abc import Callable
+from datetime import timedelta
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
@@ -27,32 +35,37 @@ from starlette.routing import Route
 from judge.config import Config
 from judge.game import Games
 from judge.game.errors import NoSuchGame
-from judge.game.views import PublicHistory
+from judge.game.views import PublicGame, PublicHistory
 from judge.web import pages
 from judge.web.feed import game_feed
 from judge.web.frames import phase_svg, start_svg
 from judge.web.pages import SiteInfo
 
 PASS_DAYS = 30
-"""how long a private game's pass lasts in the browser"""
+"""how long a private game's pass opens its pages (the cookie's life, and checked on the pass itself)"""
 HISTORIES_KEPT = 64
 """games whose history is kept between requests (a twenty-year game's is about a megabyte of outcomes)"""
 FORM_LIMIT = 4096
 """the most a password form's body may hold"""
+HASHES_AT_ONCE = 2
+"""page passwords checked at the same time: each check is an scrypt of 16 MB and ~60 ms of a core, so the memory
+and the cores the pages need are bounded whatever the number of guesses"""
+GUESSES_WAITING = 16
+"""guesses that may wait for a check; more at once are answered "busy" (503) without being looked at"""
+NAME_LONGEST = 64
+"""the longest game name the database holds (`games.name`)"""
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
+"""a phase's number as the site writes it in a path"""
+PRIVATE_HEADERS = {"Cache-Control": "private, no-store", "Vary": "Cookie"}
+"""on every answer that depends on a pass: no shared cache may keep it, nor serve it to another reader"""
 
 
-def load_secret(path: str) -> bytes:
-    """The judge's web secret (what a private game's pass is signed with): read from `path`, or made and written
-    there (readable by the judge's user alone) on first use, so passes outlive a restart."""
-    file = Path(path)
-    if file.is_file():
-        return bytes.fromhex(file.read_text(encoding="ascii").strip())
-    file.parent.mkdir(parents=True, exist_ok=True)
-    made = secrets.token_bytes(32)
-    descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="ascii") as out:
-        out.write(made.hex() + "\n")
-    return made
+class NotFound(Exception):
+    """An address the site makes no page for: answered with the site's own 404 page, saying `what`."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
 
 
 def site_info(config: Config, exported: bool = False) -> SiteInfo:
@@ -60,18 +73,64 @@ def site_info(config: Config, exported: bool = False) -> SiteInfo:
     return SiteInfo(judge=config.name, address=config.address, code=config.judge_code, exported=exported)
 
 
+def game_name(request: Request) -> str:
+    """The game named in the path, or NotFound for a name no game can have (too long for the database, or holding a
+    character that is no printable text, NUL among them)."""
+    name: str = request.path_params["game"]
+    if not 0 < len(name) <= NAME_LONGEST or not name.isprintable():
+        raise NotFound("No game has that name.")
+    return name
+
+
+def phase_number(text: str) -> int:
+    """A phase's number from a path (`0`, `12`), or NotFound for anything else (a sign, leading zeros, digits by
+    the thousand)."""
+    if not _NUMBER.fullmatch(text):
+        raise NotFound("That is no phase of this game.")
+    return int(text)
+
+
+def client_of(request: Request) -> str:
+    """Who is guessing, as the guess limits count them: the client's address (uvicorn takes it from a trusted
+    proxy's X-Forwarded-For), an IPv6 address by its /64 network, which one subscriber usually holds whole."""
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100] or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def root_of(request: Request) -> str:
+    """The way up from the page asked for to the site's top (`../../` from a game's page), for the links of a page
+    that may answer any address (the lock form, the 404 page)."""
+    return "../" * max(0, request.url.path.count("/") - 1)
+
+
+def _spoken(wait: timedelta) -> str:
+    seconds = max(1, round(wait.total_seconds()))
+    return f"{seconds} seconds" if seconds < 120 else f"{round(seconds / 60)} minutes"
+
+
 class Site:
     """The pages of one judge, from its game layer."""
 
-    def __init__(self, games: Games, info: SiteInfo, secret: bytes, base_url: str = "") -> None:
+    def __init__(self, games: Games, info: SiteInfo, base_url: str = "") -> None:
         self.games = games
         self.info = info
-        self.secret = secret
         self.base_url = base_url
         self._histories: OrderedDict[str, tuple[str, PublicHistory]] = OrderedDict()
         """the histories of the games read last (`HISTORIES_KEPT`), each with its stamp (`Reads.history_stamp`):
         read again when it changes"""
         self._lock = threading.Lock()
+        self._key: bytes | None = None
+        self._checking = asyncio.Semaphore(HASHES_AT_ONCE)
+        self._waiting = 0
+        """guesses waiting for, or having, one of the `HASHES_AT_ONCE` checks (counted on the event loop)"""
 
     def history(self, name: str) -> PublicHistory:
         """The game's public history, read from the database only when it changed since the last request (a
@@ -92,23 +151,61 @@ class Site:
 
     # --- private games ---------------------------------------------------------------------------------------
 
-    def _pass(self, name: str) -> str:
-        stamp = self.games.reads.access_stamp(name)
-        return hmac.new(self.secret, f"{name}\0{stamp}".encode(), hashlib.sha256).hexdigest()
+    def _signing_key(self) -> bytes:
+        if self._key is None:
+            self._key = self.games.web.signing_key()
+        return self._key
+
+    def _signed(self, name: str, stamp: str, issued: int) -> str:
+        text = f"{name}\0{stamp}\0{issued}".encode()
+        return hmac.new(self._signing_key(), text, hashlib.sha256).hexdigest()
+
+    def _now(self) -> int:
+        return int(self.games.clock.now().timestamp())
+
+    def make_pass(self, name: str) -> str:
+        """A pass to the game's pages as of now: when it was given, and its signature."""
+        stamp = self.games.web.pass_stamp(name)
+        assert stamp is not None, "a pass is given only for a right page password"
+        issued = self._now()
+        return f"{issued}.{self._signed(name, stamp, issued)}"
 
     @staticmethod
-    def _cookie(name: str) -> str:
+    def cookie_name(name: str) -> str:
         return f"judge_game_{hashlib.sha256(name.encode()).hexdigest()[:16]}"
 
-    def _allowed(self, request: Request, name: str) -> bool:
+    def _has_pass(self, request: Request, name: str, stamp: str | None) -> bool:
+        """Whether the request carries a pass to the game's pages given since its page password was last set, and
+        less than `PASS_DAYS` ago."""
+        if stamp is None:
+            return False
+        issued, _, signature = request.cookies.get(self.cookie_name(name), "").partition(".")
+        if not _NUMBER.fullmatch(issued) or len(issued) > 12:
+            return False
+        now = self._now()
+        if not now - PASS_DAYS * 86400 < int(issued) <= now + 60:
+            return False
+        return hmac.compare_digest(signature, self._signed(name, stamp, int(issued)))
+
+    def _locked(self, request: Request, name: str, status: int = 403, *, failed: bool = False, wait: str = "",
+                busy: bool = False) -> Response:  # fmt: skip
+        opens = self.games.web.has_page_password(name)
+        page = pages.locked_page(self.info, name, root_of(request), quote(request.url.path), opens=opens,
+                                 failed=failed, wait=wait, busy=busy)  # fmt: skip
+        return HTMLResponse(page, status_code=status, headers=PRIVATE_HEADERS)
+
+    def _guarded(self, request: Request, make: Callable[[PublicGame], Response]) -> Response:
+        """A game's page, file or feed: to anybody for a public game; for a private one, to a pass holder alone,
+        marked for no shared cache; the lock form to everybody else."""
+        name = game_name(request)
         game = self.games.reads.public_game(name)
         if not game.private:
-            return True
-        given = request.cookies.get(self._cookie(name), "")
-        return hmac.compare_digest(given, self._pass(name))
-
-    def _locked(self, name: str, failed: bool = False) -> Response:
-        return HTMLResponse(pages.locked_page(self.info, name, failed), status_code=403)
+            return make(game)
+        if not self._has_pass(request, name, self.games.web.pass_stamp(name)):
+            return self._locked(request, name)
+        answer = make(game)
+        answer.headers.update(PRIVATE_HEADERS)
+        return answer
 
     # --- the pages -------------------------------------------------------------------------------------------
 
@@ -127,82 +224,116 @@ class Site:
         try:
             return HTMLResponse(pages.variant_page(self.info, request.path_params["name"]))
         except KeyError:
-            return HTMLResponse("<h1>No such variant</h1>", status_code=404)
+            raise NotFound("The judge has no such variant.") from None
 
     def variant_map(self, request: Request) -> Response:
         from judge.variants import VARIANTS
 
         name = request.path_params["name"]
         if name not in VARIANTS:
-            return Response("no such variant", status_code=404, media_type="text/plain")
+            raise NotFound("The judge has no such variant.")
         return Response(start_svg(name), media_type="image/svg+xml")
 
     def game_slash(self, request: Request) -> Response:
-        return RedirectResponse(f"/games/{quote(request.path_params['game'])}/", status_code=308)
+        return RedirectResponse(f"/games/{quote(game_name(request))}/", status_code=308)
 
     def game(self, request: Request) -> Response:
-        name = request.path_params["game"]
-        if not self._allowed(request, name):
-            return self._locked(name)
-        reads = self.games.reads
-        page = pages.game_page(self.info, reads.public_game(name), self.history(name))
-        return HTMLResponse(page)
+        def make(game: PublicGame) -> Response:
+            return HTMLResponse(pages.game_page(self.info, game, self.history(game.name)))
+
+        return self._guarded(request, make)
 
     def phase(self, request: Request) -> Response:
-        name = request.path_params["game"]
-        if not self._allowed(request, name):
-            return self._locked(name)
-        reads = self.games.reads
-        try:
-            page = pages.phase_page(
-                self.info, reads.public_game(name), self.history(name), request.path_params["index"]
-            )
-        except KeyError:
-            return HTMLResponse("<h1>No such phase</h1>", status_code=404)
-        return HTMLResponse(page)
+        index = phase_number(request.path_params["index"])
+
+        def make(game: PublicGame) -> Response:
+            try:
+                return HTMLResponse(pages.phase_page(self.info, game, self.history(game.name), index))
+            except KeyError:
+                raise NotFound("That phase has not been played.") from None
+
+        return self._guarded(request, make)
 
     def frame(self, request: Request) -> Response:
-        name, which = request.path_params["game"], request.path_params["frame"]
-        if not self._allowed(request, name):
-            return self._locked(name)
-        game = self.games.reads.public_game(name)
-        if which == "start":
-            return Response(start_svg(game.variant), media_type="image/svg+xml")
-        found = next((p for p in self.history(name).phases if str(p.index) == which), None)
-        if found is None:
-            return Response("no such phase", status_code=404, media_type="text/plain")
-        return Response(phase_svg(name, game.variant, found), media_type="image/svg+xml")
+        which = request.path_params["frame"]
+        index = None if which == "start" else phase_number(which)
+
+        def make(game: PublicGame) -> Response:
+            if index is None:
+                return Response(start_svg(game.variant), media_type="image/svg+xml")
+            found = next((p for p in self.history(game.name).phases if p.index == index), None)
+            if found is None:
+                raise NotFound("That phase has not been played.")
+            return Response(phase_svg(game.name, game.variant, found), media_type="image/svg+xml")
+
+        return self._guarded(request, make)
 
     def feed(self, request: Request) -> Response:
-        name = request.path_params["game"]
-        if not self._allowed(request, name):
-            return self._locked(name)
-        reads = self.games.reads
-        body = game_feed(self.info, reads.public_game(name), self.history(name), self.base_url)
-        return Response(body, media_type="application/atom+xml")
+        def make(game: PublicGame) -> Response:
+            body = game_feed(self.info, game, self.history(game.name), self.base_url)
+            return Response(body, media_type="application/atom+xml")
+
+        return self._guarded(request, make)
 
     async def unlock(self, request: Request) -> Response:
-        """The password form of a private game: the right join password sets the game's pass and opens its page."""
-        name = request.path_params["game"]
+        """The page password form, posted to the page it stands on: the right password sets the game's pass and
+        opens that page. Guesses are limited per client and per game (`judge.game.web_access`), and at most
+        `HASHES_AT_ONCE` are checked at once (`GUESSES_WAITING` may wait; more are told the judge is busy)."""
+        name = game_name(request)
+        for key in ("index", "frame"):
+            if request.path_params.get(key, "start") != "start":
+                phase_number(request.path_params[key])
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > FORM_LIMIT:
                 return Response("too long", status_code=413, media_type="text/plain")
         password = parse_qs(body.decode("utf-8", "replace")).get("password", [""])[0]
-        if not await run_in_threadpool(self.games.reads.join_password_ok, name, password):
-            return await run_in_threadpool(self._locked, name, True)
-        made = await run_in_threadpool(self._pass, name)
-        answer = RedirectResponse(f"/games/{quote(name)}/", status_code=303)
-        secure = request.url.scheme == "https"
-        answer.set_cookie(self._cookie(name), made, max_age=PASS_DAYS * 86400, path=f"/games/{quote(name)}/",
-                          httponly=True, samesite="strict", secure=secure)  # fmt: skip
+        page = quote(request.url.path)
+        game = await run_in_threadpool(self.games.reads.public_game, name)
+        if not game.private:
+            return RedirectResponse(page, status_code=303)
+        if self._waiting >= GUESSES_WAITING:
+            return await run_in_threadpool(self._busy, request, name)
+        self._waiting += 1
+        try:
+            async with self._checking:
+                guess = await run_in_threadpool(self.games.web.reserve_guess, client_of(request), name)
+                if guess.wait:
+                    return await run_in_threadpool(self._turned_away, request, name, guess.wait)
+                right = await run_in_threadpool(self.games.web.page_password_ok, name, password)
+                if right:
+                    await run_in_threadpool(self.games.web.guess_was_right, guess)
+        finally:
+            self._waiting -= 1
+        if not right:
+            return await run_in_threadpool(lambda: self._locked(request, name, failed=True))
+        made = await run_in_threadpool(self.make_pass, name)
+        answer = RedirectResponse(page, status_code=303, headers=PRIVATE_HEADERS)
+        answer.set_cookie(self.cookie_name(name), made, max_age=PASS_DAYS * 86400, path=f"/games/{quote(name)}/",
+                          httponly=True, samesite="lax", secure=request.url.scheme == "https")  # fmt: skip
+        return answer
+
+    def _busy(self, request: Request, name: str) -> Response:
+        answer = self._locked(request, name, 503, busy=True)
+        answer.headers["Retry-After"] = "5"
+        return answer
+
+    def _turned_away(self, request: Request, name: str, wait: timedelta) -> Response:
+        answer = self._locked(request, name, 429, wait=_spoken(wait))
+        answer.headers["Retry-After"] = str(max(1, int(wait.total_seconds() + 0.999)))
         return answer
 
     def app(self) -> Starlette:
         async def missing(request: Request, exc: Exception) -> Response:
-            return HTMLResponse("<h1>No such game</h1>", status_code=404)
+            what = exc.what if isinstance(exc, NotFound) else "No game has that name." if isinstance(
+                exc, NoSuchGame) else "The judge makes no page at that address."  # fmt: skip
+            page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what)
+            return HTMLResponse(page, status_code=404)
 
+        page_paths = ("/games/{game}/", "/games/{game}/index.html", "/games/{game}/phases/{index}.html",
+                      "/games/{game}/frames/{frame}.svg", "/games/{game}/feed.atom")  # fmt: skip
+        makers = (self.game, self.game, self.phase, self.frame, self.feed)
         routes = [
             Route("/", self.index),
             Route("/index.html", self.index),
@@ -212,11 +343,8 @@ class Site:
             Route("/variants/{name}.html", self.variant),
             Route("/variants/{name}.svg", self.variant_map),
             Route("/games/{game}", self.game_slash),
-            Route("/games/{game}/", self.game),
-            Route("/games/{game}/index.html", self.game),
-            Route("/games/{game}/phases/{index:int}.html", self.phase),
-            Route("/games/{game}/frames/{frame}.svg", self.frame),
-            Route("/games/{game}/feed.atom", self.feed),
-            Route("/games/{game}/unlock", self.unlock, methods=["POST"]),
+            *(Route(path, make, methods=["GET", "HEAD"]) for path, make in zip(page_paths, makers, strict=True)),
+            *(Route(path, self.unlock, methods=["POST"]) for path in page_paths),
         ]
-        return Starlette(routes=routes, exception_handlers={NoSuchGame: missing})
+        handlers = {NotFound: missing, NoSuchGame: missing, 404: missing}
+        return Starlette(routes=routes, exception_handlers=handlers)
