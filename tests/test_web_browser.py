@@ -20,7 +20,7 @@ from judge.game import Games
 from judge.store import open_database
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
-from judge.web.site import Site, load_secret
+from judge.web.site import Site
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +40,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     games = Games(open_database(f"sqlite:///{folder / 'judge.sqlite'}"))
     play_every_state(games)
     info = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
-    server = WebServer(Site(games, info, load_secret(str(folder / "secret"))), "127.0.0.1", 0)
+    server = WebServer(Site(games, info), "127.0.0.1", 0)
     assert server.start()
     yield server.url
     server.stop()

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_games import GREY, ON_FILE, SECRETS, STATES, WHITE, play_every_state
+from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
@@ -29,7 +29,7 @@ from judge.testing.tables import full_games
 from judge.web.export import export_site
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
-from judge.web.site import Site, load_secret
+from judge.web.site import Site
 
 SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
@@ -145,7 +145,7 @@ def test_results_mail_links_to_the_games_page_when_the_judge_has_a_base_url(tmp_
 def served(tmp_path: Path) -> Iterator[tuple[Games, WebServer]]:
     games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
     play_every_state(games)
-    server = WebServer(Site(games, SITE, load_secret(str(tmp_path / "secret"))), "127.0.0.1", 0)
+    server = WebServer(Site(games, SITE), "127.0.0.1", 0)
     assert server.start()
     yield games, server
     server.stop()
@@ -192,19 +192,20 @@ def test_a_page_shows_a_phase_the_moment_it_is_processed(served: tuple[Games, We
 
 
 @pytest.mark.slow
-def test_a_private_game_shows_nothing_without_its_join_password(served: tuple[Games, WebServer]) -> None:
+def test_a_private_game_shows_nothing_without_its_page_password(served: tuple[Games, WebServer]) -> None:
+    """Issue 41: the page password, not the join password (which lets an outsider JOIN a forming game)."""
     _, server = served
     for path in ("", "index.html", "phases/0.html", "frames/0.svg", "feed.atom"):
         status, body = _get(f"{server.url}games/closed/{path}")
-        assert status == 403 and "Join password" in body and "Gamesmaster" not in body and "S1901M" not in body
+        assert status == 403 and "Page password" in body and "Gamesmaster" not in body and "S1901M" not in body
     jar = http.cookiejar.CookieJar()
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    wrong = urllib.parse.urlencode({"password": "guess"}).encode()
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        browser.open(f"{server.url}games/closed/unlock", data=wrong, timeout=30)
-    assert refused.value.code == 403
-    right = urllib.parse.urlencode({"password": "sekret-join"}).encode()
-    with browser.open(f"{server.url}games/closed/unlock", data=right, timeout=30) as answer:
+    for wrong in ("guess", "sekret-join"):  # the join password opens nothing on the web
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            browser.open(f"{server.url}games/closed/", data=urllib.parse.urlencode({"password": wrong}).encode())
+        assert refused.value.code == 403
+    right = urllib.parse.urlencode({"password": PAGE_PASSWORD}).encode()
+    with browser.open(f"{server.url}games/closed/", data=right, timeout=30) as answer:
         page = answer.read().decode("utf-8")
     assert "<h1>closed</h1>" in page and "The Gamesmaster" in page
     (cookie,) = list(jar)
@@ -225,7 +226,7 @@ def test_the_daemon_serves_the_site_and_stops_it_with_itself(tmp_path: Path) -> 
         database_url=f"sqlite:///{tmp_path / 'judge.sqlite'}",
         smtp_intake=SmtpIntakeConfig(enabled=False),
         outbound=OutboundConfig(outbox_dir=str(tmp_path / "outbox")),
-        web=WebConfig(port=0, secret_file=str(tmp_path / "web-secret")),
+        web=WebConfig(port=0),
     )
     daemon = Daemon(config)
     daemon.start()
@@ -236,7 +237,6 @@ def test_the_daemon_serves_the_site_and_stops_it_with_itself(tmp_path: Path) -> 
     finally:
         daemon.shutdown()
     assert not daemon.web.thread.is_alive()
-    assert oct((tmp_path / "web-secret").stat().st_mode & 0o777) == "0o600"
 
 
 def test_the_gm_marks_a_game_private_by_mail_and_opens_it_again(tmp_path: Path) -> None:

@@ -13,6 +13,8 @@ ON_FILE = "Bur - Gas"
 GREY = "An unsigned word to all"
 WHITE = "Germany greets everybody"
 STATES = ("forming", "running", "paused", "finished", "closed")
+PAGE_PASSWORD = "sekret-pages"
+"""the private game's page password (its GM's SET WEB PASSWORD): apart from its join password, `sekret-join`"""
 
 
 def _address(power: str, game: str) -> str:
@@ -28,7 +30,7 @@ def _full(games: Games, name: str, seed: int) -> None:
 
 def play_every_state(games: Games) -> None:
     """forming (two players joined), running (two phases processed, press, orders on file, a note waiting),
-    paused, finished (terminated), closed (private: web.private on)."""
+    paused, finished (terminated), closed (private: web.private on, its page password `PAGE_PASSWORD`)."""
     games.accounts.register("gm@players.test", "The Gamesmaster", "sekret-gm")
     games.seating.create_game("forming", "standard", "gm@players.test", "sekret-join", seed=1)
     for power in POWERS[:2]:
@@ -48,3 +50,4 @@ def play_every_state(games: Games) -> None:
     games.controls.pause("paused")
     games.controls.terminate("finished")
     games.setup.set_by_mail("closed", [("web.private", "on")])
+    games.web.set_page_password("closed", PAGE_PASSWORD)

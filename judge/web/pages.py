@@ -137,10 +137,10 @@ def locked_page(site: SiteInfo, name: str, root: str, action: str, *, opens: boo
                  busy=busy)  # fmt: skip
 
 
-def missing_page(site: SiteInfo, root: str, what: str) -> str:
+def missing_page(site: SiteInfo, root: str, what: str, heading: str = "Not found") -> str:
     """The site's own answer to an address that names no page (a game, phase, variant or file that is not there,
-    or a path the site never makes)."""
-    return _page("missing.html.j2", site, root, what=what)
+    or a path the site never makes), or to a request it does not take."""
+    return _page("missing.html.j2", site, root, what=what, heading=heading)
 
 
 def variant_page(site: SiteInfo, name: str) -> str:

@@ -22,7 +22,8 @@ import ipaddress
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from urllib.parse import parse_qs, quote
 
@@ -48,14 +49,18 @@ HISTORIES_KEPT = 64
 FORM_LIMIT = 4096
 """the most a password form's body may hold"""
 HASHES_AT_ONCE = 2
-"""page passwords checked at the same time: each check is an scrypt of 16 MB and ~60 ms of a core, so the memory
-and the cores the pages need are bounded whatever the number of guesses"""
+"""page passwords checked at the same time, each in a thread kept for it: a check is an scrypt of 16 MB and ~60 ms
+of a core, so the memory and the cores the pages need are bounded whatever the number of guesses. Threads of their
+own, because the C library keeps a freed block of that size for the thread that used it: checked in the pages' own
+thread pool (40 threads), 16 MB could stay with each of them"""
 GUESSES_WAITING = 16
 """guesses that may wait for a check; more at once are answered "busy" (503) without being looked at"""
 NAME_LONGEST = 64
 """the longest game name the database holds (`games.name`)"""
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
 """a phase's number as the site writes it in a path"""
+_STAMP = re.compile(r"[0-9]{1,12}")
+"""when a pass was given, in seconds since 1970, as the pass writes it"""
 PRIVATE_HEADERS = {"Cache-Control": "private, no-store", "Vary": "Cookie"}
 """on every answer that depends on a pass: no shared cache may keep it, nor serve it to another reader"""
 
@@ -128,7 +133,7 @@ class Site:
         read again when it changes"""
         self._lock = threading.Lock()
         self._key: bytes | None = None
-        self._checking = asyncio.Semaphore(HASHES_AT_ONCE)
+        self._checker = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="judge-web-password")
         self._waiting = 0
         """guesses waiting for, or having, one of the `HASHES_AT_ONCE` checks (counted on the event loop)"""
 
@@ -180,7 +185,7 @@ class Site:
         if stamp is None:
             return False
         issued, _, signature = request.cookies.get(self.cookie_name(name), "").partition(".")
-        if not _NUMBER.fullmatch(issued) or len(issued) > 12:
+        if not _STAMP.fullmatch(issued):
             return False
         now = self._now()
         if not now - PASS_DAYS * 86400 < int(issued) <= now + 60:
@@ -235,7 +240,8 @@ class Site:
         return Response(start_svg(name), media_type="image/svg+xml")
 
     def game_slash(self, request: Request) -> Response:
-        return RedirectResponse(f"/games/{quote(game_name(request))}/", status_code=308)
+        name = self.games.reads.public_game(game_name(request)).name
+        return RedirectResponse(f"/games/{quote(name)}/", status_code=308)
 
     def game(self, request: Request) -> Response:
         def make(game: PublicGame) -> Response:
@@ -275,41 +281,49 @@ class Site:
 
         return self._guarded(request, make)
 
-    async def unlock(self, request: Request) -> Response:
+    def unlocking(self, page: Callable[[Request], Response]) -> Callable[[Request], Awaitable[Response]]:
+        """The password form's endpoint on a page's own address (`page` makes the page)."""
+
+        async def unlock(request: Request) -> Response:
+            return await self.unlock(request, page)
+
+        return unlock
+
+    async def unlock(self, request: Request, page: Callable[[Request], Response]) -> Response:
         """The page password form, posted to the page it stands on: the right password sets the game's pass and
         opens that page. Guesses are limited per client and per game (`judge.game.web_access`), and at most
-        `HASHES_AT_ONCE` are checked at once (`GUESSES_WAITING` may wait; more are told the judge is busy)."""
+        `HASHES_AT_ONCE` are checked at once (`GUESSES_WAITING` may wait; more are told the judge is busy). A post
+        to a public game's page, or to an address that names no page, is answered as a visit."""
         name = game_name(request)
         for key in ("index", "frame"):
             if request.path_params.get(key, "start") != "start":
                 phase_number(request.path_params[key])
+        game = await run_in_threadpool(self.games.reads.public_game, name)
+        if not game.private:
+            return await run_in_threadpool(page, request)
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > FORM_LIMIT:
                 return Response("too long", status_code=413, media_type="text/plain")
         password = parse_qs(body.decode("utf-8", "replace")).get("password", [""])[0]
-        page = quote(request.url.path)
-        game = await run_in_threadpool(self.games.reads.public_game, name)
-        if not game.private:
-            return RedirectResponse(page, status_code=303)
         if self._waiting >= GUESSES_WAITING:
             return await run_in_threadpool(self._busy, request, name)
         self._waiting += 1
         try:
-            async with self._checking:
-                guess = await run_in_threadpool(self.games.web.reserve_guess, client_of(request), name)
-                if guess.wait:
-                    return await run_in_threadpool(self._turned_away, request, name, guess.wait)
-                right = await run_in_threadpool(self.games.web.page_password_ok, name, password)
-                if right:
-                    await run_in_threadpool(self.games.web.guess_was_right, guess)
+            guess = await run_in_threadpool(self.games.web.reserve_guess, client_of(request), name)
+            if guess.wait:
+                return await run_in_threadpool(self._turned_away, request, name, guess.wait)
+            check = self.games.web.page_password_ok
+            right = await asyncio.get_running_loop().run_in_executor(self._checker, check, name, password)
         finally:
             self._waiting -= 1
+        if right:
+            await run_in_threadpool(self.games.web.guess_was_right, guess)
         if not right:
             return await run_in_threadpool(lambda: self._locked(request, name, failed=True))
         made = await run_in_threadpool(self.make_pass, name)
-        answer = RedirectResponse(page, status_code=303, headers=PRIVATE_HEADERS)
+        answer = RedirectResponse(quote(request.url.path), status_code=303, headers=PRIVATE_HEADERS)
         answer.set_cookie(self.cookie_name(name), made, max_age=PASS_DAYS * 86400, path=f"/games/{quote(name)}/",
                           httponly=True, samesite="lax", secure=request.url.scheme == "https")  # fmt: skip
         return answer
@@ -333,7 +347,7 @@ class Site:
 
         page_paths = ("/games/{game}/", "/games/{game}/index.html", "/games/{game}/phases/{index}.html",
                       "/games/{game}/frames/{frame}.svg", "/games/{game}/feed.atom")  # fmt: skip
-        makers = (self.game, self.game, self.phase, self.frame, self.feed)
+        pages_made = list(zip(page_paths, (self.game, self.game, self.phase, self.frame, self.feed), strict=True))
         routes = [
             Route("/", self.index),
             Route("/index.html", self.index),
@@ -342,9 +356,15 @@ class Site:
             Route("/stepper.js", self.static),
             Route("/variants/{name}.html", self.variant),
             Route("/variants/{name}.svg", self.variant_map),
-            Route("/games/{game}", self.game_slash),
-            *(Route(path, make, methods=["GET", "HEAD"]) for path, make in zip(page_paths, makers, strict=True)),
-            *(Route(path, self.unlock, methods=["POST"]) for path in page_paths),
+            Route("/games/{game}", self.game_slash, methods=["GET", "HEAD", "POST"]),
+            *(Route(path, make, methods=["GET", "HEAD"]) for path, make in pages_made),
+            *(Route(path, self.unlocking(make), methods=["POST"]) for path, make in pages_made),
         ]
-        handlers = {NotFound: missing, NoSuchGame: missing, 404: missing}
+
+        async def read_only(request: Request, exc: Exception) -> Response:
+            what = "The judge's pages are only read: orders, press and commands go to it by mail."
+            page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what, "Not taken")
+            return HTMLResponse(page, status_code=405, headers={"Allow": "GET, HEAD"})
+
+        handlers = {NotFound: missing, NoSuchGame: missing, 404: missing, 405: read_only}
         return Starlette(routes=routes, exception_handlers=handlers)
