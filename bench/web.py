@@ -11,11 +11,15 @@ and the mail comparison is a ratio of two runs made one after the other.
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -91,11 +95,13 @@ def web_benchmark(games_wanted: int = 1000, mails: int = 500) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = open_database(f"sqlite:///{Path(folder) / 'judge.sqlite'}")
         games = Games(db)
-        full_games(games, 1)
+        full_games(games, 2)  # g1: a private game, for the guesses
         began = time.perf_counter()
         phases = play_years(games, "g0", 20, seed=1)
         print(f"  a twenty-year game played: {phases} phases in {time.perf_counter() - began:.0f} s")
-        server = WebServer(Site(games, SITE, b"k" * 32), "127.0.0.1", 0)
+        games.setup.set_by_mail("g1", [("web.private", "on")])
+        games.web.set_page_password("g1", "the-readers-word")
+        server = WebServer(Site(games, SITE), "127.0.0.1", 0)
         assert server.start()
         try:
             page = server.url + "games/g0/"
@@ -111,6 +117,7 @@ def web_benchmark(games_wanted: int = 1000, mails: int = 500) -> None:
                   f"(target {TARGETS['page'] * 1000:.0f} ms)")  # fmt: skip
             median, best = _median_ms(f"{server.url}games/g0/phases/{phases - 1}.html", 30)
             print(f"  a phase's page served: {median:.1f} ms median, {best:.1f} ms best of 30")
+            _pages_while_guessing(server.url)
         finally:
             server.stop()
 
@@ -118,6 +125,58 @@ def web_benchmark(games_wanted: int = 1000, mails: int = 500) -> None:
         _export_many(games_wanted)
     if mails:
         _mail_beside_the_site(mails)
+
+
+def _pages_read(url: str, seconds: float) -> list[float]:
+    """Fetch the twenty-year game's page one after the other for `seconds`: each page's time."""
+    taken: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        began = time.perf_counter()
+        with urllib.request.urlopen(url + "games/g0/", timeout=60) as answer:
+            answer.read()
+        taken.append(time.perf_counter() - began)
+    return taken
+
+
+def _guess(url: str, client: int, word: str) -> int:
+    """One guess at the private game's page password, from its own client address (the trusted local proxy's
+    X-Forwarded-For, as uvicorn reads it): the answer's status."""
+    request = urllib.request.Request(url + "games/g1/", data=urllib.parse.urlencode({"password": word}).encode(),
+                                     headers={"X-Forwarded-For": f"10.{client // 65536 % 256}.{client // 256 % 256}."
+                                                                 f"{client % 256}"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def _pages_while_guessing(url: str, seconds: float = 5.0, guessers: int = 32) -> None:
+    """Issue 41: the twenty-year game's page read by one stranger, alone and while `guessers` threads send guesses
+    at a private game's page password as fast as they are answered, each from a new client address."""
+    alone = _pages_read(url, seconds)
+    stop = threading.Event()
+    answers: list[int] = []
+    counter = itertools.count()
+
+    def guess() -> None:
+        while not stop.is_set():
+            n = next(counter)
+            answers.append(_guess(url, n, f"guess-{n}"))
+
+    threads = [threading.Thread(target=guess) for _ in range(guessers)]
+    for thread in threads:
+        thread.start()
+    reading = _pages_read(url, seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    kinds = {status: answers.count(status) for status in sorted(set(answers))}
+    print(f"  a stranger's pages alone: {len(alone) / seconds:.0f}/s, {statistics.median(alone) * 1000:.1f} ms "
+          f"median; while {len(answers) / seconds:.0f} guesses/s arrive from {guessers} senders at once: "
+          f"{len(reading) / seconds:.0f}/s, {statistics.median(reading) * 1000:.1f} ms median "
+          f"(guesses answered {kinds}: 403 checked, 429 made to wait, 503 busy)")  # fmt: skip
 
 
 def _export_many(games_wanted: int) -> None:
