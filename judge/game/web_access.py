@@ -62,11 +62,15 @@ FORGET_AFTER = timedelta(days=1)
 @dataclass(frozen=True)
 class Guess:
     """A guess let through (`wait` zero: check its password, then say how it went) or turned away (`wait`: how long
-    the client must wait before the next one is looked at)."""
+    the client must wait before the next one is looked at); either way, until when the client's next guess and any
+    guess at the game will be turned away, as the database now says (what a process may remember, to turn them
+    away without asking it again)."""
 
     client: str
     game: str
     wait: timedelta
+    client_until: datetime | None = None
+    game_until: datetime | None = None
 
 
 def page_password_stamp(name: str, stored: str) -> str:
@@ -128,15 +132,14 @@ class WebAccess(UseCase):
             rows = [_guesses(s, key, now) for key, _ in keys]
             waits = [as_utc(row.wait_until) - now for row in rows if row.wait_until is not None]
             wait = max([timedelta(0), *waits])
-            if wait > timedelta(0):
-                return Guess(client, game, wait)
-            for row, (_, limit) in zip(rows, keys, strict=True):
-                row.failures += 1
-                row.last_at = now
-                pause = limit.wait(row.failures)
-                row.wait_until = now + pause if pause else None
-            s.execute(delete(PageGuesses).where(PageGuesses.last_at < now - FORGET_AFTER))
-        return Guess(client, game, timedelta(0))
+            if wait <= timedelta(0):
+                for row, (_, limit) in zip(rows, keys, strict=True):
+                    row.failures += 1
+                    row.last_at = now
+                    pause = limit.wait(row.failures)
+                    row.wait_until = now + pause if pause else None
+                s.execute(delete(PageGuesses).where(PageGuesses.last_at < now - FORGET_AFTER))
+            return Guess(client, game, wait, as_utc(rows[0].wait_until), as_utc(rows[1].wait_until))
 
     def guess_was_right(self, guess: Guess) -> None:
         """The reserved guess was right: the client's count is forgotten, the game's loses the one it was given."""

@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
@@ -37,6 +37,7 @@ from judge.config import Config
 from judge.game import Games
 from judge.game.errors import NoSuchGame
 from judge.game.views import PublicGame, PublicHistory
+from judge.game.web_access import Guess
 from judge.web import pages
 from judge.web.feed import game_feed
 from judge.web.frames import phase_svg, start_svg
@@ -55,6 +56,8 @@ own, because the C library keeps a freed block of that size for the thread that 
 thread pool (40 threads), 16 MB could stay with each of them"""
 GUESSES_WAITING = 16
 """guesses that may wait for a check; more at once are answered "busy" (503) without being looked at"""
+WAITS_KEPT = 10_000
+"""clients and games whose wait this process remembers"""
 NAME_LONGEST = 64
 """the longest game name the database holds (`games.name`)"""
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
@@ -136,6 +139,11 @@ class Site:
         self._checker = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="judge-web-password")
         self._waiting = 0
         """guesses waiting for, or having, one of the `HASHES_AT_ONCE` checks (counted on the event loop)"""
+        self._waits: dict[str, datetime] = {}
+        """until when a client (`client ADDRESS`) or a game (`game NAME`) must wait, as the database said at this
+        process's last guess: a guess that falls in such a wait is turned away without asking the database (waits
+        only grow, but for a right guess, which clears its client here), so a flood of guesses costs the pages
+        nothing but its answers; at most `WAITS_KEPT`"""
 
     def history(self, name: str) -> PublicHistory:
         """The game's public history, read from the database only when it changed since the last request (a
@@ -194,7 +202,7 @@ class Site:
 
     def _locked(self, request: Request, name: str, status: int = 403, *, failed: bool = False, wait: str = "",
                 busy: bool = False) -> Response:  # fmt: skip
-        opens = self.games.web.has_page_password(name)
+        opens = bool(wait or busy) or self.games.web.has_page_password(name)  # a guess turned away: no question
         page = pages.locked_page(self.info, name, root_of(request), quote(request.url.path), opens=opens,
                                  failed=failed, wait=wait, busy=busy)  # fmt: skip
         return HTMLResponse(page, status_code=status, headers=PRIVATE_HEADERS)
@@ -298,6 +306,13 @@ class Site:
         for key in ("index", "frame"):
             if request.path_params.get(key, "start") != "start":
                 phase_number(request.path_params[key])
+        client = client_of(request)
+        now = self.games.clock.now()
+        until = max(self._waits.get(f"client {client}", now), self._waits.get(f"game {name}", now))
+        if until > now:  # known here: answered on the loop, without the database or a thread
+            return self._turned_away(request, name, until - now)
+        if self._waiting >= GUESSES_WAITING:
+            return self._busy(request, name)
         game = await run_in_threadpool(self.games.reads.public_game, name)
         if not game.private:
             return await run_in_threadpool(page, request)
@@ -308,17 +323,19 @@ class Site:
                 return Response("too long", status_code=413, media_type="text/plain")
         password = parse_qs(body.decode("utf-8", "replace")).get("password", [""])[0]
         if self._waiting >= GUESSES_WAITING:
-            return await run_in_threadpool(self._busy, request, name)
+            return self._busy(request, name)
         self._waiting += 1
         try:
-            guess = await run_in_threadpool(self.games.web.reserve_guess, client_of(request), name)
+            guess = await run_in_threadpool(self.games.web.reserve_guess, client, name)
+            self._remember(guess)
             if guess.wait:
-                return await run_in_threadpool(self._turned_away, request, name, guess.wait)
+                return self._turned_away(request, name, guess.wait)
             check = self.games.web.page_password_ok
             right = await asyncio.get_running_loop().run_in_executor(self._checker, check, name, password)
         finally:
             self._waiting -= 1
         if right:
+            self._waits.pop(f"client {client}", None)
             await run_in_threadpool(self.games.web.guess_was_right, guess)
         if not right:
             return await run_in_threadpool(lambda: self._locked(request, name, failed=True))
@@ -327,6 +344,16 @@ class Site:
         answer.set_cookie(self.cookie_name(name), made, max_age=PASS_DAYS * 86400, path=f"/games/{quote(name)}/",
                           httponly=True, samesite="lax", secure=request.url.scheme == "https")  # fmt: skip
         return answer
+
+    def _remember(self, guess: Guess) -> None:
+        for key, until in ((f"client {guess.client}", guess.client_until), (f"game {guess.game}", guess.game_until)):
+            if until is not None:
+                self._waits[key] = until
+        if len(self._waits) > WAITS_KEPT:
+            now = self.games.clock.now()
+            self._waits = {key: until for key, until in self._waits.items() if until > now}
+            while len(self._waits) > WAITS_KEPT:
+                del self._waits[next(iter(self._waits))]
 
     def _busy(self, request: Request, name: str) -> Response:
         answer = self._locked(request, name, 503, busy=True)
