@@ -113,11 +113,15 @@ class Demo:
 
     def _export(self) -> None:
         """The game's web pages as static files, as `judge web export` writes them: the map phase by phase."""
-        from judge.web.export import export_site
+        from judge.web.export import ExportRefused, export_site
         from judge.web.site import site_info
 
         out = self.site or Path(tempfile.mkdtemp(prefix="judge-demo-site-"))
-        export_site(Games(self.daemon.db, self.clock), site_info(self.daemon.config), out, only=GAME)
+        try:
+            export_site(Games(self.daemon.db, self.clock), site_info(self.daemon.config), out, only=GAME)
+        except ExportRefused as refused:
+            self.say(f"The game's web pages are not written: {refused}.\n")
+            return
         page = (out / "games" / GAME / "index.html").resolve()
         self.say(
             f"The game's web pages are written to {out}: open {page.as_uri()} in a browser to follow it phase by"
