@@ -346,6 +346,10 @@ def test_every_malformed_path_answers_the_sites_own_404_without_a_traceback(
                 assert answer.status == 404, (method, path[:60], answer.status)
                 assert "<h1>Not found</h1>" in answer.body and "testjudge: the games" in answer.body, path[:60]
     assert [r.getMessage() for r in caplog.records] == []
+    now = int(served.clock.now().timestamp())
+    for forged in (f"{now}.\u00e9t\u00e9", "9" * 4301, f"{now}." + "0" * 64, "-1.x", ""):
+        reader.cookies = {served.site.cookie_name("closed"): forged}
+        assert reader.ask("/games/closed/phases/0.html").status == 403, forged[:20]
     refused = reader.ask("/index.html", "guess")
     assert refused.status == 405 and "only read" in refused.body and "testjudge: the games" in refused.body
     assert reader.ask("/games/closed/", "guess").status == 403  # none of those was counted as a guess...

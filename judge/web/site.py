@@ -198,7 +198,8 @@ class Site:
         now = self._now()
         if not now - PASS_DAYS * 86400 < int(issued) <= now + 60:
             return False
-        return hmac.compare_digest(signature, self._signed(name, stamp, int(issued)))
+        expected = self._signed(name, stamp, int(issued))
+        return hmac.compare_digest(signature.encode("utf-8", "replace"), expected.encode())
 
     def _locked(self, request: Request, name: str, status: int = 403, *, failed: bool = False, wait: str = "",
                 busy: bool = False) -> Response:  # fmt: skip
