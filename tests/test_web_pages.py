@@ -90,7 +90,7 @@ def test_a_phases_page_carries_its_results_as_the_mail_gave_them_with_its_orders
 
 def test_the_forming_paused_and_finished_games_say_so(exported: Path) -> None:
     forming = (exported / "games" / "forming" / "index.html").read_text(encoding="utf-8")
-    assert "2 of 7 players joined: Austria Hopeful, England Hopeful." in forming
+    assert "2 of 7 players joined: <bdi>Austria Hopeful</bdi>, <bdi>England Hopeful</bdi>." in forming
     assert 'src="frames/start.svg"' in forming
     paused = (exported / "games" / "paused" / "index.html").read_text(encoding="utf-8")
     assert "paused: Spring 1902 Movement" in paused and "orders are due" not in paused

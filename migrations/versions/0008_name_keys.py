@@ -34,7 +34,9 @@ def upgrade() -> None:
                          sa.column("name_key", sa.String))  # fmt: skip
         keys = [{"row_id": row.id, "key": look_alike_key(row.name)} for row in conn.execute(sa.select(named))]
         if keys:
-            conn.execute(named.update().where(named.c.id == sa.bindparam("row_id")).values(name_key=sa.bindparam("key")), keys)
+            conn.execute(
+                named.update().where(named.c.id == sa.bindparam("row_id")).values(name_key=sa.bindparam("key")), keys
+            )
 
 
 def downgrade() -> None:
