@@ -250,16 +250,21 @@ def test_the_upgrade_keys_the_names_already_stored_and_refuses_none(database_url
 # --- in pages ---------------------------------------------------------------------------------------------------
 
 
-def test_every_name_in_the_pages_is_isolated(tmp_path: Path) -> None:
-    """A name right to left (Hebrew here) must move neither the punctuation nor the next name: the games list,
-    the game's page (GM, players, the forming game's joined players) write each in its own <bdi>."""
+def _forming_site(tmp_path: Path, gm: str, joined: tuple[str, ...]) -> None:
+    """The exported site (in tmp_path/site) of a forming game `alpha` run by `gm`, the players `joined` in."""
     games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    games.accounts.register("gm@example.org", "דוד", "pw")
+    games.accounts.register("gm@example.org", gm, "pw")
     games.seating.create_game("alpha", "standard", "gm@example.org", "pw", seed=1)
-    for n, name in enumerate(("אנה", "Bob")):
+    for n, name in enumerate(joined):
         games.accounts.register(f"p{n}@example.org", name, "pw")
         games.seating.join("alpha", f"p{n}@example.org", "pw")
     export_site(games, SITE, tmp_path / "site")
+
+
+def test_every_name_in_the_pages_is_isolated(tmp_path: Path) -> None:
+    """A name right to left (Hebrew here) must move neither the punctuation nor the next name: the games list,
+    the game's page (GM, players, the forming game's joined players) write each in its own <bdi>."""
+    _forming_site(tmp_path, "דוד", ("אנה", "Bob"))
     listing = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     page = (tmp_path / "site" / "games" / "alpha" / "index.html").read_text(encoding="utf-8")
     assert "<bdi>Bob</bdi>, <bdi>אנה</bdi> (2 of 7 joined)" in listing
@@ -298,13 +303,7 @@ def test_in_chromium_right_to_left_names_keep_their_places_in_a_list(tmp_path: P
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    games.accounts.register("gm@example.org", "Gamesmaster", "pw")
-    games.seating.create_game("alpha", "standard", "gm@example.org", "pw", seed=1)
-    for n, name in enumerate(("אנה", "דוד")):
-        games.accounts.register(f"p{n}@example.org", name, "pw")
-        games.seating.join("alpha", f"p{n}@example.org", "pw")
-    export_site(games, SITE, tmp_path / "site")
+    _forming_site(tmp_path, "Gamesmaster", ("אנה", "דוד"))
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for path in ("index.html", "games/alpha/index.html"):
