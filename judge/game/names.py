@@ -15,9 +15,9 @@ is the judge's business (issue 41):
 A game's name is also typed in every SIGNON and JOIN and is part of the site's addresses: it is ASCII letters and
 digits, as njudge's and DPjudge's are, which any keyboard and any mail client writes.
 
-Names stored before these rules keep working (nothing is migrated: a running game's players sign on as before);
-`as_shown` is what they show as, so an old name's override or zero-width characters move nothing in a page or a
-mail either.
+Names stored before these rules keep working: no name is changed (migration 0008 only stores each one's key, and
+two old names alike keep theirs), so a running game's players sign on as before; `as_shown` is what they show as,
+so an old name's override or zero-width characters move nothing in a page or a mail either.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ PLAYER_NAME_LIMIT = 40
 GAME_NAME_LIMIT = 32
 """characters in a game's name (CREATE's rule before issue 41; njudge's are 8)"""
 MARKS_LIMIT = 3
-"""combining marks on one letter: every script's writing needs fewer after NFKC; more stack over the lines around"""
+"""combining marks on one letter: ordinary writing needs fewer after NFKC; more stack over the lines around"""
 
 KEY_LIMIT = 480
 """the stored key's length (`players.name_key`, `games.name_key`): a skeleton may be longer than its name"""
