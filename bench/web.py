@@ -26,6 +26,7 @@ from judge.contract import position_from_json
 from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
+from judge.game.names import look_alike_key
 from judge.store import Game, PhaseRecord, Press, Seat, open_database
 from judge.testing.random_games import phase_orders
 from judge.testing.tables import full_games
@@ -66,7 +67,8 @@ def _copies(games: Games, made: int, wanted: int) -> None:
         for n in range(made, wanted):
             source = originals[n % made]
             row = {c.key: getattr(source, c.key) for c in Game.__table__.columns if c.key != "id"}
-            new_id = s.execute(insert(Game).values(**{**row, "name": f"g{n}"}).returning(Game.id)).scalar_one()
+            named = {**row, "name": f"g{n}", "name_key": look_alike_key(f"g{n}")}
+            new_id = s.execute(insert(Game).values(**named).returning(Game.id)).scalar_one()
             for table, model in (
                 (Seat.__table__, Seat),
                 (PhaseRecord.__table__, PhaseRecord),

@@ -23,7 +23,7 @@ def full_games(games: Games, count: int) -> None:
         games.seating.create_game(f"g{g}", "standard", "gm@example.org", "pw", seed=g)
         for power in POWERS:
             address = f"{power.lower()}{g}@example.org"
-            games.accounts.register(address, f"{power} Player", "pw")
+            games.accounts.register(address, f"{power} Player {g}", "pw")
             games.seating.join(f"g{g}", address, "pw", [power])
 
 

@@ -80,7 +80,7 @@ class MailJudge:
         assert "created" in self.send("gm@example.org", f"CREATE {name} {variant} joinpw {options}".strip())
         for power in POWERS:
             address = f"{power.lower()}.{name}@example.org"
-            self.send(address, f"REGISTER {power} Player {power.lower()}pw\nJOIN {name} joinpw {power}")
+            self.send(address, f"REGISTER {power} Player of {name} {power.lower()}pw\nJOIN {name} joinpw {power}")
 
     @staticmethod
     def player(name: str, power: str) -> str:
@@ -250,7 +250,7 @@ def test_13_every_player_gets_a_game_start_mail_with_the_players_and_the_first_p
     judge.send("gm@example.org", "CREATE place multiplicity1 joinpw")
     for power in POWERS:
         judge.send(
-            judge.player("place", power), f"REGISTER {power} Player {power.lower()}pw\nJOIN place joinpw {power}"
+            judge.player("place", power), f"REGISTER {power} of place {power.lower()}pw\nJOIN place joinpw {power}"
         )
     placing = judge.wait_mails(judge.player("place", "Russia"), "place has started")[0].get_content()
     assert "The game opens with Winter 1900 Adjustment: each power places its units" in placing
@@ -430,7 +430,7 @@ def test_15_a_game_started_short_of_players_has_its_other_powers_in_civil_disord
     joined = ("England", "France", "Germany")
     for power in joined:
         judge.send(
-            judge.player("short", power), f"REGISTER {power} Player {power.lower()}pw\nJOIN short joinpw {power}"
+            judge.player("short", power), f"REGISTER {power} of short {power.lower()}pw\nJOIN short joinpw {power}"
         )
     refused = judge.send("gm@example.org", _gm("short") + "START")
     assert "needs 7 players and has 3; START CD starts it now" in refused

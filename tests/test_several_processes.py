@@ -144,7 +144,7 @@ def test_two_judge_processes_answer_every_mail_once_and_adjudicate_every_game_on
             mailbox,
             [("gm@example.org", "REGISTER The GM gmpass\nCREATE alpha standard letmein\nCREATE beta standard letmein")]
             + [
-                (f"{power.lower()}.{game}@example.org", f"REGISTER {power} Player pw\nJOIN {game} letmein {power}")
+                (f"{power.lower()}.{game}@example.org", f"REGISTER {power} of {game} pw\nJOIN {game} letmein {power}")
                 for game, powers in GAMES.items()
                 for power in powers
             ],

@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
 from judge.game.reads import UNNAMED
-from judge.store import open_database
+from judge.store import Player, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import full_games
 from judge.web.export import export_site
@@ -89,7 +90,7 @@ def test_a_phases_page_carries_its_results_as_the_mail_gave_them_with_its_orders
 
 def test_the_forming_paused_and_finished_games_say_so(exported: Path) -> None:
     forming = (exported / "games" / "forming" / "index.html").read_text(encoding="utf-8")
-    assert "2 of 7 players joined: Austria Hopeful, England Hopeful." in forming
+    assert "2 of 7 players joined: <bdi>Austria Hopeful</bdi>, <bdi>England Hopeful</bdi>." in forming
     assert 'src="frames/start.svg"' in forming
     paused = (exported / "games" / "paused" / "index.html").read_text(encoding="utf-8")
     assert "paused: Spring 1902 Movement" in paused and "orders are due" not in paused
@@ -251,10 +252,13 @@ def test_the_gm_marks_a_game_private_by_mail_and_opens_it_again(tmp_path: Path) 
 
 
 def test_a_name_that_holds_an_address_is_never_shown(tmp_path: Path) -> None:
-    """Players registered with their address as their name (before REGISTER refused it; the test tables still do):
-    the pages show "a player" where the name would be, and no address."""
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
+    """Players registered with their address as their name (before REGISTER refused it; written here into the
+    database as such an old record stands): the pages show "a player" where the name would be, and no address."""
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    games = Games(db)
     seats = full_games(games, 1)
+    with db.transaction() as s:
+        s.execute(update(Player).where(Player.address != "gm@example.org").values(name=Player.address))
     out = tmp_path / "site"
     export_site(games, SITE, out)
     page = (out / "games" / seats[0].game / "index.html").read_text(encoding="utf-8")

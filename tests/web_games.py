@@ -24,7 +24,7 @@ def _address(power: str, game: str) -> str:
 def _full(games: Games, name: str, seed: int) -> None:
     games.seating.create_game(name, "standard", "gm@players.test", "sekret-join", seed=seed)
     for power in POWERS:
-        games.accounts.register(_address(power, name), f"{power} Player", "sekret-player")
+        games.accounts.register(_address(power, name), f"{power} Player of {name}", "sekret-player")
         games.seating.join(name, _address(power, name), "sekret-join", [power])
 
 

@@ -15,10 +15,8 @@ class Register(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 2, f"usage: {self.usage}")
-        # the name is shown to the other players and on the game's web page, where no address ever is
-        name = " ".join(args[:-1])
-        require("@" not in name, "give your name, not an address: the name is shown to the other players")
-        ctx.games.accounts.register(ctx.sender, name, args[-1])
+        # the name is shown to the other players and on the game's web page: judge.game.names says what it may be
+        name = ctx.games.accounts.register(ctx.sender, " ".join(args[:-1]), args[-1])
         return [f"{ctx.sender} is registered as {name}."]
 
 

@@ -25,16 +25,15 @@ class Create(Command):
         require(len(args) >= 3, f"usage: {self.usage}")
         creators = ctx.config.creators
         require(not creators or ctx.sender in creators, "this judge lets only its named GMs create games")
-        name, variant, password = args[0], args[1], args[2]
-        require(name.isalnum() and len(name) <= 32, "a game name is letters and digits, at most 32")
+        name, variant, password = args[0], args[1], args[2]  # the name's rules: judge.game.names
         options: dict[str, Any] = {}
         for pair in args[3:]:
             key, sep, value = pair.partition("=")
             require(bool(sep), f"options are written option=value, not {pair!r}")
             options[key.lower()] = value  # read against the option's choices by the use case
-        created = ctx.games.seating.create_game(name.lower(), variant, ctx.sender, password, options=options)
+        created = ctx.games.seating.create_game(name, variant, ctx.sender, password, options=options)
         return [
-            f"Game {name.lower()} ({variant}) created; you are its GM. Players JOIN {name.lower()} <password>.",
+            f"Game {created.name} ({variant}) created; you are its GM. Players JOIN {created.name} <password>.",
             *options_lines(created.options, created.settings),
         ]
 

@@ -14,6 +14,7 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
+from judge.game.names import as_shown
 from judge.game.settings import PLAYERS_STATE, SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
@@ -64,11 +65,11 @@ class Reads(UseCase):
                 winners=list(game.winners) if game.winners else None,
                 deadline=game.deadline,
                 style=results_style(game.settings),
-                gm=game.gm.name,
+                gm=as_shown(game.gm.name),
                 seats=tuple(
                     SeatView(
                         power=seat.power,
-                        player=seat.player.name if seat.player else None,
+                        player=as_shown(seat.player.name) if seat.player else None,
                         address=seat.player.address if seat.player else None,
                         status=seat.status,
                         missed=seat.missed,
@@ -124,7 +125,7 @@ class Reads(UseCase):
                 players.append(
                     PlayerStatus(
                         side=side.label,
-                        player=holder.name if holder else None,
+                        player=as_shown(holder.name) if holder else None,
                         address=holder.address if holder else None,
                         powers=powers,
                         draw=None
@@ -327,8 +328,9 @@ UNNAMED = "a player"
 def shown_name(name: str) -> str:
     """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
     but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
-    someone else's -- and addresses are never shown to another person."""
-    return UNNAMED if "@" in name else name
+    someone else's -- and addresses are never shown to another person. Otherwise the name as anyone sees it
+    (judge.game.names.as_shown: an old name's invisible characters dropped, its length bounded)."""
+    return UNNAMED if "@" in name else as_shown(name)
 
 
 def _players(game: Game) -> tuple[PlayerView, ...]:

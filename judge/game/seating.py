@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from judge.contract import position_json
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
+from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
 from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
 from judge.game.use_case import (
     UseCase,
@@ -30,8 +31,9 @@ from judge.variants import Side, UnknownVariant, get_variant, side_named
 
 @dataclass(frozen=True)
 class Created:
-    """A new game's rule options and the settings its GM gave, as CREATE's reply and LIST show them."""
+    """A new game's name, its rule options and the settings its GM gave, as CREATE's reply and LIST show them."""
 
+    name: str
     options: dict[str, Any]
     settings: dict[str, Any]
 
@@ -59,7 +61,9 @@ class Seating(UseCase):
         settings: dict[str, Any] | None = None,
         seed: int | None = None,
     ) -> Created:
-        """A forming game with its GM; returns its rule options and the settings given (for the reply)."""
+        """A forming game with its GM; returns its name as stored, its rule options and the settings given (for the
+        reply). The name is judge.game.names' (ASCII letters and digits, bounded) and like no other game's."""
+        name = game_name(name)
         settings = {**DEFAULT_SETTINGS, **(settings or {})}
         try:
             chosen = get_variant(variant)
@@ -80,9 +84,14 @@ class Seating(UseCase):
             gm = self.store.player(s, gm_address)
             if s.scalar(select(Game.id).where(Game.name == name)) is not None:
                 raise GameError(f"a game called {name} already exists")
+            key = look_alike_key(name)
+            taken = s.scalar(select(Game.name).where(Game.name_key == key).limit(1))
+            if taken is not None:
+                raise NameRefused(f"{name} looks like {as_shown(taken)}, another game's name: choose another")
             s.add(
                 Game(
                     name=name,
+                    name_key=key,
                     variant=chosen.name,
                     options=dict(options or {}),
                     settings=settings,
@@ -93,7 +102,7 @@ class Seating(UseCase):
                     created_at=self.clock.now(),
                 )
             )
-        return Created(dict(options or {}), given_settings(settings))
+        return Created(name, dict(options or {}), given_settings(settings))
 
     def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> Side | None:
         """Join a forming game, naming the players or powers one would like to be, best first; when the join filled
@@ -250,7 +259,7 @@ def _player_of(seats: list[Seat]) -> str:
     """Who plays a side, as the game-start mail and LIST name them: the player's name, never the address."""
     holder = next((seat.player for seat in seats if seat.player), None)
     if holder is not None:
-        return holder.name
+        return as_shown(holder.name)
     if any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats):
         return "civil disorder"
     return "(no player)"

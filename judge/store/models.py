@@ -90,6 +90,8 @@ class Player(Base):
     address: Mapped[str] = mapped_column(String(320), unique=True)
     """lower-cased mail address: how the judge recognises a player"""
     name: Mapped[str] = mapped_column(String(120))
+    name_key: Mapped[str | None] = mapped_column(String(480), index=True)
+    """what the name looks like (judge.game.names.look_alike_key): REGISTER refuses a name whose key is taken"""
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime]
 
@@ -99,6 +101,8 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(480), index=True)
+    """what the name looks like (judge.game.names.look_alike_key): CREATE refuses a name whose key is taken"""
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     """rule options passed to the variant (`judge variants --options NAME`)"""

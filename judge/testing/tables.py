@@ -29,7 +29,8 @@ class Seat:
 
 def full_games(layer: Games, games: int, password: str = "pw") -> list[Seat]:
     """`games` started standard games g0, g1, ... run by gm@example.org, each power's player registered as
-    <power><n>@example.org; every password (the players', the GM's and the games') is `password`."""
+    <power><n>@example.org under the name "<Power> <n>"; every password (the players', the GM's and the games') is
+    `password`."""
     layer.accounts.register("gm@example.org", "GM", password)
     seats = []
     for g in range(games):
@@ -37,7 +38,7 @@ def full_games(layer: Games, games: int, password: str = "pw") -> list[Seat]:
         layer.seating.create_game(game, "standard", "gm@example.org", password, seed=g)
         for power in POWERS:
             address = f"{power.lower()}{g}@example.org"
-            layer.accounts.register(address, address, password)
+            layer.accounts.register(address, f"{power} {g}", password)
             layer.seating.join(game, address, password, [power])
             seats.append(Seat(game, power, address))
     return seats

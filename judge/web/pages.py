@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from judge.data import data_path
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
@@ -48,6 +49,7 @@ def environment() -> Environment:
         auto_reload=False,
     )
     env.filters["when"] = when
+    env.filters["isolated"] = isolated
     return env
 
 
@@ -61,6 +63,13 @@ def static_file(name: str) -> str:
 def when(moment: datetime | None) -> str:
     """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
     return "none" if moment is None else f"{moment:%a %d %b %Y %H:%M} UTC"
+
+
+def isolated(names: Iterable[str]) -> Markup:
+    """Names people chose, listed: each in its own `<bdi>`, so that a right-to-left name (or one stored before
+    issue 41's rules, with an override in it) moves neither the commas nor the next name. A single name is written
+    `<bdi>{{ name }}</bdi>` in the template itself."""
+    return Markup(", ").join(Markup("<bdi>{}</bdi>").format(name) for name in names)
 
 
 def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
