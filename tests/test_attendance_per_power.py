@@ -1,0 +1,112 @@
+"""Issue 40: attendance is reckoned per power owed and reported per side. The keeper's decision (`_plan`, a pure
+function) waits for every power that owes orders -- a Hepta player's seven board-nations, a Hoplite Major and its
+Minor, each apart -- and goes early only when each has orders on file without errors (docs/deadlines.md, "What
+happens"); the lists name a side once, with the powers it still owes when they are not all it has."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from judge.engine.phase import PhaseType
+from judge.game.attendance import owed_by_sides, owed_text, owed_texts
+from judge.game.checking import route_lines
+from judge.schedule.keeper import _Look, _plan
+from judge.store import SeatStatus
+from judge.variants import get_variant
+
+NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+DEADLINE = NOW + timedelta(days=2)
+
+HEPTA_A = get_variant("hepta").sides({"assignment": "a"})
+ENGLAND = next(side for side in HEPTA_A if side.name == "England")
+FRANCE = next(side for side in HEPTA_A if side.name == "France")
+
+
+def _look(
+    due: set[str],
+    sets: dict[str, bool],
+    *,
+    phase: PhaseType = PhaseType.MOVEMENT,
+    seats: dict[str, str] | None = None,
+    settings: dict[str, Any] | None = None,
+    deadline: datetime = DEADLINE,
+) -> _Look:
+    """A game's look as the keeper reads it: every power due has a seat with a player (`seats`: other statuses)."""
+    status = {power: SeatStatus.PLAYING for power in due} | (seats or {})
+    return _Look(
+        3, settings or {}, deadline, phase, frozenset(due), tuple((p, s, False) for p, s in status.items()), sets
+    )
+
+
+def test_a_side_that_ordered_one_board_of_seven_is_not_processed_early() -> None:
+    """The CW Heptadiplomacy repro: each player had sent orders for some board; 35 of 49 board-nations were not
+    ordered, and the phase went early. Now the six boards not ordered are missing, and the phase waits."""
+    due = {power for side in HEPTA_A for power in side.powers}
+    sets = {side.powers[0]: False for side in HEPTA_A} | {p: False for p in FRANCE.powers}
+    plan = _plan(_look(due, sets), NOW)
+    assert plan.early is None
+    assert plan.missing == sorted(due - set(sets))
+    assert len(plan.missing) == 6 * 6
+
+
+def test_the_phase_goes_early_once_every_power_owed_has_orders() -> None:
+    due = {power for side in HEPTA_A for power in side.powers}
+    assert _plan(_look(due, dict.fromkeys(due, False)), NOW).early == "every order is in"
+
+
+def test_a_hoplite_winter_waits_for_a_minor_that_owes_a_removal_while_its_major_has_orders() -> None:
+    """The Hoplite repro: Sparta's builds on file, Elatea owing a removal: not early; Elatea is missing."""
+    plan = _plan(
+        _look({"Sparta", "Elatea", "Athens"}, {"Sparta": False, "Athens": False}, phase=PhaseType.ADJUSTMENT), NOW
+    )
+    assert plan.early is None and plan.missing == ["Elatea"]
+
+
+def test_orders_with_errors_for_one_board_hold_the_phase() -> None:
+    due = set(ENGLAND.powers)
+    sets = dict.fromkeys(due, False) | {"3:England": True}
+    plan = _plan(_look(due, sets), NOW)
+    assert plan.early is None and plan.missing == [] and plan.faulty == ["3:England"]
+
+
+def test_powers_in_civil_disorder_or_held_away_are_not_waited_for() -> None:
+    """docs/deadlines.md: civil disorder and `absence.mode=hold` excuse a power, each apart."""
+    due = set(ENGLAND.powers) | {"1:France"}
+    away = {"absence": {"mode": "hold"}, "absences": {"1:France": [(NOW - timedelta(days=1)).isoformat(),
+                                                                   (NOW + timedelta(days=3)).isoformat()]}}  # fmt: skip
+    sets = dict.fromkeys(ENGLAND.powers[1:], False)
+    plan = _plan(_look(due, sets, seats={"1:England": SeatStatus.CIVIL_DISORDER}, settings=away), NOW)
+    assert plan.early == "every order is in"
+
+
+def test_a_side_partly_in_is_reminded_and_late_for_what_it_still_owes() -> None:
+    due = set(ENGLAND.powers)
+    sets = dict.fromkeys(ENGLAND.powers[:5], False)
+    reminded = _plan(_look(due, sets), DEADLINE - timedelta(hours=1))
+    assert reminded.remind and reminded.missing == ["6:England", "7:England"]
+    late = _plan(_look(due, sets), DEADLINE + timedelta(minutes=1))
+    assert late.late and late.missing == ["6:England", "7:England"]
+    assert not _plan(_look(due, dict.fromkeys(due, False), settings={"_no_early": 3}), DEADLINE).late
+
+
+def test_a_side_is_named_once_with_the_powers_it_still_owes() -> None:
+    """Reported per side: the side alone when it owes for all it has, else with the powers, never 49 names."""
+    assert owed_text(ENGLAND, list(ENGLAND.powers)) == "England"
+    assert owed_text(ENGLAND, ["3:England", "7:England"]) == "England (3:England, 7:England)"
+    hoplite = next(side for side in get_variant("hoplite").sides() if side.name == "Sparta")
+    assert owed_text(hoplite, ["Elatea"]) == "Sparta + Elatea (Elatea)"
+    every = [power for side in HEPTA_A for power in side.powers]
+    assert owed_texts(HEPTA_A, every) == sorted(side.name for side in HEPTA_A)
+    assert [side.name for side, _ in owed_by_sides(HEPTA_A, ["7:England", "1:France"])] == ["England", "France"]
+
+
+def test_a_hepta_player_waives_a_boards_builds_by_naming_it() -> None:
+    """A Hepta player signed on as board 1 waives board 3's build with `3:England: Waive`: the line is filed for
+    3:England (a waive names no unit; the power written before it says whose it is), so that board is heard."""
+    variant = get_variant("hepta")
+    rules = variant.rules({"assignment": "a"})
+    position = variant.starting_position()
+    lines = ["3:England: Waive", "Waive", "7:France: Waive"]
+    owners = route_lines(rules, position, ENGLAND.powers, "1:England", lines)
+    assert owners == ["3:England", "1:England", "1:England"]  # France's board is not his: left with the sign-on
