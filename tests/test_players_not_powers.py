@@ -78,6 +78,7 @@ def test_a_later_mail_replaces_the_orders_of_the_boards_it_orders_and_no_others(
     assert "your other powers keep the orders they have" in reply
     assert "  1:England: F 1:lon - 1:eng" in reply and "  5:England: F 5:lon - 5:eng" in reply
     assert "  6:England: no orders" in reply
+    assert "Still owed: 6:England, 7:England. The phase waits for them until the deadline" in reply  # issue 40
     sets = _sets(judge)
     assert {power: lines for power, lines in sets.items()} == {
         **{f"{k}:England": [f"F {k}:lon - {k}:eng"] for k in range(1, 6)}

@@ -3,8 +3,7 @@ still owed is named, a side at a time.
 
 Attendance is reckoned per power owed and reported per side: a phase waits for every power that owes orders (a
 Hepta player's seven board-nations are seven sets of orders, a Hoplite Major and its Minor two), and a notice or a
-list names the player's side once, with the powers it still owes when it sent orders for some of them
-(`owed_by_sides`).
+list names the player's side once, with the powers in question when they are not all it has (`owed_text`).
 
 An absence is whole days in the game's zone, from the start of its first day to the end of its last. The GM
 chooses (`absence.mode`) what it does:

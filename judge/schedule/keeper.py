@@ -96,10 +96,10 @@ class _Plan:
 def _plan(look: _Look, now: datetime) -> _Plan:
     """What is due for a game at `now`: the keeper's whole decision, a pure function of the look.
 
-    Reckoned per power owed (docs/deadlines.md, "What happens"): the phase waits for every power that owes orders
-    in it, a Hepta player's seven board-nations and a Hoplite Major and its Minor each apart, and goes early only
-    when each has orders on file without errors; a side that ordered some of its powers still owes the others
-    (its reminder and late notice name them: `DeadlineKeeper._game`)."""
+    Reckoned per power owed (docs/deadlines.md, "Several powers to a player"): the phase waits for every power
+    that owes orders in it, a Hepta player's seven board-nations and a Hoplite Major and its Minor each apart, and
+    goes early only when each has orders on file without errors; a side that ordered some of its powers still
+    owes the others (its reminder and late notice name them: `DeadlineKeeper._game`)."""
     settings, index = look.settings, look.index
     timing = timing_from_settings(settings)
     # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
@@ -130,11 +130,11 @@ def _plan(look: _Look, now: datetime) -> _Plan:
     return _Plan(missing, faulty, None, remind, late, at_grace, unfilled)
 
 
-def _owing(game: Game, plan: _Plan, addresses: dict[str, str]) -> list[tuple[Side, list[str], list[str], str]]:
+def _owing(sides: list[Side], plan: _Plan, addresses: dict[str, str]) -> list[tuple[Side, list[str], list[str], str]]:
     """Each side that owes orders or has orders with errors, once: the side, its powers with no orders on file,
     those with errors, and its player's address (a side nobody plays is left out: there is nobody to tell)."""
     found = []
-    for side, powers in owed_by_sides(sides_of(game), [*plan.missing, *plan.faulty]):
+    for side, powers in owed_by_sides(sides, [*plan.missing, *plan.faulty]):
         address = next((addresses[power] for power in side.powers if power in addresses), None)
         if address is not None:
             missing = [power for power in powers if power in plan.missing]
@@ -588,7 +588,7 @@ class DeadlineKeeper:
         sides = sides_of(game)
         if plan.remind:
             notice = self._notice(game, position.phase)
-            for side, missing, faulty, address in _owing(game, plan, audience.players):
+            for side, missing, faulty, address in _owing(sides, plan, audience.players):
                 reminder = Reminder(
                     game=name, phase=phase, power=side.label, missing=bool(missing), notice=notice, address=address,
                     owing=_in_part(side, missing), with_errors=_in_part(side, faulty),
@@ -597,7 +597,7 @@ class DeadlineKeeper:
             self._mark(game, "_reminded", index)
             done.append(f"{name}: reminded {', '.join(owed_texts(sides, [*plan.missing, *plan.faulty])) or 'nobody'}")
         if plan.late:
-            owing = [(side, missing, address) for side, missing, _, address in _owing(game, plan, audience.players)]
+            owing = [(side, missing, address) for side, missing, _, address in _owing(sides, plan, audience.players)]
             late = OrdersLate(
                 game=name, phase=phase, missing=tuple(owed_texts(sides, plan.missing)),
                 faulty=tuple(owed_texts(sides, plan.faulty)), notice=self._notice(game, position.phase),
