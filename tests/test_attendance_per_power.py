@@ -6,13 +6,16 @@ happens"); the lists name a side once, with the powers it still owes when they a
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from judge.engine.phase import PhaseType
 from judge.game.attendance import owed_by_sides, owed_text, owed_texts
 from judge.game.checking import route_lines
+from judge.game.reads import side_status
 from judge.schedule.keeper import _Look, _plan
-from judge.store import SeatStatus
+from judge.store import Seat, SeatStatus, open_database
+from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
@@ -110,3 +113,41 @@ def test_a_hepta_player_waives_a_boards_builds_by_naming_it() -> None:
     lines = ["3:England: Waive", "Waive", "7:France: Waive"]
     owners = route_lines(rules, position, ENGLAND.powers, "1:England", lines)
     assert owners == ["3:England", "1:England", "1:England"]  # France's board is not his: left with the sign-on
+
+
+def test_list_shows_a_side_late_for_one_board_and_not_eliminated_for_one() -> None:
+    """LIST names a side's state: late when any power of it was late (counted per power), eliminated only when
+    every power of it is (a Hepta board-nation knocked out leaves its player in the game)."""
+    seats = [Seat(power=power, status=SeatStatus.PLAYING) for power in ENGLAND.powers]
+    assert side_status(seats) == SeatStatus.PLAYING
+    seats[0].status = SeatStatus.ELIMINATED
+    assert side_status(seats) == SeatStatus.PLAYING
+    seats[6].status = SeatStatus.LATE
+    assert side_status(seats) == SeatStatus.LATE
+    seats[5].status = SeatStatus.ABANDONED
+    assert side_status(seats) == SeatStatus.ABANDONED
+    assert side_status([Seat(power=p, status=SeatStatus.ELIMINATED) for p in ENGLAND.powers]) == "eliminated"
+
+
+def test_a_hepta_player_late_for_one_board_is_listed_late_once(tmp_path: Path) -> None:
+    """By mail: England orders six boards of seven; at PROCESS the GM's reply names him with the seventh, and LIST
+    shows his side late, once."""
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    try:
+        judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+        judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a")
+        for side in HEPTA_A:
+            address = f"{side.name.lower()}@example.org"
+            judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
+            judge.mail(address, f"JOIN hep joinpw {side.name}")
+        reply = judge.mail("england@example.org", "SIGNON hep England pwengland\n" + "\n".join(
+            f"F {k}:lon - {k}:eng" for k in range(1, 7)))  # fmt: skip
+        assert "Still owed: 7:England." in reply
+        processed = judge.mail("gm@example.org", "SIGNON hep MASTER gmpass\nPROCESS")
+        assert "England (7:England)" in processed
+        listed = judge.mail("x@example.org", "LIST hep")
+        england = [line for line in listed.splitlines() if "England Player" in line]
+        assert len(england) == 1 and england[0].split()[-1] == "late", england
+    finally:
+        db.dispose()
