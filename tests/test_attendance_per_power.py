@@ -9,12 +9,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from judge.engine.phase import PhaseType
-from judge.game.attendance import owed_by_sides, owed_text, owed_texts
+from judge.game.attendance import held_away, owed_by_sides, owed_text, owed_texts
 from judge.game.checking import route_lines
 from judge.game.reads import side_status
 from judge.schedule.keeper import _Look, _plan
-from judge.store import Seat, SeatStatus, open_database
+from judge.store import Game, Seat, SeatStatus, open_database
 from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 
@@ -149,5 +151,33 @@ def test_a_hepta_player_late_for_one_board_is_listed_late_once(tmp_path: Path) -
         listed = judge.mail("x@example.org", "LIST hep")
         england = [line for line in listed.splitlines() if "England Player" in line]
         assert len(england) == 1 and england[0].split()[-1] == "late", england
+    finally:
+        db.dispose()
+
+
+def test_a_hepta_players_absence_covers_his_seven_board_nations(tmp_path: Path) -> None:
+    """An absence is the player's (docs/deadlines.md, "Several powers to a player"): SET ABSENCE from any sign-on
+    is kept for every power of his side, so under `absence.mode=hold` the phase waits for none of his boards, and
+    under `extend` a deadline moves whichever of his boards owes orders; SET NO ABSENCE withdraws it for all."""
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    try:
+        judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+        judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a absence.mode=hold")
+        for side in HEPTA_A:
+            address = f"{side.name.lower()}@example.org"
+            judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
+            judge.mail(address, f"JOIN hep joinpw {side.name}")
+        today = judge.clock.now().date()
+        away = f"SET ABSENCE {today} TO {today + timedelta(days=3)}"
+        assert "away from" in judge.mail("england@example.org", f"SIGNON hep 3:England pwengland\n{away}")
+        with db.transaction() as s:
+            settings = s.scalars(select(Game.settings).where(Game.name == "hep")).one()
+        assert sorted(settings["absences"]) == sorted(ENGLAND.powers)
+        assert held_away(settings, judge.clock.now()) == set(ENGLAND.powers)
+        judge.mail("england@example.org", "SIGNON hep England pwengland\nSET NO ABSENCE")
+        with db.transaction() as s:
+            settings = s.scalars(select(Game.settings).where(Game.name == "hep")).one()
+        assert not settings["absences"]
     finally:
         db.dispose()
