@@ -137,12 +137,7 @@ def test_a_hepta_player_late_for_one_board_is_listed_late_once(tmp_path: Path) -
     db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
     judge = Judge(db)
     try:
-        judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-        judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a")
-        for side in HEPTA_A:
-            address = f"{side.name.lower()}@example.org"
-            judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
-            judge.mail(address, f"JOIN hep joinpw {side.name}")
+        _hepta_by_mail(judge)
         reply = judge.mail("england@example.org", "SIGNON hep England pwengland\n" + "\n".join(
             f"F {k}:lon - {k}:eng" for k in range(1, 7)))  # fmt: skip
         assert "Still owed: 7:England." in reply
@@ -162,12 +157,7 @@ def test_a_hepta_players_absence_covers_his_seven_board_nations(tmp_path: Path) 
     db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
     judge = Judge(db)
     try:
-        judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-        judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a absence.mode=hold")
-        for side in HEPTA_A:
-            address = f"{side.name.lower()}@example.org"
-            judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
-            judge.mail(address, f"JOIN hep joinpw {side.name}")
+        _hepta_by_mail(judge, "absence.mode=hold")
         today = judge.clock.now().date()
         away = f"SET ABSENCE {today} TO {today + timedelta(days=3)}"
         assert "away from" in judge.mail("england@example.org", f"SIGNON hep 3:England pwengland\n{away}")
@@ -181,3 +171,13 @@ def test_a_hepta_players_absence_covers_his_seven_board_nations(tmp_path: Path) 
         assert not settings["absences"]
     finally:
         db.dispose()
+
+
+def _hepta_by_mail(judge: Judge, *settings: str) -> None:
+    """A CW Heptadiplomacy game (option A) created by its GM and joined by a player a country."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", f"CREATE hep hepta joinpw assignment=a {' '.join(settings)}")
+    for side in HEPTA_A:
+        address = f"{side.name.lower()}@example.org"
+        judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
+        judge.mail(address, f"JOIN hep joinpw {side.name}")
