@@ -78,6 +78,7 @@ def test_a_later_mail_replaces_the_orders_of_the_boards_it_orders_and_no_others(
     assert "your other powers keep the orders they have" in reply
     assert "  1:England: F 1:lon - 1:eng" in reply and "  5:England: F 5:lon - 5:eng" in reply
     assert "  6:England: no orders" in reply
+    assert "Still owed: 6:England, 7:England. The phase waits for them until the deadline" in reply  # issue 40
     sets = _sets(judge)
     assert {power: lines for power, lines in sets.items()} == {
         **{f"{k}:England": [f"F {k}:lon - {k}:eng"] for k in range(1, 6)}
@@ -108,10 +109,22 @@ def test_a_merge_of_the_majors_units_sent_from_the_minors_signon_is_filed_and_pr
     assert "Elatea:   A Spa" not in results
 
 
-def test_a_player_whose_units_were_ordered_is_never_late(judge: Judge) -> None:
-    """Sparta's units ordered from Elatea's sign-on: the player is not late, for Sparta or for Elatea."""
+def test_a_player_is_late_for_the_power_he_left_unordered_and_for_no_other(judge: Judge) -> None:
+    """Issue 40: attendance is reckoned per power owed. Sparta's units ordered from Elatea's sign-on: Sparta is
+    not late; Elatea's army, which nobody ordered, is, and the side is named once with it."""
     _hoplite_in_spring(judge)
     judge.mail("sparta@example.org", "SIGNON hop Elatea pwsparta\nA Spa - Teg")
+    reply = judge.mail("gm@example.org", "SIGNON hop MASTER gmpass\nPROCESS")
+    assert "Sparta + Elatea (Elatea)" in reply
+    results = judge.outbound(kind="result", to="sparta@example.org")[-1].get_content()
+    late = next(line for line in results.splitlines() if line.startswith("No orders were received from"))
+    assert "Sparta + Elatea (Elatea)" in late
+
+
+def test_a_player_who_ordered_every_power_he_owes_is_not_late(judge: Judge) -> None:
+    """One order for each power owed: the side is not late for either (its units not ordered hold)."""
+    _hoplite_in_spring(judge)
+    judge.mail("sparta@example.org", "SIGNON hop Elatea pwsparta\nA Spa - Teg\nA Ela H")
     reply = judge.mail("gm@example.org", "SIGNON hop MASTER gmpass\nPROCESS")
     assert "Sparta" not in reply and "Elatea" not in reply
     results = judge.outbound(kind="result", to="sparta@example.org")[-1].get_content()
@@ -119,10 +132,12 @@ def test_a_player_whose_units_were_ordered_is_never_late(judge: Judge) -> None:
 
 
 def test_the_late_line_names_players_not_board_nations(judge: Judge) -> None:
+    """Issue 40: a player who ordered one board of seven is late for the other six, named once, compactly."""
     _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
     judge.mail("england@example.org", "SIGNON hep England pwengland\nF 1:lon - 1:eng")
     reply = judge.mail("gm@example.org", "SIGNON hep MASTER gmpass\nPROCESS")
-    assert "No orders from: Austria, France, Germany, Italy, Russia, Turkey." in reply
+    england = "England (2:England, 3:England, 4:England, 5:England, 6:England, 7:England)"
+    assert f"No orders from: Austria, {england}, France, Germany, Italy, Russia, Turkey." in reply
 
 
 def test_the_gm_sees_per_player_who_has_orders_in_and_who_votes(judge: Judge) -> None:

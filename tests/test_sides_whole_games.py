@@ -29,6 +29,7 @@ from judge.engine import Force, Order, OrderKind, PhaseType, Position, Rules, Su
 from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
+from judge.game.checking import route_lines
 from judge.game.timing import grace_end, timing_from_settings
 from judge.render import render_results
 from judge.render.results import zine_case
@@ -308,6 +309,7 @@ def _play(
             pending[seat] = list(before[seat])
         _send_orders(table, seat, name, lines)
         pending.setdefault(seat, []).extend(lines)
+    expected = late_names(table, phase, pending)
     table.settle()
     if table.phase_index() == index:
         pending_mail = table.new_mail()
@@ -319,13 +321,23 @@ def _play(
     _check_privacy(table, mails, {})
     assert table.phase_index() > index, "the phase was not processed"
     results = _one_results_mail_each(table, mails)
-    # late: the silent player, and any whose random orders came to nothing (an adjustment he let pass)
-    expected = sorted(seat.label for seat, lines in phase.lines.items() if seat is silent or not lines)
+    # late: the silent player, and any power whose random orders came to nothing (an adjustment its player let pass)
     for text in results.values():
         late = [line for line in text.splitlines() if line.startswith("No orders were received from")]
-        named = [name for line in late for name in line.removeprefix("No orders were received from ")[:-1].split(", ")]
-        assert sorted(named) == expected, late  # by player, each once: never a power of his
+        assert late == ([f"No orders were received from {', '.join(expected)}."] if expected else []), late
     return results
+
+
+def late_names(table: Table, phase: Phase, sent: dict[Seat, list[str]]) -> list[str]:
+    """Who the results name late (issue 40: reckoned per power owed, reported per side): each player once, with
+    the powers he owed and sent nothing for, unless that is every power he has."""
+    named = []
+    for seat in table.seats:
+        filed = set(route_lines(table.rules, phase.position, seat.powers, seat.powers[0], sent.get(seat, [])))
+        missed = [power for power in seat.powers if power in phase.due and power not in filed]
+        if missed:
+            named.append(seat.label if set(missed) == set(seat.powers) else f"{seat.label} ({', '.join(missed)})")
+    return sorted(named)
 
 
 # --- Hoplite Wars -------------------------------------------------------------------------------------------------

@@ -19,13 +19,13 @@ from judge.clock import as_utc
 from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
-from judge.game.attendance import not_awaited
+from judge.game.attendance import not_awaited, owed_texts
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import PICTURES_OFF, results_style
 from judge.game.store import rules_of
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, side_of
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, sides_of
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
@@ -254,17 +254,17 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
 
 
 def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
-    """Count who was late: a player, not a power. A player whose orders are on file for any power he holds was
-    not late for any of them (a side files all its powers at once); a power nobody plays is late when it owes
-    orders. Returns the late players' sides as lists name them (`Side.label`)."""
-    holder = {seat.power: seat.player_id for seat in game.seats if seat.power}
-    ordered_players = {holder[p] for p in ordered if holder.get(p) is not None}
+    """Count who was late, per power owed: a power that owed orders and has none on file was late, whoever holds
+    it (a Hepta player who sent six boards of seven was late for the seventh; a Hoplite side whose Major ordered
+    was late for a Minor that owed a removal). Each power's seat keeps its own count of phases missed in a row.
+    Returns the late players as lists name them, a side once with the powers it missed when they are not all it
+    has (`judge.game.attendance.owed_text`)."""
     late: list[str] = []
     limit = int(game.settings.get("abandon_after", 3))
     for seat in game.seats:
         if seat.power is None or seat.power not in due:
             continue
-        if seat.power in ordered or (seat.player_id is not None and seat.player_id in ordered_players):
+        if seat.power in ordered:
             seat.missed = 0
             if seat.status in (SeatStatus.LATE, SeatStatus.ABANDONED):
                 seat.status = SeatStatus.PLAYING
@@ -273,4 +273,4 @@ def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:
         late.append(seat.power)
         if seat.status != SeatStatus.VACANT:
             seat.status = SeatStatus.ABANDONED if seat.missed >= limit else SeatStatus.LATE
-    return sorted({side_of(game, power).label for power in late})
+    return owed_texts(sides_of(game), late)

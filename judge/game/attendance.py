@@ -1,4 +1,9 @@
-"""Who a phase waits for: players away (`SET ABSENCE`) and powers nobody plays (civil disorder).
+"""Who a phase waits for: players away (`SET ABSENCE`) and powers nobody plays (civil disorder); and how what is
+still owed is named, a side at a time.
+
+Attendance is reckoned per power owed and reported per side: a phase waits for every power that owes orders (a
+Hepta player's seven board-nations are seven sets of orders, a Hoplite Major and its Minor two), and a notice or a
+list names the player's side once, with the powers in question when they are not all it has (`owed_text`).
 
 An absence is whole days in the game's zone, from the start of its first day to the end of its last. The GM
 chooses (`absence.mode`) what it does:
@@ -19,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from judge.game.settings import section
 from judge.store.models import Seat, SeatStatus
+from judge.variants import Side
 
 EXTENSION_AFTER = timedelta(hours=24)
 """how long after an absence ends an extended deadline falls: a day to read the position and order"""
@@ -107,3 +113,33 @@ def held_away(settings: dict[str, Any], moment: datetime) -> set[str]:
     if mode(settings) != "hold":
         return set()
     return {a.power for a in absences(settings) if a.covers(moment)}
+
+
+def owed_by_sides(sides: Iterable[Side], owing: Iterable[str]) -> list[tuple[Side, list[str]]]:
+    """The sides these powers (`owing`: owing orders, or with errors on file) belong to, each once, in the order of
+    `sides`, with its powers among them; a power of no side is a side of its own."""
+    wanted = set(owing)
+    found: list[tuple[Side, list[str]]] = []
+    placed: set[str] = set()
+    for side in sides:
+        mine = [power for power in side.powers if power in wanted]
+        if mine:
+            found.append((side, mine))
+            placed.update(mine)
+    found.extend((Side(power, (power,)), [power]) for power in sorted(wanted - placed))
+    return found
+
+
+def owed_text(side: Side, powers: list[str]) -> str:
+    """A side as a notice or a late list names it: its name alone when the powers in question are all it has (a
+    player of one power, or a side that owes for every power); else its name and those powers, `England
+    (3:England, 7:England)`, so that a player who sent six boards of seven reads which one is missing, and a list
+    of a Hepta game names seven players, never 49 board-nations."""
+    if set(powers) >= set(side.powers):
+        return side.label
+    return f"{side.label} ({', '.join(powers)})"
+
+
+def owed_texts(sides: Iterable[Side], owing: Iterable[str]) -> list[str]:
+    """The sides owing these powers as a list names them (`owed_text`), sorted."""
+    return sorted(owed_text(side, powers) for side, powers in owed_by_sides(sides, owing))

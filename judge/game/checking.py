@@ -56,8 +56,9 @@ def route_lines(
     rules: Rules, position: Position, powers: Sequence[str], default: str, lines: Sequence[str]
 ) -> list[str]:
     """Which of a side's powers each order line is for: the power whose unit it names (or, for a build, whose
-    home centre it names); a line that names none of them, or cannot be read, stays with `default` (the power
-    signed on), whose reply then says what is wrong with it."""
+    home centre it names; for a waive, the power written before it, `3:England: Waive`); a line that names none
+    of them, or cannot be read, stays with `default` (the power signed on), whose reply then says what is wrong
+    with it."""
     mine = set(powers)
     units: dict[str, set[str]] = {}
     for force in (*position.units, *(d.force for d in position.dislodged)):
@@ -84,5 +85,9 @@ def route_lines(
                 place = rules.board.lookup(named) if named else None
                 if place is not None:
                     found |= units.get(province_of(place), set())
+            elif order is not None and order.kind is OrderKind.WAIVE:  # "3:England: Waive": the power it names
+                named_power = rules.board.lookup_power(line.rpartition(":")[0].strip()) if ":" in line else None
+                if named_power is not None and named_power in mine:
+                    found.add(named_power)
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners

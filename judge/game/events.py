@@ -265,6 +265,10 @@ class Reminder(GameEvent):
     power: str = ""
     """the player reminded (the side, as lists name it)"""
     missing: bool = True
+    owing: tuple[str, ...] = ()
+    """the side's powers still without orders, when they are not all it has (a side's powers are owed apart)"""
+    with_errors: tuple[str, ...] = ()
+    """the side's powers whose orders have errors, when they are not all it has"""
     notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
     """what the reminder and late templates print (deadline, grace)"""
     address: str = field(metadata=PRIVATE, repr=False)
@@ -278,12 +282,15 @@ class OrdersLate(GameEvent):
     stored: ClassVar[bool] = False
     phase: str = ""
     missing: tuple[str, ...] = ()
-    """the players (their sides, as lists name them) with no orders on file"""
+    """the players (their sides, as lists name them) owing orders, each with the powers it owes when they are not
+    all it has (`England (3:England)`: `judge.game.attendance.owed_text`)"""
     faulty: tuple[str, ...] = ()
     notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
     audience: Audience = field(metadata=PRIVATE, repr=False)
     addresses: dict[str, str] = field(metadata=PRIVATE, repr=False)
-    """each missing player's address, by side"""
+    """each missing player's address, by side (its label)"""
+    owing: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=PRIVATE, repr=False)
+    """by side (its label): the powers it still owes, when they are not all it has"""
 
 
 @dataclass(frozen=True, kw_only=True)

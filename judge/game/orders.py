@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.engine import OrderKind, PhaseType, Position, Rules
-from judge.engine.supply import balances, halves
+from judge.engine.supply import balances, halves, powers_to_order
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
@@ -31,6 +31,9 @@ class Submission:
     """for a player of several powers: each power's orders now on file (as read), in the side's order"""
     due: dict[str, int] = field(default_factory=dict)
     """in an adjustment phase: each of the player's powers' builds (above zero) or removals (below) due, in halves"""
+    owed: tuple[str, ...] = ()
+    """for a player of several powers: those that owe orders this phase and have none on file (the phase waits
+    for them: docs/deadlines.md, "Several powers to a player")"""
 
     @property
     def fate_of_errors(self) -> str:
@@ -60,6 +63,13 @@ class Submission:
             output.append(f"Now on file for {self.power}:")
             for power, orders in self.filed.items():
                 output.append(f"  {power}: {'; '.join(orders) if orders else 'no orders'}")
+            if self.owed:
+                hint = (
+                    " (one order for a unit of a power will do: its others hold)"
+                    if self.phase_type is PhaseType.MOVEMENT
+                    else ""
+                )
+                output.append(f"Still owed: {', '.join(self.owed)}. The phase waits for them until the deadline{hint}.")
         else:
             output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
         output += [adjustment_due(power, change) for power, change in self.due.items()]
@@ -167,6 +177,9 @@ class Orders(UseCase):
                 game.current.phase.type,
                 {p: filed.get(p, []) for p in sorted(side)} if len(side) > 1 else {},
                 _due(game.rules, game.current, sorted(side) if len(side) > 1 else [power]),
+                tuple(sorted(set(side) & powers_to_order(game.rules, game.current) - filed.keys()))
+                if len(side) > 1
+                else (),
             )
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(

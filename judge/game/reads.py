@@ -33,7 +33,7 @@ from judge.game.views import (
     SeatView,
     YearCentres,
 )
-from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
+from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus
 
 
 class Reads(UseCase):
@@ -333,6 +333,20 @@ def shown_name(name: str) -> str:
     return UNNAMED if "@" in name else as_shown(name)
 
 
+_SHOWN_FIRST = (SeatStatus.VACANT, SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED, SeatStatus.LATE)
+"""a side's seats' statuses that LIST shows for the side, the first found in this order"""
+
+
+def side_status(seats: list[Seat]) -> str:
+    """How LIST names a side's state: its attendance is counted power by power (a Hepta player late for board 7
+    alone is late), and it is eliminated only when every power of it is (a board-nation knocked out leaves the
+    player in the game)."""
+    live = [seat for seat in seats if seat.status != SeatStatus.ELIMINATED]
+    if not live:
+        return SeatStatus.ELIMINATED
+    return next((status for status in _SHOWN_FIRST if any(seat.status == status for seat in live)), live[0].status)
+
+
 def _players(game: Game) -> tuple[PlayerView, ...]:
     by_power = {seat.power: seat for seat in game.seats if seat.power}
     if not by_power:
@@ -342,8 +356,7 @@ def _players(game: Game) -> tuple[PlayerView, ...]:
         seats = [by_power[p] for p in side.powers if p in by_power]
         if seats:
             holder = next((seat.player for seat in seats if seat.player), None)
-            status = next((seat.status for seat in seats if seat.status != SeatStatus.PLAYING), SeatStatus.PLAYING)
-            found.append(PlayerView(side.label, shown_name(holder.name) if holder else None, status))
+            found.append(PlayerView(side.label, shown_name(holder.name) if holder else None, side_status(seats)))
     return tuple(sorted(found, key=lambda p: p.side))
 
 

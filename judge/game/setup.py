@@ -17,7 +17,7 @@ from judge.game.events import DeadlineMoved
 from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, is_private, read_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, seat_of
+from judge.game.use_case import UseCase, audience_of, seat_of, side_of
 from judge.store import GameStatus
 from judge.variants import get_variant
 
@@ -90,14 +90,17 @@ class Setup(UseCase):
 
     def set_absence(self, name: str, power: str, first: date | None, last: date | None) -> datetime | None:
         """Record that the player of `power` is away from `first` to `last` (whole days in the game's zone), or
-        (None) is not. Returns the current phase's deadline when the absence moved it."""
+        (None) is not. Returns the current phase's deadline when the absence moved it. An absence is the player's:
+        it is kept for every power of his side (a Hepta player away is away for his seven board-nations), so
+        that what it does is reckoned per power owed (`judge.game.attendance`)."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status == GameStatus.FINISHED:
                 raise GameError(f"{name} is over")
             seat_of(game, power)
+            side = set(side_of(game, power).powers) | {power}
             now = self.clock.now()
-            kept = {a.power: stored(a) for a in absences(game.settings) if a.power != power and as_utc(a.end) > now}
+            kept = {a.power: stored(a) for a in absences(game.settings) if a.power not in side and as_utc(a.end) > now}
             zone = timing_from_settings(game.settings).tz
             if first is not None and last is not None:
                 try:
@@ -106,12 +109,12 @@ class Setup(UseCase):
                     raise GameError(str(exc)) from None
                 if absence.end <= now:
                     raise GameError("that absence is over already")
-                kept[power] = stored(absence)
+                kept.update((each, stored(absence)) for each in sorted(side))
             game.settings = {**game.settings, "absences": kept}
             if game.status != GameStatus.ACTIVE or game.deadline is None or first is None:
                 return None
             due = powers_to_order(rules_of(game), position_of(game))
-            moved = extended_deadline(game.settings, as_utc(game.deadline), due & {power})
+            moved = extended_deadline(game.settings, as_utc(game.deadline), due & side)
             if moved is not None:
                 game.deadline = moved
                 event = DeadlineMoved(

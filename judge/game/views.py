@@ -44,7 +44,7 @@ class PlayerView:
     """as lists name it (a power, `Sparta + Elatea`, `England`, `Player 2`)"""
     player: str | None
     status: str
-    """the side's seats' status (playing, late, ...): the first that is not `playing`, else `playing`"""
+    """the side's state (playing, late, ...: `judge.game.reads.side_status`), its seats' counted power by power"""
 
 
 @dataclass(frozen=True)

@@ -294,17 +294,16 @@ class Notifier:
 
     def _reminder(self, event: Reminder) -> list[Outgoing]:
         text = render("reminder.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
-                      power=event.power, missing=event.missing)  # fmt: skip
+                      power=event.power, missing=event.missing, owing=event.owing,
+                      with_errors=event.with_errors)  # fmt: skip
         return [self._notice(event.address, f"{event.game}: reminder, {event.phase}", text)]
 
     def _late(self, event: OrdersLate) -> list[Outgoing]:
         out = []
-        for power in event.missing:
-            address = event.addresses.get(power)
-            if address is not None:
-                text = render("late.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
-                              power=power)  # fmt: skip
-                out.append(self._notice(address, f"{event.game}: late, {event.phase}", text))
+        for side, address in event.addresses.items():
+            text = render("late.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
+                          power=side, owing=event.owing.get(side, ()))  # fmt: skip
+            out.append(self._notice(address, f"{event.game}: late, {event.phase}", text))
         text = " ".join(
             part
             for part in (

@@ -36,10 +36,10 @@ from judge.contract import position_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import Games
-from judge.game.attendance import held_away
+from judge.game.attendance import held_away, owed_by_sides, owed_texts
 from judge.game.events import OrdersLate, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.timing import grace_end, reminder_time, timing_from_settings
-from judge.game.use_case import audience_of, phase_name, side_of
+from judge.game.use_case import audience_of, phase_name, sides_of
 from judge.mail.admin_events import GameWorkFailed
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
@@ -47,7 +47,7 @@ from judge.render.dates import deadline_text, when_text
 from judge.schedule.predraw import PicturePool
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import first_line, is_unavailable
-from judge.variants import get_variant
+from judge.variants import Side, get_variant
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +67,8 @@ class _Look:
     phase_type: PhaseType
     due: frozenset[str]
     """the powers with orders to give in this phase (`powers_to_order`)"""
-    seats: tuple[tuple[str, str, bool, int | None], ...]
-    """(power, status, SET WAIT, player) of every seat with a power"""
+    seats: tuple[tuple[str, str, bool], ...]
+    """(power, status, SET WAIT) of every seat with a power"""
     sets: dict[str, bool]
     """the powers with orders on file for this phase: power -> the set has errors"""
 
@@ -78,7 +78,9 @@ class _Plan:
     """What is due for one game now, in the order it is done."""
 
     missing: list[str] = field(default_factory=list)
+    """the powers that owe orders and have none on file"""
     faulty: list[str] = field(default_factory=list)
+    """the powers that owe orders and whose orders on file have errors"""
     early: str | None = None
     """why the phase goes early, when it does"""
     remind: bool = False
@@ -92,18 +94,20 @@ class _Plan:
 
 
 def _plan(look: _Look, now: datetime) -> _Plan:
-    """What is due for a game at `now`: the keeper's whole decision, a pure function of the look."""
+    """What is due for a game at `now`: the keeper's whole decision, a pure function of the look.
+
+    Reckoned per power owed (docs/deadlines.md, "Several powers to a player"): the phase waits for every power
+    that owes orders in it, a Hepta player's seven board-nations and a Hoplite Major and its Minor each apart, and
+    goes early only when each has orders on file without errors; a side that ordered some of its powers still
+    owes the others (its reminder and late notice name them: `DeadlineKeeper._game`)."""
     settings, index = look.settings, look.index
     timing = timing_from_settings(settings)
     # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
-    disorder = {power for power, status, _, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
+    disorder = {power for power, status, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
     awaited = look.due - disorder - held_away(settings, now)
-    # a player, not a power, is missing: one whose orders are on file for any power he holds is not
-    holder = {power: player for power, _, _, player in look.seats}
-    heard = {holder[power] for power in look.sets if holder.get(power) is not None}
-    missing = sorted(p for p in awaited if p not in look.sets and (holder.get(p) is None or holder[p] not in heard))
+    missing = sorted(awaited - look.sets.keys())
     faulty = sorted(p for p in awaited if look.sets.get(p))
-    waiting = any(wait for power, _, wait, _ in look.seats if power in awaited)
+    waiting = any(wait for power, _, wait in look.seats if power in awaited)
     nothing_to_decide = not look.due and look.phase_type is not PhaseType.MOVEMENT
     early = (look.due or nothing_to_decide) and settings.get("_no_early") != index  # not after a rollback
     if not timing.manual and early and not missing and not faulty and not waiting:
@@ -116,7 +120,7 @@ def _plan(look: _Look, now: datetime) -> _Plan:
     at_grace: Literal["process", "tell GM", "wait"] | None = None
     unfilled: list[str] = []
     if now >= grace_end(deadline, timing, look.phase_type.value):
-        unfilled = [power for power, status, _, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
+        unfilled = [power for power, status, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
         if timing.manual:
             at_grace = "tell GM" if settings.get("_gm_told") != index else None
         elif unfilled and settings.get("nmr") == "wait":
@@ -126,20 +130,22 @@ def _plan(look: _Look, now: datetime) -> _Plan:
     return _Plan(missing, faulty, None, remind, late, at_grace, unfilled)
 
 
-def _labels(game: Game, powers: list[str]) -> list[str]:
-    """The players' sides these powers make, as lists name them (a player of several powers is named once)."""
-    return sorted({side_of(game, power).label for power in powers})
-
-
-def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[tuple[str, set[str], str]]:
-    """Each player among these powers once: the side's label, which of the powers are the player's, and the
-    address (powers nobody plays are left out: there is nobody to tell)."""
-    found: dict[str, tuple[str, set[str]]] = {}
-    for power in powers:
-        address = addresses.get(power)
+def _owing(sides: list[Side], plan: _Plan, addresses: dict[str, str]) -> list[tuple[Side, list[str], list[str], str]]:
+    """Each side that owes orders or has orders with errors, once: the side, its powers with no orders on file,
+    those with errors, and its player's address (a side nobody plays is left out: there is nobody to tell)."""
+    found = []
+    for side, powers in owed_by_sides(sides, [*plan.missing, *plan.faulty]):
+        address = next((addresses[power] for power in side.powers if power in addresses), None)
         if address is not None:
-            found.setdefault(address, (side_of(game, power).label, set()))[1].add(power)
-    return [(label, held, address) for address, (label, held) in sorted(found.items())]
+            missing = [power for power in powers if power in plan.missing]
+            found.append((side, missing, [power for power in powers if power in plan.faulty], address))
+    return found
+
+
+def _in_part(side: Side, powers: list[str]) -> tuple[str, ...]:
+    """The powers a notice names for a side: none when they are all the side has (the notice speaks to the
+    player), else those powers (`England: we have no orders for 3:England, 7:England`)."""
+    return () if set(powers) >= set(side.powers) else tuple(powers)
 
 
 WARM_AHEAD = timedelta(minutes=10)
@@ -424,14 +430,14 @@ class DeadlineKeeper:
                     Game.options,
                 ).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)
             ).all()  # fmt: skip
-            seats: dict[int, list[tuple[str, str, bool, int | None]]] = {}
-            for game_id, power, status, wait, player in s.execute(
-                select(Seat.game_id, Seat.power, Seat.status, Seat.wait, Seat.player_id)
+            seats: dict[int, list[tuple[str, str, bool]]] = {}
+            for game_id, power, status, wait in s.execute(
+                select(Seat.game_id, Seat.power, Seat.status, Seat.wait)
                 .join(Game, Game.id == Seat.game_id)
                 .where(Game.status == GameStatus.ACTIVE, Seat.power.is_not(None))
             ):
                 if power is not None:
-                    seats.setdefault(game_id, []).append((power, status, wait, player))
+                    seats.setdefault(game_id, []).append((power, status, wait))
             sets: dict[int, dict[str, bool]] = {}
             for game_id, power, has_errors in s.execute(
                 select(OrderSet.game_id, OrderSet.power, OrderSet.has_errors)
@@ -569,7 +575,7 @@ class DeadlineKeeper:
             game.deadline,
             position.phase.type,
             frozenset(powers_to_order(rules, position)),
-            tuple((seat.power, seat.status, seat.wait, seat.player_id) for seat in game.seats if seat.power),
+            tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power),
             sets,
         )
         plan = _plan(look, now)
@@ -579,21 +585,24 @@ class DeadlineKeeper:
         done: list[str] = []
         if plan.early:
             return self._process(game, f"{name}: {plan.early}, {phase} processed early", games)
+        sides = sides_of(game)
         if plan.remind:
             notice = self._notice(game, position.phase)
-            faulty = set(plan.faulty)
-            for side, powers, address in _players(game, [*plan.missing, *plan.faulty], audience.players):
-                reminder = Reminder(game=name, phase=phase, power=side, missing=not powers <= faulty,
-                                    notice=notice, address=address)  # fmt: skip
+            for side, missing, faulty, address in _owing(sides, plan, audience.players):
+                reminder = Reminder(
+                    game=name, phase=phase, power=side.label, missing=bool(missing), notice=notice, address=address,
+                    owing=_in_part(side, missing), with_errors=_in_part(side, faulty),
+                )  # fmt: skip
                 games.events.append(reminder)
             self._mark(game, "_reminded", index)
-            done.append(f"{name}: reminded {', '.join(_labels(game, [*plan.missing, *plan.faulty])) or 'nobody'}")
+            done.append(f"{name}: reminded {', '.join(owed_texts(sides, [*plan.missing, *plan.faulty])) or 'nobody'}")
         if plan.late:
-            missing = _players(game, plan.missing, audience.players)
+            owing = [(side, missing, address) for side, missing, _, address in _owing(sides, plan, audience.players)]
             late = OrdersLate(
-                game=name, phase=phase, missing=tuple(_labels(game, plan.missing)),
-                faulty=tuple(_labels(game, plan.faulty)), notice=self._notice(game, position.phase),
-                audience=audience, addresses={side: address for side, _, address in missing},
+                game=name, phase=phase, missing=tuple(owed_texts(sides, plan.missing)),
+                faulty=tuple(owed_texts(sides, plan.faulty)), notice=self._notice(game, position.phase),
+                audience=audience, addresses={side.label: address for side, missing, address in owing if missing},
+                owing={side.label: _in_part(side, missing) for side, missing, _ in owing if missing},
             )  # fmt: skip
             games.events.append(late)
             self._mark(game, "_late", index)
@@ -604,7 +613,7 @@ class DeadlineKeeper:
             done.append(f"{name}: the GM was told the phase is due")
         elif plan.at_grace == "wait":
             waiting = WaitingForReplacements(
-                game=name, phase=phase, powers=tuple(_labels(game, plan.unfilled)), audience=audience
+                game=name, phase=phase, powers=tuple(owed_texts(sides, plan.unfilled)), audience=audience
             )
             games.events.append(waiting)
             self._mark(game, "_gm_told", index)
