@@ -52,9 +52,7 @@ class Join(Command):
         mine = ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:])
         lines = [f"You have joined {args[0].lower()}."]
         if mine is not None:
-            named = set(mine.label.split(" + "))
-            held = f" ({', '.join(mine.powers)})" if not set(mine.powers) <= named else ""
-            lines.append(f"The game is full and has started; you play {mine.label}{held}.")
+            lines.append(f"The game is full and has started; you play {mine.described}.")
         return lines
 
 
@@ -242,7 +240,7 @@ class _Draw(Command):
 @command
 class SetDraw(_Draw):
     name = "SET DRAW"
-    usage = "SET DRAW [power ...]"
+    usage = "SET DRAW [player ...]   (any name the judge prints)"
     example = "SET DRAW   (or, where draw.dias is off: SET DRAW France Germany)"
     summary = "vote for a draw among the survivors (or, where the game allows it, among the powers named)"
     accept = True
@@ -260,21 +258,23 @@ class SetNoDraw(_Draw):
 @command
 class Concede(Command):
     name = "CONCEDE"
-    usage = "CONCEDE power | CONCEDE OFF"
+    usage = "CONCEDE player | CONCEDE OFF   (any name the judge prints: France, Sparta + Elatea, Player 2)"
     example = "CONCEDE France"
     summary = "concede the game to a power; it wins when every other survivor has (OFF: withdraw)"
     role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        require(len(args) == 1, f"usage: {self.usage}")
-        if args[0].upper() == "OFF":
+        require(bool(args), f"usage: {self.usage}")
+        if [a.upper() for a in args] == ["OFF"]:
             ctx.games.talk.concede(ctx.game, ctx.power, None)
             return ["Your concession is withdrawn."]
-        to = ctx.games.seating.power_named(ctx.game, args[0])
+        named = " ".join(args)
+        to = ctx.games.seating.power_named(ctx.game, named)
+        who = ctx.games.seating.side_named(ctx.game, named).label
         if ctx.games.talk.concede(ctx.game, ctx.power, to):
-            return [f"Every other surviving power has conceded to {to}: {to} wins the game."]
-        return [f"Your concession to {to} is recorded; {to} wins when every other surviving power concedes too."]
+            return [f"Every other surviving power has conceded to {who}: {who} wins the game."]
+        return [f"Your concession to {who} is recorded; {who} wins when every other surviving power concedes too."]
 
 
 class _Press(Command):
@@ -309,7 +309,7 @@ class _Press(Command):
 @command
 class Press(_Press):
     name = "PRESS"
-    usage = "PRESS TO power [power ...] [GREY] ... ENDPRESS   (PRESS TO GM: to the GM alone)"
+    usage = "PRESS TO player [player ...] [GREY] ... ENDPRESS   (any name the judge prints; PRESS TO GM: the GM alone)"
     example = "PRESS TO England Germany / Shall we? / ENDPRESS"
     summary = "send press to some powers (GREY: without naming yours, where the game allows it)"
 
@@ -328,15 +328,14 @@ class Resign(Command):
     name = "RESIGN"
     usage = "RESIGN"
     example = "SIGNON alpha France s3cret / RESIGN"
-    summary = "leave the game; your power waits for a replacement"
+    summary = "leave the game; your power (all of your side) waits for a replacement"
     role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        ctx.games.controls.resign(ctx.game, ctx.power)
-        resigned = ctx.power
+        side = ctx.games.controls.resign(ctx.game, ctx.power)
         ctx.power = None
-        return [f"You have resigned {resigned}."]
+        return [f"You have resigned {side.label}; the game's mail will not reach you any more."]
 
 
 _ = CommandError

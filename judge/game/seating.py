@@ -17,8 +17,8 @@ from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings,
 from judge.game.use_case import (
     UseCase,
     audience_of,
-    choices,
     next_deadline,
+    side_named_in,
     side_of,
     sides_named,
     sides_of,
@@ -159,6 +159,7 @@ class Seating(UseCase):
             seats=lines,
             deadline=game.deadline,
             unplayed=tuple(left),
+            sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )
         self.raise_event(s, game, event)
@@ -213,17 +214,18 @@ class Seating(UseCase):
             raise failed
 
     def power_named(self, name: str, text: str) -> str:
-        """The power of the game `text` names (`France`, `F`, `french`; a side's name gives its first power), or a
-        GameError saying it is none and naming the choices."""
+        """The power of the game `text` names (`France`, `F`, `french`, `1:England`; a side's name, `Player 2`,
+        gives its first power), or a GameError saying it is none and naming the choices."""
         with self.store.plain() as s:
             game = self.store.snapshot(s, name)
-            power = game.rules.board.lookup_power(text)
-            side = side_named(sides_of(game), text, power)
-            if side is None:
-                sides = sides_of(game)
-                what = "is not a power" if all(len(side.powers) == 1 for side in sides) else "names no player"
-                raise GameError(f"{text!r} {what} of {game.variant}; {choices(sides)}")
+            side = side_named_in(game, text.split())
+            power = game.rules.board.lookup_power(text.strip())
             return power if power is not None and power in side.powers else side.powers[0]
+
+    def side_named(self, name: str, text: str) -> Side:
+        """The side `text` names, by any name the judge prints (use_case.sides_named)."""
+        with self.store.plain() as s:
+            return side_named_in(self.store.snapshot(s, name), text.split())
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""
