@@ -36,10 +36,9 @@ class Side:
     @property
     def described(self) -> str:
         """The side as its player is told it: the label, with the powers it holds where the label does not name
-        them: under CW Heptadiplomacy option B, the player's board-nations ("Player 2 (1:Austria, 2:England, ...)");
-        a label that names every power (`Sparta + Elatea`) or is in every power's name (`England`, whose powers are
-        `1:England` ... `7:England`) is enough."""
-        if set(self.powers) <= set(self.label.split(" + ")) or all(self.name in power for power in self.powers):
+        them ("England (1:England, ..., 7:England)"; under CW Heptadiplomacy option B, the player's board-nations);
+        a label that names every power (`Sparta + Elatea`, `France`) is enough."""
+        if set(self.powers) <= set(self.label.split(" + ")):
             return self.label
         return f"{self.label} ({', '.join(self.powers)})"
 
