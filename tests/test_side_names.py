@@ -16,6 +16,7 @@ from judge.game.errors import GameError
 from judge.game.use_case import sides_named
 from judge.store import Game, Press, open_database
 from judge.testing.mail_rig import Judge
+from judge.variants.hepta_claims import ClaimError, read_claim
 
 COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 MAJORS = ("Achea", "Aetolia", "Argolis", "Athens", "Boeotia", "Sparta", "Thessaly")
@@ -201,6 +202,7 @@ def test_press_to_a_hoplite_side_by_any_of_its_names(judge: Judge, name: str) ->
     assert "Press sent" in reply
     (press,) = [m for m in judge.outbound(kind="press") if "A word." in m.get_content() and m["To"] != "gm@example.org"]
     assert str(press["To"]) == "sparta@example.org"
+    assert "Press from Athens + Anactorium to Sparta + Elatea:" in press.get_content()
 
 
 @pytest.mark.parametrize("name", ["Player 3", "player3", "BOARD"])
@@ -213,7 +215,8 @@ def test_press_to_an_option_b_player_by_any_of_his_names(judge: Judge, name: str
     (press,) = [m for m in judge.outbound(kind="press") if "A word." in m.get_content() and m["To"] != "gm@example.org"]
     assert str(press["To"]) == "player3@example.org"
     with judge.db.transaction() as s:
-        assert set(s.scalars(select(Press.recipients)).one()) == set(three)
+        assert s.scalars(select(Press.recipients)).one() == ["Player 3"]  # kept by the player's name
+    assert "Press from Player 1 to Player 3:" in press.get_content()  # never seven board-nations each
 
 
 def test_a_hoplite_draw_is_voted_by_sides_whatever_power_each_signs_on_as(judge: Judge) -> None:
@@ -236,3 +239,10 @@ def test_a_concession_to_a_minor_is_to_its_side(judge: Judge) -> None:
     assert "Your concession to Sparta + Elatea is recorded" in reply
     refused = judge.mail("sparta@example.org", "SIGNON hop Sparta pwsparta\nCONCEDE Sparta + Elatea")
     assert "Sparta + Elatea concedes to another player, not to itself" in refused
+
+
+def test_a_claim_naming_no_player_lists_the_players() -> None:
+    """CW Heptadiplomacy rule 7's claims name players too: a partner who is none is refused with the names."""
+    with pytest.raises(ClaimError, match=r"'spain' is not a player of this game; the players are Austria, England, .*"
+                       r"Turkey \(or name a board-nation\)"):  # fmt: skip
+        read_claim("2-way win with Spain", "England", "1:England", lambda _: None, COUNTRIES)

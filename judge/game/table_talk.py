@@ -16,7 +16,7 @@ from judge.game.errors import GameError
 from judge.game.events import ConcessionMade, DrawVoted, GameEnded, HeldPressReleased, PressPosted
 from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
 from judge.game.store import position_of
-from judge.game.use_case import UseCase, audience_of, finish, seat_of, side_of, sides_named
+from judge.game.use_case import UseCase, audience_of, finish, press_readers, seat_of, side_of, sides_named
 from judge.store import DrawVote, Game, GameStatus, Press, SeatStatus
 from judge.variants import get_variant
 
@@ -55,7 +55,10 @@ class TableTalk(UseCase):
             wanted = {power for side in named for power in side.powers}  # a player reads press to any of his
             if everybody:
                 wanted = {seat.power for seat in game.seats if seat.power}
-            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted(wanted)
+            # kept and shown by the sides' names (`Press from Player 1 to Player 3`), never 7 board-nations each
+            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted({side.label for side in named})
+            if sender is not None:
+                sender = side_of(game, sender).label
             s.add(
                 Press(
                     game_id=game.id,
@@ -179,7 +182,7 @@ def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
     released = []
     for press in release_press(s, game):
         everyone = press["recipients"] == ["*"]
-        powers = set(press["recipients"])
+        powers = press_readers(game, press["recipients"])
         addresses = {seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)}
         if everyone:
             addresses.update(game.settings.get("observers", []))

@@ -107,6 +107,19 @@ def side_named_in(game: Game | Snapshot, texts: list[str] | tuple[str, ...]) -> 
     return found[0]
 
 
+def press_readers(game: Game | Snapshot, recipients: list[str] | tuple[str, ...]) -> set[str]:
+    """The powers press to `recipients` reaches: each a side as stored (its label: `Sparta + Elatea`, `Player 2`)
+    or, in press kept from before sides were stored, a power; every power of the side reads it."""
+    sides = sides_of(game)
+    held = {power for side in sides for power in side.powers}
+    found: set[str] = set()
+    for name in recipients:
+        side = side_named(sides, name, name if name in held else None)
+        if side is not None:
+            found.update(side.powers)
+    return found
+
+
 def choices(game: Game | Snapshot) -> str:
     """The names a player may go by, for a refusal: compact, the sides' names and one example of a power where a
     side holds many (never the 49 board-nations of CW Heptadiplomacy)."""
