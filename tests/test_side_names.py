@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from test_players_not_powers import COUNTRIES, MAJORS, _game  # issue 27's game set-up: a player a side
 
 from judge.game.errors import GameError
 from judge.game.use_case import sides_named
@@ -18,8 +19,6 @@ from judge.store import Game, Press, open_database
 from judge.testing.mail_rig import Judge
 from judge.variants.hepta_claims import ClaimError, read_claim
 
-COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-MAJORS = ("Achea", "Aetolia", "Argolis", "Athens", "Boeotia", "Sparta", "Thessaly")
 PLAYERS = tuple(f"Player {n}" for n in range(1, 8))
 
 
@@ -31,6 +30,7 @@ def judge(tmp_path: Path) -> Iterator[Judge]:
 
 
 def _address(name: str) -> str:
+    """The address `_game` registers a player with (`Player 2`: player2@example.org); his password is pw<that>."""
     return f"{name.lower().replace(' ', '')}@example.org"
 
 
@@ -38,19 +38,15 @@ def _password(name: str) -> str:
     return f"pw{name.lower().replace(' ', '')}"
 
 
-def _game(judge: Judge, game: str, variant: str, names: tuple[str, ...], *options: str) -> None:
-    """The GM creates the game; a player a side joins it by the name the variant's page gives."""
-    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
-    assert "created" in judge.mail("gm@example.org", f"CREATE {game} {variant} joinpw {' '.join(options)}")
-    for name in names:
-        judge.mail(_address(name), f"REGISTER {name} Player {_password(name)}")
-        judge.mail(_address(name), f"JOIN {game} joinpw {name}")
-
-
 def _named(judge: Judge, game: str, *words: str) -> list[tuple[str, ...]]:
     with judge.db.transaction() as s:
         found = s.scalars(select(Game).where(Game.name == game)).one()
         return [side.powers for side in sides_named(found, words)]
+
+
+def _notices(judge: Judge, to: str, subject: str = "") -> list[str]:
+    """The texts of the notices mailed to `to` whose subject holds `subject`."""
+    return [m.get_content() for m in judge.outbound(kind="notice", to=to) if subject in str(m["Subject"])]
 
 
 def _gm(judge: Judge, game: str, lines: str) -> str:
@@ -140,13 +136,11 @@ def test_the_replaced_player_is_told_who_plays_his_side_and_the_others_by_name_o
     _game(judge, "hop", "hoplite", MAJORS)
     judge.mail("new@example.org", "REGISTER Nina Newcomer pwnew")
     _gm(judge, "hop", "REPLACE Sparta + Elatea new@example.org")
-    (old,) = [m.get_content() for m in judge.outbound(kind="notice", to="sparta@example.org") if "no longer" in
-              str(m["Subject"])]  # fmt: skip
+    (old,) = _notices(judge, "sparta@example.org", "no longer")
     assert "Nina Newcomer plays Sparta + Elatea from now on" in old and "new@example.org" not in old
-    (new,) = [m.get_content() for m in judge.outbound(kind="notice", to="new@example.org")]
+    (new,) = _notices(judge, "new@example.org")
     assert "you play Sparta + Elatea from now on" in new and "SIGNON hop Sparta <your password>" in new
-    (other,) = [m.get_content() for m in judge.outbound(kind="notice", to="athens@example.org") if "replaced" in
-                str(m["Subject"])]  # fmt: skip
+    (other,) = _notices(judge, "athens@example.org", "replaced")
     assert "Sparta + Elatea has a new player, chosen by the GM: Nina Newcomer." in other
     assert "new@example.org" not in other and "sparta@example.org" not in other  # addresses stay private
 
@@ -155,8 +149,8 @@ def test_ejecting_a_hepta_player_by_a_board_nation_vacates_all_seven(judge: Judg
     _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
     assert "England has no player now" in _gm(judge, "hep", "EJECT 3:England")
     assert "signon failed" in judge.mail("england@example.org", "SIGNON hep 5:England pwengland")
-    told = [m for m in judge.outbound(kind="notice", to="england@example.org") if "no longer" in str(m["Subject"])]
-    assert told and "you no longer play England" in told[0].get_content()
+    (told,) = _notices(judge, "england@example.org", "no longer")
+    assert "you no longer play England" in told
     assert "nobody plays England" in _gm(judge, "hep", "EJECT England")
 
 
@@ -165,7 +159,7 @@ def test_option_b_takes_player_n_in_eject_replace_become_and_status(judge: Judge
     judge.mail("new@example.org", "REGISTER Nina Newcomer pwnew")
     assert "Player 2 has no player now" in _gm(judge, "hepb", "EJECT Player 2")
     assert "new@example.org now plays Player 2" in _gm(judge, "hepb", "REPLACE player2 new@example.org")
-    (new,) = [m.get_content() for m in judge.outbound(kind="notice", to="new@example.org")]
+    (new,) = _notices(judge, "new@example.org")
     assert "you play Player 2 (1:" in new  # his board-nations
     assert "signon failed" in judge.mail("player2@example.org", "SIGNON hepb Player 2 pwplayer2")
     assert "orders for Player 2" in _gm(judge, "hepb", "BECOME Player 2")
@@ -177,8 +171,7 @@ def test_a_resigning_player_leaves_with_his_whole_side(judge: Judge) -> None:
     _game(judge, "hop", "hoplite", MAJORS)
     assert "You have resigned Sparta + Elatea" in judge.mail("sparta@example.org", "SIGNON hop Elatea pwsparta\nRESIGN")
     assert "signon failed" in judge.mail("sparta@example.org", "SIGNON hop Sparta pwsparta")
-    (gm,) = [m.get_content() for m in judge.outbound(kind="notice", to="gm@example.org") if "resigned" in
-             str(m["Subject"])]  # fmt: skip
+    (gm,) = _notices(judge, "gm@example.org", "resigned")
     assert "REPLACE Sparta address" in gm
 
 
@@ -243,6 +236,8 @@ def test_a_concession_to_a_minor_is_to_its_side(judge: Judge) -> None:
 
 def test_a_claim_naming_no_player_lists_the_players() -> None:
     """CW Heptadiplomacy rule 7's claims name players too: a partner who is none is refused with the names."""
-    with pytest.raises(ClaimError, match=r"'spain' is not a player of this game; the players are Austria, England, .*"
-                       r"Turkey \(or name a board-nation\)"):  # fmt: skip
+    refusal = (
+        r"'spain' is not a player of this game; the players are Austria, England, .*Turkey \(or name a board-nation\)"
+    )
+    with pytest.raises(ClaimError, match=refusal):
         read_claim("2-way win with Spain", "England", "1:England", lambda _: None, COUNTRIES)

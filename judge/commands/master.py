@@ -245,8 +245,8 @@ class Become(Command):
         ctx.power = ctx.games.seating.power_named(_game(ctx), text)
         side = ctx.games.seating.side_named(_game(ctx), text)
         if len(side.powers) > 1:
-            return [f"The following lines are orders for {side.label}; each is filed with the power whose unit "
-                    "it names."]  # fmt: skip
+            filed = "each is filed with the power whose unit it names"
+            return [f"The following lines are orders for {side.label}; {filed}."]
         return [f"The following lines are orders for {ctx.power}."]
 
 

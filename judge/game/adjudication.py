@@ -252,8 +252,13 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
     for press in held:
         press.released = True
     return [
-        {"sender": p.sender, "recipients": list(p.recipients), "readers": sorted(press_readers(game, p.recipients)),
-         "body": p.body, "grey": p.grey}  # fmt: skip
+        {
+            "sender": p.sender,
+            "recipients": list(p.recipients),
+            "readers": sorted(press_readers(game, p.recipients)),
+            "body": p.body,
+            "grey": p.grey,
+        }
         for p in held
     ]
 

@@ -147,6 +147,8 @@ class TableTalk(UseCase):
                     raise GameError(f"{winner.label} is not a surviving power of {name}")
                 if winner == side:
                     raise GameError(f"{side.label} concedes to another player, not to itself")
+            if winner is not None:  # kept as the side's first power, whichever of its powers was named
+                to_power = winner.powers[0]
             for own in side.powers:  # one player, one concession: for every power of his side
                 if to_power is None:
                     concessions.pop(own, None)
@@ -156,9 +158,10 @@ class TableTalk(UseCase):
             self.raise_event(s, game, ConcessionMade(game=name, power=power, to=to_power))
             if to_power is None:
                 return False
-            others = alive - set(side_of(game, to_power).powers) - _unplayed(game)
+            assert winner is not None
+            others = alive - set(winner.powers) - _unplayed(game)
             if all(concessions.get(p) == to_power for p in others):
-                self._end(s, game, "concession", [to_power], how="conceded")
+                self._end(s, game, "concession", list(winner.powers), how="conceded")
                 return True
             return False
 
