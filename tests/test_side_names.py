@@ -241,3 +241,11 @@ def test_a_claim_naming_no_player_lists_the_players() -> None:
     )
     with pytest.raises(ClaimError, match=refusal):
         read_claim("2-way win with Spain", "England", "1:England", lambda _: None, COUNTRIES)
+
+
+def test_the_gm_sets_an_absence_for_a_player_of_two_words(judge: Judge) -> None:
+    """The name runs into the dates: the longest name that names a player is read first."""
+    _game(judge, "hepb", "hepta", PLAYERS, "assignment=b")
+    reply = _gm(judge, "hepb", "SET ABSENCE Player 2 2026-02-02 TO 2026-02-04")
+    assert "Player 2 is away from Mon 02 Feb 2026 to Wed 04 Feb 2026" in reply, reply
+    assert "away Mon 02 Feb 2026" in _gm(judge, "hepb", "STATUS player2")

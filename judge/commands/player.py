@@ -157,10 +157,12 @@ class _Absence(Command):
         assert ctx.game is not None
         words = list(args)
         power = ctx.power
-        if ctx.master and ctx.power is None:  # the GM names the power
+        if ctx.master and ctx.power is None:  # the GM names the player, by any name the judge prints
             require(bool(words), f"usage: {self.usage}")
-            power = ctx.games.seating.power_named(ctx.game, words.pop(0))
+            power, width = ctx.games.seating.power_leading(ctx.game, words)
+            del words[:width]
         assert power is not None
+        who = ctx.games.seating.side_named(ctx.game, power).label  # the player, as LIST and STATUS name him
         if self.away and [w.upper() for w in words] != ["OFF"]:
             require(bool(words), f"usage: {self.usage}")
             zone = ctx.games.setup.zone(ctx.game)
@@ -169,10 +171,10 @@ class _Absence(Command):
             except DeadlineError as exc:
                 raise CommandError(str(exc)) from None
             moved = ctx.games.setup.set_absence(ctx.game, power, first, last)
-            lines = [f"{power} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
+            lines = [f"{who} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
         else:
             ctx.games.setup.set_absence(ctx.game, power, None, None)
-            return [f"{power} has no absence now."]
+            return [f"{who} has no absence now."]
         if moved is not None:
             when = describe(moved, zone)
             lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
@@ -188,7 +190,7 @@ class _Absence(Command):
 @command
 class SetAbsence(_Absence):
     name = "SET ABSENCE"
-    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE France ...)"
+    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE France ..., SET ABSENCE Player 2 ...)"
     example = "SET ABSENCE 2026-12-01 TO 2026-12-05"
     summary = "days you are away: deadlines move past them, or the game goes on without you, as the GM set"
     away = True

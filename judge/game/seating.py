@@ -18,6 +18,7 @@ from judge.game.use_case import (
     UseCase,
     audience_of,
     next_deadline,
+    side_leading,
     side_named_in,
     side_of,
     sides_named,
@@ -221,6 +222,15 @@ class Seating(UseCase):
             side = side_named_in(game, text.split())
             power = game.rules.board.lookup_power(text.strip())
             return power if power is not None and power in side.powers else side.powers[0]
+
+    def power_leading(self, name: str, words: list[str]) -> tuple[str, int]:
+        """The power the first words name (a side's name gives its first power) and how many words name it: the GM's
+        `SET ABSENCE Player 2 2026-12-01 TO 2026-12-05`."""
+        with self.store.plain() as s:
+            game = self.store.snapshot(s, name)
+            side, width = side_leading(game, words)
+            power = game.rules.board.lookup_power(" ".join(words[:width]))
+            return (power if power is not None and power in side.powers else side.powers[0]), width
 
     def side_named(self, name: str, text: str) -> Side:
         """The side `text` names, by any name the judge prints (use_case.sides_named)."""

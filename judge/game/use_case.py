@@ -78,23 +78,28 @@ def sides_named(game: Game | Snapshot, texts: list[str] | tuple[str, ...]) -> li
     REPLACE, BECOME, STATUS, SET DRAW, CONCEDE): a side's name or its label as the judge prints it (`England`,
     `Player 2` or `player2`, `Sparta + Elatea`), or any of its powers (`Elatea`, `1:England`, `F`). Several words
     may make one name (`Player 2`, `Sparta + Elatea`). A word that names none is refused with the names there are."""
-    board = game.rules.board if isinstance(game, Snapshot) else rules_of(game).board
-    sides = sides_of(game)
     found: list[Side] = []
     words = list(texts)
     while words:
-        for width in (3, 2, 1):
-            text = " ".join(words[:width])
-            side = side_named(sides, text, board.lookup_power(text)) if len(words) >= width else None
-            if side is not None:
-                found.append(side)
-                del words[:width]
-                break
-        else:
-            single = all(len(side.powers) == 1 for side in sides)
-            what = "is not a power" if single else "names no player"
-            raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(game)}")
+        side, width = side_leading(game, words)
+        found.append(side)
+        del words[:width]
     return found
+
+
+def side_leading(game: Game | Snapshot, words: list[str] | tuple[str, ...]) -> tuple[Side, int]:
+    """The side the first words name, the longest name first (up to three words: `Player 2`, `Sparta + Elatea`),
+    and how many words name it (`SET ABSENCE Player 2 2026-12-01 TO 2026-12-05`); a GameError when they name none."""
+    board = game.rules.board if isinstance(game, Snapshot) else rules_of(game).board
+    sides = sides_of(game)
+    for width in (3, 2, 1):
+        text = " ".join(words[:width])
+        side = side_named(sides, text, board.lookup_power(text)) if len(words) >= width else None
+        if side is not None:
+            return side, width
+    single = all(len(side.powers) == 1 for side in sides)
+    what = "is not a power" if single else "names no player"
+    raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(game)}")
 
 
 def side_named_in(game: Game | Snapshot, texts: list[str] | tuple[str, ...]) -> Side:
