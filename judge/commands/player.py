@@ -190,7 +190,7 @@ class _Absence(Command):
 @command
 class SetAbsence(_Absence):
     name = "SET ABSENCE"
-    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE France ..., SET ABSENCE Player 2 ...)"
+    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE player ...)"
     example = "SET ABSENCE 2026-12-01 TO 2026-12-05"
     summary = "days you are away: deadlines move past them, or the game goes on without you, as the GM set"
     away = True
