@@ -249,3 +249,15 @@ def test_the_gm_sets_an_absence_for_a_player_of_two_words(judge: Judge) -> None:
     reply = _gm(judge, "hepb", "SET ABSENCE Player 2 2026-02-02 TO 2026-02-04")
     assert "Player 2 is away from Mon 02 Feb 2026 to Wed 04 Feb 2026" in reply, reply
     assert "away Mon 02 Feb 2026" in _gm(judge, "hepb", "STATUS player2")
+
+
+def test_start_cd_names_the_sides_left_in_civil_disorder(judge: Judge) -> None:
+    """Never the board-nations: two players of option B missing are two names."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE hepb hepta joinpw assignment=b auto_start=false")
+    for name in PLAYERS[:5]:
+        judge.mail(_address(name), f"REGISTER {name} Player {_password(name)}")
+        judge.mail(_address(name), f"JOIN hepb joinpw {name}")
+    reply = _gm(judge, "hepb", "START CD")
+    (left,) = [line for line in reply.splitlines() if "In civil disorder" in line]
+    assert left.split(": ", 1)[1].startswith("Player 6, Player 7. REPLACE player address"), left

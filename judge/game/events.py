@@ -93,7 +93,7 @@ class GameStarted(GameEvent):
     seats: tuple[SeatLine, ...] = ()
     deadline: datetime | None = None
     unplayed: tuple[str, ...] = ()
-    """powers left in civil disorder (START CD)"""
+    """the sides left in civil disorder (START CD), as lists name them"""
     sides: tuple[Side, ...] = field(default=(), metadata=PRIVATE, repr=False)
     """what each player holds, for his own "you play" line (under CW Heptadiplomacy option B, his board-nations)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)

@@ -121,9 +121,9 @@ class Seating(UseCase):
             return None
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
-        """Start a forming game now; `short`: with fewer players than powers, the powers nobody plays in civil
+        """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil
         disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
-        Returns the powers left in civil disorder."""
+        Returns the sides left in civil disorder, as lists name them."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.FORMING:
@@ -147,7 +147,7 @@ class Seating(UseCase):
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
-        left = sorted(power for group in unplayed for power in group)
+        left = sorted(side_of(game, group[0]).label for group in unplayed)  # by side: `Player 3`, never 7 boards
         by_power = {seat.power: seat for seat in game.seats if seat.power}
         lines = tuple(
             SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
