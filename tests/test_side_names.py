@@ -261,3 +261,10 @@ def test_start_cd_names_the_sides_left_in_civil_disorder(judge: Judge) -> None:
     reply = _gm(judge, "hepb", "START CD")
     (left,) = [line for line in reply.splitlines() if "In civil disorder" in line]
     assert left.split(": ", 1)[1].startswith("Player 6, Player 7. REPLACE player address"), left
+
+
+def test_replace_refuses_a_player_who_plays_another_side(judge: Judge) -> None:
+    """A ruling: one player, one side; REPLACE would otherwise seat him twice."""
+    _game(judge, "hop", "hoplite", MAJORS)
+    refused = _gm(judge, "hop", "REPLACE Sparta athens@example.org")
+    assert "Athens Player already plays Athens + Anactorium in hop" in refused
