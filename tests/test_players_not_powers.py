@@ -154,7 +154,12 @@ def test_the_gm_sees_per_player_who_has_orders_in_and_who_votes(judge: Judge) ->
 
 
 def test_the_game_start_mail_names_each_player_once(judge: Judge) -> None:
+    """The list of players names each player once (never 49 board-nations); only the reader's own line below it
+    names his board-nations (issue 40: "each player told what he plays")."""
     _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
     start = judge.outbound(kind="notice", to="england@example.org")[-1].get_content()
-    assert "1:England" not in start
-    assert "England Player" in start
+    players = start.split("The players:")[1].split("You play")[0]
+    assert ":England" not in players and ":France" not in players
+    assert players.count("Player") == len(COUNTRIES)
+    assert "You play England (1:England, 2:England," in start
+    assert "1:France" not in start

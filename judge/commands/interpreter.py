@@ -49,7 +49,11 @@ def interpret(ctx: MailContext, lines: list[str]) -> None:
             if ctx.power is not None:
                 ctx.orders.append(line)  # after SIGNON (or the GM's BECOME), other lines are orders
                 continue
-            hint = "orders need a power: BECOME power first" if ctx.master else "send HELP for the list of commands"
+            hint = (
+                "orders need a player: BECOME player first (any name the judge prints)"
+                if ctx.master
+                else "send HELP for the list of commands"
+            )
             ctx.say(line, [f"not a command; {hint}"], failed=True)
             continue
         cls, args = found

@@ -3,6 +3,8 @@ told by the notifier, from the use case's events."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
 from judge.game.events import PhaseProcessed
@@ -32,7 +34,7 @@ class Start(Command):
         if unplayed:
             lines.append(
                 f"In civil disorder (units hold, removals by the civil-disorder rules): {', '.join(unplayed)}. "
-                "REPLACE power address gives one to a player."
+                "REPLACE player address gives one to a player."
             )
         return lines
 
@@ -223,43 +225,48 @@ class Rollback(Command):
 @command
 class Eject(Command):
     name = "EJECT"
-    usage = "EJECT power"
+    usage = "EJECT player   (any name the judge prints: France, Sparta + Elatea, Elatea, England, 1:England, Player 2)"
     example = "EJECT France"
-    summary = "remove a player; the power waits for a replacement"
+    summary = "remove a player from his whole side; it waits for a replacement"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(len(args) == 1, f"usage: {self.usage}")
-        ctx.games.controls.eject(_game(ctx), args[0].capitalize())
-        return [f"{args[0].capitalize()} has no player now; everyone in the game is told."]
+        require(bool(args), f"usage: {self.usage}")
+        side = ctx.games.controls.eject(_game(ctx), " ".join(args))
+        return [f"{side.label} has no player now; the player is told, and everyone in the game."]
 
 
 @command
 class Replace(Command):
     name = "REPLACE"
-    usage = "REPLACE power address"
-    example = "REPLACE France bob@example.org"
-    summary = "give a power to another (registered) player"
+    usage = "REPLACE player address   (the player by any name the judge prints, as EJECT)"
+    example = "REPLACE France bob@example.org   (or: REPLACE Player 2 bob@example.org)"
+    summary = "give a player's whole side to another (registered) player"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(len(args) == 2, f"usage: {self.usage}")
-        ctx.games.controls.replace(_game(ctx), args[0].capitalize(), args[1])
-        return [f"{args[1].lower()} now plays {args[0].capitalize()}; everyone in the game is told."]
+        require(len(args) >= 2 and "@" in args[-1], f"usage: {self.usage}")
+        side = ctx.games.controls.replace(_game(ctx), " ".join(args[:-1]), args[-1])
+        return [f"{args[-1].lower()} now plays {side.label}; he is told, and everyone in the game."]
 
 
 @command
 class Become(Command):
     name = "BECOME"
-    usage = "BECOME power"
-    example = "BECOME France"
-    summary = "the lines that follow are orders for that power (a GM standing in)"
+    usage = "BECOME player or power   (any name the judge prints)"
+    example = "BECOME France   (or: BECOME Player 2; BECOME 3:England)"
+    summary = "the lines that follow are orders for that player (a GM standing in)"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(len(args) == 1, f"usage: {self.usage}")
+        require(bool(args), f"usage: {self.usage}")
         flush_orders(ctx)
-        ctx.power = args[0].capitalize()
+        text = " ".join(args)
+        ctx.power = ctx.games.seating.power_named(_game(ctx), text)
+        side = ctx.games.seating.side_named(_game(ctx), text)
+        if len(side.powers) > 1:
+            filed = "each is filed with the power whose unit it names"
+            return [f"The following lines are orders for {side.label}; {filed}."]
         return [f"The following lines are orders for {ctx.power}."]
 
 
@@ -295,14 +302,16 @@ class Terminate(Command):
 @command
 class Status(Command):
     name = "STATUS"
-    usage = "STATUS"
-    example = "SIGNON alpha MASTER gmpass / STATUS"
+    usage = "STATUS [player]"
+    example = "SIGNON alpha MASTER gmpass / STATUS   (or: STATUS Player 2)"
     summary = "the GM's view: each player's orders in or missing (per power), draw votes, absences; the settings"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(not args, f"usage: {self.usage}")
         view = ctx.games.reads.gm_view(_game(ctx))
+        if args:  # one player, by any name the judge prints
+            side = ctx.games.seating.side_named(_game(ctx), " ".join(args))
+            view = replace(view, players=tuple(p for p in view.players if p.side == side.label))
         when = f"; deadline {view.deadline:%Y-%m-%d %H:%M} UTC" if view.deadline else ""
         lines = [f"{view.game}: {view.phase}{when}", ""]
         width = max((len(p.side) for p in view.players), default=8) + 2

@@ -51,9 +51,7 @@ class Join(Command):
         mine = ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:])
         lines = [f"You have joined {args[0].lower()}."]
         if mine is not None:
-            named = set(mine.label.split(" + "))
-            held = f" ({', '.join(mine.powers)})" if not set(mine.powers) <= named else ""
-            lines.append(f"The game is full and has started; you play {mine.label}{held}.")
+            lines.append(f"The game is full and has started; you play {mine.described}.")
         return lines
 
 
@@ -158,10 +156,12 @@ class _Absence(Command):
         assert ctx.game is not None
         words = list(args)
         power = ctx.power
-        if ctx.master and ctx.power is None:  # the GM names the power
+        if ctx.master and ctx.power is None:  # the GM names the player, by any name the judge prints
             require(bool(words), f"usage: {self.usage}")
-            power = ctx.games.seating.power_named(ctx.game, words.pop(0))
+            power, width = ctx.games.seating.power_leading(ctx.game, words)
+            del words[:width]
         assert power is not None
+        who = ctx.games.seating.side_named(ctx.game, power).label  # the player, as LIST and STATUS name him
         if self.away and [w.upper() for w in words] != ["OFF"]:
             require(bool(words), f"usage: {self.usage}")
             zone = ctx.games.setup.zone(ctx.game)
@@ -170,10 +170,10 @@ class _Absence(Command):
             except DeadlineError as exc:
                 raise CommandError(str(exc)) from None
             moved = ctx.games.setup.set_absence(ctx.game, power, first, last)
-            lines = [f"{power} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
+            lines = [f"{who} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
         else:
             ctx.games.setup.set_absence(ctx.game, power, None, None)
-            return [f"{power} has no absence now."]
+            return [f"{who} has no absence now."]
         if moved is not None:
             when = describe(moved, zone)
             lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
@@ -189,7 +189,7 @@ class _Absence(Command):
 @command
 class SetAbsence(_Absence):
     name = "SET ABSENCE"
-    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE France ...)"
+    usage = "SET ABSENCE 2026-12-01 TO 2026-12-05 | SET ABSENCE OFF   (the GM: SET ABSENCE player ...)"
     example = "SET ABSENCE 2026-12-01 TO 2026-12-05"
     summary = "days you are away: deadlines move past them, or the game goes on without you, as the GM set"
     away = True
@@ -241,7 +241,7 @@ class _Draw(Command):
 @command
 class SetDraw(_Draw):
     name = "SET DRAW"
-    usage = "SET DRAW [power ...]"
+    usage = "SET DRAW [player ...]   (any name the judge prints)"
     example = "SET DRAW   (or, where draw.dias is off: SET DRAW France Germany)"
     summary = "vote for a draw among the survivors (or, where the game allows it, among the powers named)"
     accept = True
@@ -259,21 +259,23 @@ class SetNoDraw(_Draw):
 @command
 class Concede(Command):
     name = "CONCEDE"
-    usage = "CONCEDE power | CONCEDE OFF"
+    usage = "CONCEDE player | CONCEDE OFF   (any name the judge prints: France, Sparta + Elatea, Player 2)"
     example = "CONCEDE France"
     summary = "concede the game to a power; it wins when every other survivor has (OFF: withdraw)"
     role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        require(len(args) == 1, f"usage: {self.usage}")
-        if args[0].upper() == "OFF":
+        require(bool(args), f"usage: {self.usage}")
+        if [a.upper() for a in args] == ["OFF"]:
             ctx.games.talk.concede(ctx.game, ctx.power, None)
             return ["Your concession is withdrawn."]
-        to = ctx.games.seating.power_named(ctx.game, args[0])
+        named = " ".join(args)
+        to = ctx.games.seating.power_named(ctx.game, named)
+        who = ctx.games.seating.side_named(ctx.game, named).label
         if ctx.games.talk.concede(ctx.game, ctx.power, to):
-            return [f"Every other surviving power has conceded to {to}: {to} wins the game."]
-        return [f"Your concession to {to} is recorded; {to} wins when every other surviving power concedes too."]
+            return [f"Every other surviving power has conceded to {who}: {who} wins the game."]
+        return [f"Your concession to {who} is recorded; {who} wins when every other surviving power concedes too."]
 
 
 class _Press(Command):
@@ -308,7 +310,7 @@ class _Press(Command):
 @command
 class Press(_Press):
     name = "PRESS"
-    usage = "PRESS TO power [power ...] [GREY] ... ENDPRESS   (PRESS TO GM: to the GM alone)"
+    usage = "PRESS TO player [player ...] [GREY] ... ENDPRESS   (any name the judge prints; PRESS TO GM: the GM alone)"
     example = "PRESS TO England Germany / Shall we? / ENDPRESS"
     summary = "send press to some powers (GREY: without naming yours, where the game allows it)"
 
@@ -327,15 +329,14 @@ class Resign(Command):
     name = "RESIGN"
     usage = "RESIGN"
     example = "SIGNON alpha France s3cret / RESIGN"
-    summary = "leave the game; your power waits for a replacement"
+    summary = "leave the game; your power (all of your side) waits for a replacement"
     role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
-        ctx.games.controls.resign(ctx.game, ctx.power)
-        resigned = ctx.power
+        side = ctx.games.controls.resign(ctx.game, ctx.power)
         ctx.power = None
-        return [f"You have resigned {resigned}."]
+        return [f"You have resigned {side.label}; the game's mail will not reach you any more."]
 
 
 _ = CommandError

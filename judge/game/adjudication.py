@@ -25,7 +25,7 @@ from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import PICTURES_OFF, results_style
 from judge.game.store import rules_of
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, sides_of
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, sides_of
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
@@ -242,7 +242,8 @@ class Adjudication(UseCase):
 
 
 def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
-    """The press held for the results (`press_with_results`), marked released: sender, recipients, body, grey."""
+    """The press held for the results (`press_with_results`), marked released: sender, recipients (the sides'
+    names, as the heading prints them), readers (their powers, whose players' sheets carry it), body, grey."""
     held = s.scalars(
         select(Press)
         .where(Press.game_id == game.id, Press.with_results.is_(True), Press.released.is_(False))
@@ -250,7 +251,16 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
     ).all()
     for press in held:
         press.released = True
-    return [{"sender": p.sender, "recipients": list(p.recipients), "body": p.body, "grey": p.grey} for p in held]
+    return [
+        {
+            "sender": p.sender,
+            "recipients": list(p.recipients),
+            "readers": sorted(press_readers(game, p.recipients)),
+            "body": p.body,
+            "grey": p.grey,
+        }
+        for p in held
+    ]
 
 
 def _mark_attendance(game: Game, due: set[str], ordered: set[str]) -> list[str]:

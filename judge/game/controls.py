@@ -26,8 +26,9 @@ from judge.game.events import (
 from judge.game.store import rules_of
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, seat_of
-from judge.store import DrawVote, GameEventRecord, GameStatus, OrderSet, PhaseRecord, SeatStatus
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, side_named_in, side_of
+from judge.store import DrawVote, Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
+from judge.variants import Side
 
 
 def _votes_after_rollback(
@@ -157,49 +158,71 @@ class Controls(UseCase):
             self.raise_event(s, game, event)
             return event
 
-    def eject(self, name: str, power: str) -> None:
-        """Remove the player of `power`; the power waits for a replacement (its units hold meanwhile)."""
-        self._vacate(name, power, PlayerEjected)
+    def eject(self, name: str, who: str) -> Side:
+        """Remove the player of the side `who` names (any name the judge prints: `France`, `Sparta + Elatea` or
+        `Elatea`, `England` or `1:England`, `Player 2`): every power of it waits for a replacement (its units
+        hold meanwhile), and the player is out of the game: no sign-on, no orders, no press, no mail."""
+        return self._vacate(name, who, PlayerEjected)
 
-    def resign(self, name: str, power: str) -> None:
-        """The player of `power` leaves; the power waits for a replacement, and the GM is told."""
-        self._vacate(name, power, PlayerResigned)
+    def resign(self, name: str, power: str) -> Side:
+        """The player of `power` leaves with his whole side; it waits for a replacement, and the GM is told."""
+        return self._vacate(name, power, PlayerResigned)
 
-    def _vacate(self, name: str, power: str, why: type[PlayerEjected | PlayerResigned]) -> None:
+    def _vacate(self, name: str, who: str, why: type[PlayerEjected | PlayerResigned]) -> Side:
         with self.store.write() as s:
             game = self.store.lock(s, name)
-            seat = seat_of(game, power)
-            leaving = seat.player.address if seat.player else None
-            seat.player = None
-            seat.status = SeatStatus.VACANT
+            side = side_named_in(game, who.split())
+            seats = _seats_of(game, side)
+            leaving = next((seat.player for seat in seats if seat.player), None)
+            if leaving is None:
+                raise GameError(f"nobody plays {side.label} in {name}")
+            for seat in seats:
+                seat.player = None
+                if seat.status != SeatStatus.ELIMINATED:
+                    seat.status = SeatStatus.VACANT
             if why is PlayerEjected:  # the ejected player is told, and is no longer among those the game tells
                 event: PlayerEjected | PlayerResigned = PlayerEjected(
-                    game=name, power=power, address=leaving, audience=audience_of(game)
+                    game=name, side=side.label, sign_on=side.name, address=leaving.address, audience=audience_of(game)
                 )
             else:
-                event = why(game=name, power=power, audience=audience_of(game))
+                event = why(game=name, side=side.label, sign_on=side.name, audience=audience_of(game))
             self.raise_event(s, game, event)
+            return side
 
-    def replace(self, name: str, power: str, address: str) -> None:
-        """Give `power` to a registered player. He is told the game, its phase, deadline and position; the rest
-        of the game is told once that the power has a new player."""
+    def replace(self, name: str, who: str, address: str) -> Side:
+        """Give the side `who` names, every power of it, to a registered player. He is told the game, what he
+        plays, its phase, deadline and position; the player he replaces is told he no longer plays it and who
+        does; the rest of the game is told once, with the new player's name (never an address)."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
-            seat = seat_of(game, power)
-            seat.player = self.store.player(s, address)
-            seat.status = SeatStatus.PLAYING
-            seat.missed = 0
+            side = side_named_in(game, who.split())
+            player = self.store.player(s, address)
+            elsewhere = [seat.power for seat in game.seats if seat.player_id == player.id and seat.power]
+            if elsewhere and not set(elsewhere) <= set(side.powers):
+                raise GameError(f"{player.name} already plays {side_of(game, elsewhere[0]).label} in {name}")
+            seats = _seats_of(game, side)
+            before = next((seat.player for seat in seats if seat.player and seat.player_id != player.id), None)
+            for seat in seats:
+                seat.player = player
+                if seat.status != SeatStatus.ELIMINATED:
+                    seat.status = SeatStatus.PLAYING
+                seat.missed = 0
             s.flush()
             event = PlayerReplaced(
                 game=name,
-                power=power,
-                address=seat.player.address,
+                side=side.label,
+                sign_on=side.name,
+                plays=side.described,
+                player=player.name,
+                address=player.address,
+                replaced=before.address if before is not None else None,
                 variant=game.variant,
                 position=game.position,
                 deadline=game.deadline,
                 audience=audience_of(game),
             )
             self.raise_event(s, game, event)
+            return side
 
     def terminate(self, name: str) -> None:
         with self.store.write() as s:
@@ -222,3 +245,11 @@ class Controls(UseCase):
                 audience=audience,
             )
             self.raise_event(s, game, event)
+
+
+def _seats_of(game: Game, side: Side) -> list[Seat]:
+    """The seats of a side's powers: one for each power it holds."""
+    seats = [seat for seat in game.seats if seat.power in side.powers]
+    if not seats:
+        raise GameError(f"{side.label} has no seat in {game.name}")
+    return seats

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from zoneinfo import ZoneInfo
 
 from judge.game.when import describe
+from judge.variants import Side
 
 if TYPE_CHECKING:
     from judge.game.adjudication import Processed
@@ -92,8 +93,15 @@ class GameStarted(GameEvent):
     seats: tuple[SeatLine, ...] = ()
     deadline: datetime | None = None
     unplayed: tuple[str, ...] = ()
-    """powers left in civil disorder (START CD)"""
+    """the sides left in civil disorder (START CD), as lists name them"""
+    sides: tuple[Side, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """what each player holds, for his own "you play" line (under CW Heptadiplomacy option B, his board-nations)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
+
+    def side_of(self, address: str) -> Side | None:
+        """The side the player at `address` plays (None: the GM, an observer)."""
+        powers = {power for power, to in self.audience.players.items() if to == address}
+        return next((side for side in self.sides if powers & set(side.powers)), None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,7 +175,10 @@ class GameRolledBack(GameEvent):
 @dataclass(frozen=True, kw_only=True)
 class PlayerEjected(GameEvent):
     kind: ClassVar[str] = "player ejected"
-    power: str = ""
+    side: str = ""
+    """the side, as lists name it (`France`, `Sparta + Elatea`, `Player 2`): every power of it is vacant"""
+    sign_on: str = ""
+    """the name a replacement signs on with (the side's name)"""
     address: str | None = field(default=None, metadata=PRIVATE, repr=False)
     """the ejected player's address (he is told)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
@@ -176,16 +187,26 @@ class PlayerEjected(GameEvent):
 @dataclass(frozen=True, kw_only=True)
 class PlayerResigned(GameEvent):
     kind: ClassVar[str] = "player resigned"
-    power: str = ""
+    side: str = ""
+    sign_on: str = ""
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerReplaced(GameEvent):
     kind: ClassVar[str] = "player replaced"
-    power: str = ""
+    side: str = ""
+    """the side, as lists name it: the new player holds every power of it"""
+    sign_on: str = ""
+    """the name he signs on with (the side's name)"""
+    plays: str = field(default="", metadata=PRIVATE, repr=False)
+    """what he plays, as he is told it (`Side.described`: his board-nations under CW Heptadiplomacy option B)"""
+    player: str = ""
+    """the new player's name (as LIST names him; never his address)"""
     address: str = field(metadata=PRIVATE, repr=False)
     """the new player's address"""
+    replaced: str | None = field(default=None, metadata=PRIVATE, repr=False)
+    """the address of the player he replaces, if any (he is told, and gets no more of the game's mail)"""
     variant: str = ""
     position: dict[str, Any] | None = field(default=None, metadata=PRIVATE, repr=False)
     """the position now, for the new player's first mail (the phase, its units and centres)"""

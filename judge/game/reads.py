@@ -17,7 +17,7 @@ from judge.game.events import Audience
 from judge.game.names import as_shown
 from judge.game.settings import PLAYERS_STATE, SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
-from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
+from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
     GameListing,
     GameView,
@@ -130,10 +130,12 @@ class Reads(UseCase):
                         powers=powers,
                         draw=None
                         if vote is None
-                        else "for a draw among " + ", ".join(vote.powers)
+                        else "for a draw among " + ", ".join(_labels(game, vote.powers))
                         if vote.powers
                         else "for a draw",
-                        conceded_to=next((conceded[p] for p in side.powers if p in conceded), None),
+                        conceded_to=next(
+                            (side_of(game, conceded[p]).label for p in side.powers if p in conceded), None
+                        ),
                         away=None if absence is None else f"{absence.start:%a %d %b %Y} to {absence.end:%a %d %b %Y}",
                         wait=any(seat.wait for seat in seats),
                     )
@@ -364,3 +366,8 @@ def _code(outcome: dict[str, object]) -> str:
     phase = outcome["phase"]
     assert isinstance(phase, dict)
     return Phase.parse(phase["season"], phase["year"], phase["type"]).code
+
+
+def _labels(game: Game, powers: list[str]) -> list[str]:
+    """The players a list of powers makes up, as lists name them (a draw among `Sparta + Elatea, Athens + ...`)."""
+    return [side.label for side in sides_of(game) if set(side.powers) & set(powers)]

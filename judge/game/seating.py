@@ -18,8 +18,9 @@ from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings,
 from judge.game.use_case import (
     UseCase,
     audience_of,
-    choices,
     next_deadline,
+    side_leading,
+    side_named_in,
     side_of,
     sides_named,
     sides_of,
@@ -129,9 +130,9 @@ class Seating(UseCase):
             return None
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
-        """Start a forming game now; `short`: with fewer players than powers, the powers nobody plays in civil
+        """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil
         disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
-        Returns the powers left in civil disorder."""
+        Returns the sides left in civil disorder, as lists name them."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.FORMING:
@@ -155,7 +156,7 @@ class Seating(UseCase):
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
-        left = sorted(power for group in unplayed for power in group)
+        left = sorted(side_of(game, group[0]).label for group in unplayed)  # by side: `Player 3`, never 7 boards
         by_power = {seat.power: seat for seat in game.seats if seat.power}
         lines = tuple(
             SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
@@ -168,6 +169,7 @@ class Seating(UseCase):
             seats=lines,
             deadline=game.deadline,
             unplayed=tuple(left),
+            sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )
         self.raise_event(s, game, event)
@@ -222,17 +224,27 @@ class Seating(UseCase):
             raise failed
 
     def power_named(self, name: str, text: str) -> str:
-        """The power of the game `text` names (`France`, `F`, `french`; a side's name gives its first power), or a
-        GameError saying it is none and naming the choices."""
+        """The power of the game `text` names (`France`, `F`, `french`, `1:England`; a side's name, `Player 2`,
+        gives its first power), or a GameError saying it is none and naming the choices."""
         with self.store.plain() as s:
             game = self.store.snapshot(s, name)
-            power = game.rules.board.lookup_power(text)
-            side = side_named(sides_of(game), text, power)
-            if side is None:
-                sides = sides_of(game)
-                what = "is not a power" if all(len(side.powers) == 1 for side in sides) else "names no player"
-                raise GameError(f"{text!r} {what} of {game.variant}; {choices(sides)}")
+            side = side_named_in(game, text.split())
+            power = game.rules.board.lookup_power(text.strip())
             return power if power is not None and power in side.powers else side.powers[0]
+
+    def power_leading(self, name: str, words: list[str]) -> tuple[str, int]:
+        """The power the first words name (a side's name gives its first power) and how many words name it: the GM's
+        `SET ABSENCE Player 2 2026-12-01 TO 2026-12-05`."""
+        with self.store.plain() as s:
+            game = self.store.snapshot(s, name)
+            side, width = side_leading(game, words)
+            power = game.rules.board.lookup_power(" ".join(words[:width]))
+            return (power if power is not None and power in side.powers else side.powers[0]), width
+
+    def side_named(self, name: str, text: str) -> Side:
+        """The side `text` names, by any name the judge prints (use_case.sides_named)."""
+        with self.store.plain() as s:
+            return side_named_in(self.store.snapshot(s, name), text.split())
 
     def power_by_initial(self, name: str, initial: str) -> str | None:
         """njudge's SIGNON Fgame: the power whose initial is given."""

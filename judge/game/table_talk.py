@@ -16,7 +16,7 @@ from judge.game.errors import GameError
 from judge.game.events import ConcessionMade, DrawVoted, GameEnded, HeldPressReleased, PressPosted
 from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
 from judge.game.store import position_of
-from judge.game.use_case import UseCase, audience_of, finish, powers_named, seat_of
+from judge.game.use_case import UseCase, audience_of, finish, press_readers, seat_of, side_of, sides_named
 from judge.store import DrawVote, Game, GameStatus, Press, SeatStatus
 from judge.variants import get_variant
 
@@ -51,10 +51,14 @@ class TableTalk(UseCase):
                 is_grey = sender is not None and not only_gm and rules.grey(grey)
             except HouseRuleError as exc:
                 raise GameError(str(exc)) from None
-            wanted = set(powers_named(game, () if everybody or only_gm else tuple(recipients)))
+            named = sides_named(game, () if everybody or only_gm else tuple(recipients))
+            wanted = {power for side in named for power in side.powers}  # a player reads press to any of his
             if everybody:
                 wanted = {seat.power for seat in game.seats if seat.power}
-            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted(wanted)
+            # kept and shown by the sides' names (`Press from Player 1 to Player 3`), never 7 board-nations each
+            stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted({side.label for side in named})
+            if sender is not None:
+                sender = side_of(game, sender).label
             s.add(
                 Press(
                     game_id=game.id,
@@ -78,9 +82,10 @@ class TableTalk(UseCase):
             return sent
 
     def vote_draw(self, name: str, power: str, accept: bool, among: Sequence[str] = ()) -> list[str] | None:
-        """Record a draw vote, for every power the game's draws include or (`among`, where `draw.dias` is off)
-        for a draw among named powers. Returns the powers of the draw when every surviving power has voted for
-        the same one and the game is drawn, else None."""
+        """Record a draw vote, the player's for his whole side, for every power the game's draws include or
+        (`among`, where `draw.dias` is off) for a draw among the players named by any name the judge prints.
+        Returns the powers of the draw when every surviving power has voted for the same one and the game is
+        drawn, else None."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
@@ -90,21 +95,25 @@ class TableTalk(UseCase):
             if accept and not variant.draws:
                 raise GameError(f"{variant.title} has no draws: {variant.draws_instead}")
             alive = surviving_powers(position_of(game))
-            if power not in alive:
-                raise GameError(f"{power} is eliminated: only surviving powers vote on a draw")
-            named = powers_named(game, tuple(among))
+            side = side_of(game, power)
+            if not alive & set(side.powers):
+                raise GameError(f"{side.label} is eliminated: only surviving powers vote on a draw")
+            named = [p for named_side in sides_named(game, tuple(among)) for p in named_side.powers]
+            if named:  # a side's eliminated powers are not in its draw
+                named = [p for p in named if p in alive] or named
             everyone = {seat.power for seat in game.seats if seat.power}
             try:
                 draw = DrawRules.of(game.settings).among(named, set(alive), everyone) if accept else None
             except HouseRuleError as exc:
                 raise GameError(str(exc)) from None
-            vote = s.scalar(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.power == power))
-            if vote is None:
-                vote = DrawVote(game_id=game.id, power=power, accept=accept, updated_at=self.clock.now())
-                s.add(vote)
-            vote.accept = accept
-            vote.powers = sorted(draw) if draw is not None and named else None  # None: whoever the draw includes
-            vote.updated_at = self.clock.now()
+            for voter in side.powers:  # one player, one vote: cast for every power of his side
+                vote = s.scalar(select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.power == voter))
+                if vote is None:
+                    vote = DrawVote(game_id=game.id, power=voter, accept=accept, updated_at=self.clock.now())
+                    s.add(vote)
+                vote.accept = accept
+                vote.powers = sorted(draw) if draw is not None and named else None  # None: whoever it includes
+                vote.updated_at = self.clock.now()
             s.flush()
             self.raise_event(s, game, DrawVoted(game=name, power=power, accept=accept, among=tuple(named)))
             rules = DrawRules.of(game.settings)
@@ -120,32 +129,39 @@ class TableTalk(UseCase):
             return None
 
     def concede(self, name: str, power: str, to_power: str | None) -> bool:
-        """`power` concedes the game to `to_power` (None withdraws its concession); when every other surviving
-        power has conceded to it, `to_power` wins."""
+        """The player of `power` concedes the game to the player of `to_power`, for his whole side (None withdraws
+        his concession); when every other surviving power has conceded to that side, it wins."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise GameError(f"{name} is not running")
             seat_of(game, power)
             alive = surviving_powers(position_of(game))
-            if power not in alive:
-                raise GameError(f"{power} is eliminated: only surviving powers concede")
+            side = side_of(game, power)
+            if not alive & set(side.powers):
+                raise GameError(f"{side.label} is eliminated: only surviving powers concede")
             concessions = dict(game.settings.get("concessions", {}))
-            if to_power is None:
-                concessions.pop(power, None)
-            else:
-                if to_power not in alive:
-                    raise GameError(f"{to_power} is not a surviving power of {name}")
-                if to_power == power:
-                    raise GameError("a power concedes to another power, not to itself")
-                concessions[power] = to_power
+            winner = side_of(game, to_power) if to_power is not None else None
+            if winner is not None:
+                if not alive & set(winner.powers):
+                    raise GameError(f"{winner.label} is not a surviving power of {name}")
+                if winner == side:
+                    raise GameError(f"{side.label} concedes to another player, not to itself")
+            if winner is not None:  # kept as the side's first power, whichever of its powers was named
+                to_power = winner.powers[0]
+            for own in side.powers:  # one player, one concession: for every power of his side
+                if to_power is None:
+                    concessions.pop(own, None)
+                else:
+                    concessions[own] = to_power
             game.settings = {**game.settings, "concessions": concessions}
             self.raise_event(s, game, ConcessionMade(game=name, power=power, to=to_power))
             if to_power is None:
                 return False
-            others = alive - {to_power} - _unplayed(game)
+            assert winner is not None
+            others = alive - set(winner.powers) - _unplayed(game)
             if all(concessions.get(p) == to_power for p in others):
-                self._end(s, game, "concession", [to_power], how="conceded")
+                self._end(s, game, "concession", list(winner.powers), how="conceded")
                 return True
             return False
 
@@ -169,7 +185,7 @@ def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
     released = []
     for press in release_press(s, game):
         everyone = press["recipients"] == ["*"]
-        powers = set(press["recipients"])
+        powers = press_readers(game, press["recipients"])
         addresses = {seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)}
         if everyone:
             addresses.update(game.settings.get("observers", []))

@@ -54,19 +54,6 @@ def seat_of(game: Game, power: str) -> Seat:
     raise GameError(f"{power} is not a power in {game.name}")
 
 
-def powers_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[str]:
-    """The powers a player named (`France`, `F`, `french`), or a GameError naming the word that is none and the
-    powers there are."""
-    board = rules_of(game).board
-    found = []
-    for text in texts:
-        power = board.lookup_power(text)
-        if power is None:
-            raise GameError(f"{text!r} is not a power of {game.variant}; the powers are {', '.join(board.powers)}")
-        found.append(power)
-    return found
-
-
 def sides_of(game: Game | Snapshot) -> list[Side]:
     """What each player of the game takes (`Variant.sides`): worked out once for a variant and its options, as
     attendance, lists and the order path ask for it power by power."""
@@ -86,36 +73,69 @@ def side_of(game: Game | Snapshot, power: str) -> Side:
     return next((side for side in sides_of(game) if power in side.powers), Side(power, (power,)))
 
 
-def sides_named(game: Game, texts: list[str] | tuple[str, ...]) -> list[Side]:
-    """The sides a player's words name (`England`, `Player 2` or `player2`, `Elatea`, `1:England`): a side's
-    name, or any of its powers; several words may make one name (`Player 2`). A word that names none is refused
-    with the names there are."""
-    board = rules_of(game).board
-    sides = sides_of(game)
+def sides_named(game: Game | Snapshot, texts: list[str] | tuple[str, ...]) -> list[Side]:
+    """The one resolver of the names players go by, for every command that names a player (JOIN, PRESS TO, EJECT,
+    REPLACE, BECOME, STATUS, SET DRAW, CONCEDE): a side's name or its label as the judge prints it (`England`,
+    `Player 2` or `player2`, `Sparta + Elatea`), or any of its powers (`Elatea`, `1:England`, `F`). Several words
+    may make one name (`Player 2`, `Sparta + Elatea`). A word that names none is refused with the names there are."""
     found: list[Side] = []
     words = list(texts)
     while words:
-        for width in (2, 1):
-            text = " ".join(words[:width])
-            side = side_named(sides, text, board.lookup_power(text)) if len(words) >= width else None
-            if side is not None:
-                found.append(side)
-                del words[:width]
-                break
-        else:
-            single = all(len(side.powers) == 1 for side in sides)
-            what = "is not a power" if single else "names no player"
-            raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(sides)}")
+        side, width = side_leading(game, words)
+        found.append(side)
+        del words[:width]
     return found
 
 
-def choices(sides: list[Side]) -> str:
-    """The names a player may join and sign on with, for a refusal."""
+def side_leading(game: Game | Snapshot, words: list[str] | tuple[str, ...]) -> tuple[Side, int]:
+    """The side the first words name, the longest name first (up to three words: `Player 2`, `Sparta + Elatea`),
+    and how many words name it (`SET ABSENCE Player 2 2026-12-01 TO 2026-12-05`); a GameError when they name none."""
+    board = game.rules.board if isinstance(game, Snapshot) else rules_of(game).board
+    sides = sides_of(game)
+    for width in (3, 2, 1):
+        text = " ".join(words[:width])
+        side = side_named(sides, text, board.lookup_power(text)) if len(words) >= width else None
+        if side is not None:
+            return side, width
+    single = all(len(side.powers) == 1 for side in sides)
+    what = "is not a power" if single else "names no player"
+    raise GameError(f"{words[0]!r} {what} of {game.variant}; {choices(game)}")
+
+
+def side_named_in(game: Game | Snapshot, texts: list[str] | tuple[str, ...]) -> Side:
+    """The one side the words name (`EJECT Player 2`, `REPLACE Sparta + Elatea ...`), or a GameError saying why."""
+    if not texts:
+        raise GameError(f"name a player of {game.name}: {choices(game)}")
+    found = sides_named(game, texts)
+    if len(set(found)) != 1:
+        raise GameError(f"{' '.join(texts)!r} names {len(set(found))} players; name one ({choices(game)})")
+    return found[0]
+
+
+def press_readers(game: Game | Snapshot, recipients: list[str] | tuple[str, ...]) -> set[str]:
+    """The powers press to `recipients` reaches: each a side as stored (its label: `Sparta + Elatea`, `Player 2`)
+    or, in press kept from before sides were stored, a power; every power of the side reads it."""
+    sides = sides_of(game)
+    held = {power for side in sides for power in side.powers}
+    found: set[str] = set()
+    for name in recipients:
+        side = side_named(sides, name, name if name in held else None)
+        if side is not None:
+            found.update(side.powers)
+    return found
+
+
+def choices(game: Game | Snapshot) -> str:
+    """The names a player may go by, for a refusal: compact, the sides' names and one example of a power where a
+    side holds many (never the 49 board-nations of CW Heptadiplomacy)."""
+    sides = sides_of(game)
     if all(len(side.powers) == 1 for side in sides):
         return f"the powers are {', '.join(side.name for side in sides)}"
     if all(side.name in side.powers for side in sides):
         return "the players are " + ", ".join(side.label for side in sides) + " (name either power)"
-    return f"the players are {', '.join(side.name for side in sides)}"
+    noun = get_variant(game.variant).power_noun
+    example = sides[0].powers[0]
+    return f"the players are {', '.join(side.name for side in sides)} (or name a {noun}, e.g. {example})"
 
 
 def phase_name(position: dict[str, Any]) -> str:

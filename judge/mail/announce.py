@@ -69,7 +69,7 @@ def _results(
         visible = tuple(
             i
             for i, press in enumerate(processed.press)
-            if gm or press["recipients"] == ["*"] or powers & set(press["recipients"])
+            if gm or press["recipients"] == ["*"] or powers & set(press.get("readers", press["recipients"]))
         )
         if gm and any(processed.press[i].get("grey") for i in visible):
             visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet

@@ -141,23 +141,29 @@ class Notifier:
                 f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
                 "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."
             )
-        text = render(
-            "start.txt.j2",
-            event.variant,
-            judge=self.config.judge_code,
-            game=event.game,
-            title=variant.title,
-            options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
-            players=[(seat.power, seat.player) for seat in event.seats],
-            first=variant.phase_name(phase),
-            deadline=deadline_text(event.deadline) if event.deadline else None,
-            due=when_text(event.deadline) if event.deadline else None,
-            placing=placing,
-            code=phase.code,
-            deadline_code=phase.code if event.deadline else None,
-            variant=event.variant,
-        )
-        return [self._notice(a, f"{event.game} has started", text) for a in event.audience.everyone()]
+        out = []
+        for address in event.audience.everyone():
+            side = event.side_of(address)  # each player is told what he plays (his powers: his alone)
+            text = render(
+                "start.txt.j2",
+                event.variant,
+                judge=self.config.judge_code,
+                game=event.game,
+                title=variant.title,
+                options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
+                players=[(seat.power, seat.player) for seat in event.seats],
+                you_play=side.described if side else None,
+                sign_on=side.name if side else None,
+                first=variant.phase_name(phase),
+                deadline=deadline_text(event.deadline) if event.deadline else None,
+                due=when_text(event.deadline) if event.deadline else None,
+                placing=placing,
+                code=phase.code,
+                deadline_code=phase.code if event.deadline else None,
+                variant=event.variant,
+            )
+            out.append(self._notice(address, f"{event.game} has started", text))
+        return out
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
         copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))
@@ -219,37 +225,46 @@ class Notifier:
         return self._announce(event.audience, event.game, f"rolled back to {event.phase}", text)
 
     def _ejected(self, event: PlayerEjected) -> list[Outgoing]:
-        text = f"The GM has removed the player of {event.power}; the power waits for a replacement."
-        out = self._announce(event.audience, event.game, f"{event.power} ejected", text)
+        text = f"The GM has removed the player of {event.side}; it waits for a replacement."
+        out = self._announce(event.audience, event.game, f"{event.side} ejected", text)
         if event.address is not None:
             told = (
-                f"The GM of {event.game} has removed you from the game: you no longer play {event.power}, and the "
+                f"The GM of {event.game} has removed you from the game: you no longer play {event.side}, and the "
                 "game's mail will not reach you. Write to the GM if you think this a mistake."
             )
-            out.append(self._notice(event.address, f"{event.game}: you no longer play {event.power}", told))
+            out.append(self._notice(event.address, f"{event.game}: you no longer play {event.side}", told))
         return out
 
     def _resigned(self, event: PlayerResigned) -> list[Outgoing]:
         text = (
-            f"The player of {event.power} has resigned from {event.game}. "
-            f"REPLACE {event.power} address to fill the seat."
+            f"The player of {event.side} has resigned from {event.game}. "
+            f"REPLACE {event.sign_on} address to fill the seat."
         )
-        return [self._notice(event.audience.gm, f"{event.game}: {event.power} resigned", text)]
+        return [self._notice(event.audience.gm, f"{event.game}: {event.side} resigned", text)]
 
     def _replaced(self, event: PlayerReplaced) -> list[Outgoing]:
-        """The new player is told the game, its phase, deadline and position, and how to sign on; everyone else
-        in the game is told once that the power has a new player."""
-        lines = [f"The GM of {event.game} has given you {event.power}: you play it from now on.", ""]
+        """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
+        the player he replaces that he no longer plays it, and who does; everyone else in the game once that the
+        side has a new player, by name (never an address)."""
+        lines = [f"The GM of {event.game} has given you {event.side}: you play {event.plays} from now on.", ""]
         if event.position is not None:
             lines += [*position_lines(event.variant, event.position, event.deadline), ""]
         lines.append(
-            f"Sign on with SIGNON {event.game} {event.power} <your password> and send your orders; "
+            f"Sign on with SIGNON {event.game} {event.sign_on} <your password> and send your orders; "
             f"LIST {event.game} shows the game again, HISTORY {event.game} its last results."
         )
-        told = self._notice(event.address, f"{event.game}: you play {event.power}", "\n".join(lines))
-        others = [a for a in event.audience.everyone() if a != event.address]
-        text = f"{event.power} has a new player."
-        return [told, *(self._notice(a, f"{event.game}: {event.power} replaced", text) for a in others)]
+        told = self._notice(event.address, f"{event.game}: you play {event.side}", "\n".join(lines))
+        out = [told]
+        if event.replaced is not None and event.replaced != event.address:
+            text = (
+                f"The GM of {event.game} has replaced you: {event.player} plays {event.side} from now on. You can "
+                "no longer sign on, order or write press in the game, and its mail will not reach you. Write to "
+                "the GM if you think this a mistake."
+            )
+            out.append(self._notice(event.replaced, f"{event.game}: you no longer play {event.side}", text))
+        others = [a for a in event.audience.everyone() if a not in (event.address, event.replaced)]
+        text = f"{event.side} has a new player, chosen by the GM: {event.player}."
+        return [*out, *(self._notice(a, f"{event.game}: {event.side} replaced", text) for a in others)]
 
     # --- press -------------------------------------------------------------------------------------------------
 

@@ -33,17 +33,27 @@ class Side:
             return " + ".join([self.name, *(p for p in self.powers if p != self.name)])
         return self.name
 
+    @property
+    def described(self) -> str:
+        """The side as its player is told it: the label, with the powers it holds where the label does not name
+        them ("England (1:England, ..., 7:England)"; under CW Heptadiplomacy option B, the player's board-nations);
+        a label that names every power (`Sparta + Elatea`, `France`) is enough."""
+        if set(self.powers) <= set(self.label.split(" + ")):
+            return self.label
+        return f"{self.label} ({', '.join(self.powers)})"
+
 
 def _key(text: str) -> str:
     return "".join(text.split()).lower()
 
 
 def side_named(sides: list[Side], text: str, power: str | None) -> Side | None:
-    """The side a player's word names: a side's name (spaces and case aside: `Player 2`, `player2`), or the side
-    holding `power` (the board's reading of the word as a power, if any)."""
+    """The side a player's word names: a side's name or its label as the judge prints it (spaces and case aside:
+    `Player 2`, `player2`, `Sparta + Elatea`), or the side holding `power` (the board's reading of the word as a
+    power, if any)."""
     wanted = _key(text)
     for side in sides:
-        if _key(side.name) == wanted:
+        if wanted in (_key(side.name), _key(side.label)):
             return side
     if power is not None:
         return next((side for side in sides if power in side.powers), None)
@@ -71,6 +81,8 @@ class Variant:
     """what a game without draws offers instead, told to a player who votes for one"""
     opening_help: str = ""
     """what the game-start mail tells players about an opening of placements (how to write the orders)"""
+    power_noun: str = "power"
+    """what the variant calls one of a player's powers, as a refusal names them ("board-nation")"""
 
     @property
     def options(self) -> dict[str, RuleOption]:
@@ -257,6 +269,7 @@ def _hepta() -> Variant:
         "standard",
         HeptaRules,
         draws=False,
+        power_noun="board-nation",
         draws_instead=(
             "the game ends in a solo win (70 centres at the end of an Autumn) or a two- or three-way win claimed "
             "with the Autumn orders: CLAIM 2-way win with PLAYER (rule 7)"

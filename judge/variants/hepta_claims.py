@@ -140,7 +140,8 @@ def read_claim(
         elif reading_partners:
             found = find_player(token)
             if found is None:
-                raise ClaimError(f"{token!r} is not a player of this game")
+                listed = f"; the players are {', '.join(names)} (or name a board-nation)" if names else ""
+                raise ClaimError(f"{token!r} is not a player of this game{listed}")
             if found == player:
                 raise ClaimError(f"{token} is the claimant's own side")
             if found not in partners:
