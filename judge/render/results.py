@@ -46,27 +46,30 @@ class Dislodgement:
 
 
 @dataclass(frozen=True)
-class CentreLine(Holding):
-    """A line of the chart: a power's (or a player's) centres and units in half centres (`Holding`, counted by
-    `judge.render.tally`: a garrison costs half, so `2G` counts 1)."""
+class CentreLine:
+    """A line of the chart: a power's (or a player's) count (`Holding`, the engine's one count: a garrison costs
+    half, so `2G` counts 1; the builds Delphi grants are in its adjustment)."""
 
-    power: str = ""
+    power: str
+    held: Holding
     centre_names: list[str] = field(default_factory=list)
-    change: int = 0
-    """builds (above zero) or removals due, in half centres, as the engine counted them"""
+
+    @property
+    def centres_shown(self) -> str:
+        return halves(self.held.centres)
+
+    @property
+    def units_shown(self) -> str:
+        return halves(self.held.units)
 
     @property
     def adjustment(self) -> str:
-        if self.change > 0:
-            return f"builds {halves(self.change)}"
-        if self.change < 0:
-            return f"removes {halves(-self.change)}"
+        change = self.held.change
+        if change > 0:
+            return f"builds {halves(change)}"
+        if change < 0:
+            return f"removes {halves(-change)}"
         return "no change"
-
-
-def _halves_of(n: int | float) -> int:
-    """A count from the contract (2, 1.5) in half centres."""
-    return round(n * 2)
 
 
 @dataclass
@@ -325,28 +328,23 @@ def build_sheet(
                 Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
             )
     owned = outcome.get("supply_centers", {})
-    counted = outcome.get("adjustments", {})
     held = holdings(variant, outcome, options)
     centres = []
     for power in sorted(set(owned) | set(held)):
         names = owned.get(power, [])
         have = held.get(power, Holding(0, 0))
-        if not names and not have.units:
+        if not names and not have.units and not have.extra:
             continue
-        change = _halves_of(counted[power]["change"]) if power in counted else have.centres - have.units
-        centres.append(CentreLine(have.centres, have.units, label(power), [place(n) for n in sorted(names)], change))
-    players = [
-        CentreLine(total.centres, total.units, name)
-        for name, total in by_side(sides_for(variant, options), held).items()
-    ]
+        centres.append(CentreLine(label(power), have, [place(n) for n in sorted(names)]))
+    players = [CentreLine(name, total) for name, total in by_side(sides_for(variant, options), held).items()]
     # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
     next_type = (next_phase or outcome.get("next_phase") or {}).get("type")
-    waived = []
-    if phase["type"] == PhaseType.ADJUSTMENT.value:
-        for power, have in sorted(held.items()):
-            unused = have.centres - have.units
-            if unused > 0:
-                waived.append((label(power), halves(unused)))
+    # the builds the Winter left unmade, as the engine counted them (issue 40: not what the count left over)
+    waived = sorted(
+        (label(str(e["power"])), halves(int(e["halves"])))
+        for e in outcome.get("events", [])
+        if e["kind"] == "builds_waived"
+    )
     return ResultSheet(
         game=game,
         variant=variant,
