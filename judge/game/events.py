@@ -239,6 +239,8 @@ class GameEnded(GameEvent):
     started: bool = True
     position: dict[str, Any] | None = field(metadata=PRIVATE, repr=False)
     audience: Audience = field(metadata=PRIVATE, repr=False)
+    options: dict[str, Any] = field(default_factory=dict, metadata=PRIVATE, repr=False)
+    """the game's rule options: its sides, by which the last centres are counted"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,6 +266,9 @@ class Reminder(GameEvent):
     phase: str = ""
     power: str = ""
     """the player reminded (the side, as lists name it)"""
+    signon: str = ""
+    """the name the reminder's SIGNON line gives (the side's own name: `Athens`, `Player 2`; issue 40: the label
+    `Athens + Anactorium` signs nobody on)"""
     missing: bool = True
     notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
     """what the reminder and late templates print (deadline, grace)"""

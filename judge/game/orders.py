@@ -28,7 +28,8 @@ class Submission:
     replaced: bool
     phase_type: PhaseType = PhaseType.MOVEMENT
     filed: dict[str, list[str]] = field(default_factory=dict)
-    """for a player of several powers: each power's orders now on file (as read), in the side's order"""
+    """for a player of several powers: each power's orders now on file (as read, a refused one marked void, as
+    the results will print them: `as_filed`), in the side's order"""
     due: dict[str, int] = field(default_factory=dict)
     """in an adjustment phase: each of the player's powers' builds (above zero) or removals (below) due, in halves"""
 
@@ -66,6 +67,14 @@ class Submission:
         if self.errors:
             output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
         return output
+
+
+def as_filed(check: dict[str, str]) -> str:
+    """An order on file as the results will print it (issue 40: a refused build the reply left out as "no orders"
+    was printed void in the results): the order as read, and `(void)` where it was refused, since the engine
+    adjudicates every order read and the results show it void; a line that could not be read at all is in neither
+    (its reply quoted it with why)."""
+    return f"{check['order']} (void)" if check.get("error") else check["order"]
 
 
 def adjustment_due(power: str, change: int) -> str:
@@ -125,7 +134,7 @@ class Orders(UseCase):
                 own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(game.rules, ln) not in kinds]
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
-                filed[each] = [c.order for c in checks if not c.error]
+                filed[each] = [as_filed(c.as_json()) for c in checks if c.order]
                 values = {
                     "set_game": game.id,
                     "set_phase": game.phase_index,
@@ -148,7 +157,7 @@ class Orders(UseCase):
                         OrderSet.power.in_([p for p in side if p not in filed]),
                     )
                 ):
-                    filed[each] = [c["order"] for c in checked_json if not c.get("error")]
+                    filed[each] = [as_filed(c) for c in checked_json if c.get("order")]
             # back in the order the player wrote them (a line may hold several orders, each with its check)
             pieces = (
                 [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []

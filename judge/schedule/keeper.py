@@ -47,7 +47,7 @@ from judge.render.dates import deadline_text, when_text
 from judge.schedule.predraw import PicturePool
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import first_line, is_unavailable
-from judge.variants import get_variant
+from judge.variants import Side, get_variant
 
 log = logging.getLogger(__name__)
 
@@ -131,15 +131,15 @@ def _labels(game: Game, powers: list[str]) -> list[str]:
     return sorted({side_of(game, power).label for power in powers})
 
 
-def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[tuple[str, set[str], str]]:
-    """Each player among these powers once: the side's label, which of the powers are the player's, and the
-    address (powers nobody plays are left out: there is nobody to tell)."""
-    found: dict[str, tuple[str, set[str]]] = {}
+def _players(game: Game, powers: list[str], addresses: dict[str, str]) -> list[tuple[Side, set[str], str]]:
+    """Each player among these powers once: the side, which of the powers are the player's, and the address
+    (powers nobody plays are left out: there is nobody to tell)."""
+    found: dict[str, tuple[Side, set[str]]] = {}
     for power in powers:
         address = addresses.get(power)
         if address is not None:
-            found.setdefault(address, (side_of(game, power).label, set()))[1].add(power)
-    return [(label, held, address) for address, (label, held) in sorted(found.items())]
+            found.setdefault(address, (side_of(game, power), set()))[1].add(power)
+    return [(side, held, address) for address, (side, held) in sorted(found.items())]
 
 
 WARM_AHEAD = timedelta(minutes=10)
@@ -574,7 +574,7 @@ class DeadlineKeeper:
         )
         plan = _plan(look, now)
         name, index = game.name, game.phase_index
-        phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
+        phase = get_variant(game.variant).phase_name(position.phase)  # "Fall 450 BC Movement", as players read it
         audience = audience_of(game)
         done: list[str] = []
         if plan.early:
@@ -583,8 +583,8 @@ class DeadlineKeeper:
             notice = self._notice(game, position.phase)
             faulty = set(plan.faulty)
             for side, powers, address in _players(game, [*plan.missing, *plan.faulty], audience.players):
-                reminder = Reminder(game=name, phase=phase, power=side, missing=not powers <= faulty,
-                                    notice=notice, address=address)  # fmt: skip
+                reminder = Reminder(game=name, phase=phase, power=side.label, signon=side.name,
+                                    missing=not powers <= faulty, notice=notice, address=address)  # fmt: skip
                 games.events.append(reminder)
             self._mark(game, "_reminded", index)
             done.append(f"{name}: reminded {', '.join(_labels(game, [*plan.missing, *plan.faulty])) or 'nobody'}")
@@ -593,7 +593,7 @@ class DeadlineKeeper:
             late = OrdersLate(
                 game=name, phase=phase, missing=tuple(_labels(game, plan.missing)),
                 faulty=tuple(_labels(game, plan.faulty)), notice=self._notice(game, position.phase),
-                audience=audience, addresses={side: address for side, _, address in missing},
+                audience=audience, addresses={side.label: address for side, _, address in missing},
             )  # fmt: skip
             games.events.append(late)
             self._mark(game, "_late", index)
@@ -636,7 +636,7 @@ class DeadlineKeeper:
             "deadline_code": phase.code,
             "deadline": deadline_text(deadline),
             "due": when_text(deadline),
-            "phase": str(phase),
+            "phase": get_variant(game.variant).phase_name(phase),
             "grace_hours": f"{grace:g}" if grace else None,
             "grace_end": when_text(end) if end > deadline else None,
         }
