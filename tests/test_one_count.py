@@ -27,7 +27,8 @@ from judge.engine.supply import adjustment_counts, balances
 from judge.game import Games
 from judge.picture.draw import scene
 from judge.render import render_results
-from judge.store import Game, open_database
+from judge.clock import Clock
+from judge.store import Database, Game, open_database
 from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 from judge.web.pages import centre_chart
@@ -68,7 +69,7 @@ def _summary_last_year(summary: str, labels: dict[str, str]) -> Count:
     """The last year's row of SUMMARY, its columns the sides' names (`labels`: name -> label)."""
     lines = summary.splitlines()
     years = [n for n, line in enumerate(lines) if re.match(r"^ +\d+( BC)? ", line)]
-    names = lines[years[0] - 1].split()  # the header, over the first year's row
+    names = re.split(r"\s{2,}", lines[years[0] - 1].strip())  # the header over the first year's row (`Player 2`)
     values = re.sub(r"^\d+( BC)?", "", lines[years[-1]].split("(")[0].strip()).split()
     return {labels[name]: (value, None) for name, value in zip(names, values, strict=True)}
 
@@ -83,18 +84,18 @@ def _shown(halves: int) -> str:
     return f"{whole or ''}½" if half else str(whole)
 
 
-def _game_row(judge: Judge, name: str) -> Game:
-    with judge.db.transaction() as s:
+def _game_row(db: Database, name: str) -> Game:
+    with db.transaction() as s:
         game = s.scalars(select(Game).where(Game.name == name)).one()
         s.expunge(game)
         return game
 
 
-def _legend(judge: Judge, name: str, labels: dict[str, str] | None = None) -> Count:
+def _legend(db: Database, name: str, labels: dict[str, str] | None = None) -> Count:
     """The picture's legend of the position now, as the results' picture draws it: each side's lines (a Hoplite
     Major and, striped, its Minor) added up; an entry named by its first line (`labels`: that name -> the side's
     label as lists give it)."""
-    game = _game_row(judge, name)
+    game = _game_row(db, name)
     variant = get_variant(game.variant)
     rules = variant.rules(game.options)
     position = position_from_json(rules, game.position or {})
@@ -111,9 +112,9 @@ def _legend(judge: Judge, name: str, labels: dict[str, str] | None = None) -> Co
     return out
 
 
-def _web_chart(judge: Judge, name: str) -> tuple[Count, list[str]]:
+def _web_chart(db: Database, clock: Clock, name: str) -> tuple[Count, list[str]]:
     """The web site's centre chart: the last row of its table by side, and the years its rows are headed with."""
-    reads = Games(judge.db, judge.clock).reads
+    reads = Games(db, clock).reads
     html = centre_chart(reads.public_game(name), reads.public_history(name).centres)
     table = html.split("<table>", 1)[1]
     heads = [unescape(h) for h in re.findall(r'<th scope="col">([^<]*)</th>', table)][1:]
@@ -137,12 +138,13 @@ def _agree(surfaces: dict[str, Count]) -> Count:
 # --- Hoplite Wars: halves, garrisons, Delphi ------------------------------------------------------------------
 
 
-
 def _hoplite_to_the_sack(judge: Judge) -> None:
     """Winter 451 BC: Sparta builds garrisons (and Elatea a double one); Boeotia an army next to Delphi, which it
     sacks in Autumn 450 BC, when the colonies (Towns) declare."""
     _game(judge, "hop", "hoplite", MAJORS)
-    judge.mail("boeotia@example.org", "SIGNON hop Boeotia pwboeotia\nBuild A orc\nBuild A aul\nBuild G the\nBuild A eli")
+    judge.mail(
+        "boeotia@example.org", "SIGNON hop Boeotia pwboeotia\nBuild A orc\nBuild A aul\nBuild G the\nBuild A eli"
+    )
     judge.mail("sparta@example.org", "SIGNON hop Sparta pwsparta\nBuild 2A spa\nBuild G pra\nBuild G zar\nBuild 2G ela")
     _process(judge, "hop")
     judge.mail("boeotia@example.org", "SIGNON hop Boeotia pwboeotia\nA orc - del")
@@ -164,8 +166,8 @@ def test_hoplite_counts_agree_in_the_results_list_summary_legend_and_web_chart(j
         "results": _results_by_player(_results(judge, "sparta@example.org")),
         "LIST": _list_by_player(judge.mail("sparta@example.org", "LIST hop")),
         "SUMMARY": _summary_last_year(judge.mail("sparta@example.org", "SUMMARY hop"), _hoplite_labels()),
-        "legend": _legend(judge, "hop", _hoplite_labels()),
-        "web": _web_chart(judge, "hop")[0],
+        "legend": _legend(judge.db, "hop", _hoplite_labels()),
+        "web": _web_chart(judge.db, judge.clock, "hop")[0],
     }
     counted = _agree(surfaces)
     assert counted["Sparta + Elatea"] == ("4½", "4")
@@ -176,7 +178,7 @@ def test_hoplite_counts_agree_in_the_results_list_summary_legend_and_web_chart(j
 def test_the_legend_counts_a_double_garrison_as_one_unit_as_the_results_do(judge: Judge) -> None:
     """Issue 40: "1 centre, 2 units" for one Hoplite `2G`; rule 4: a garrison needs half a centre."""
     _hoplite_to_the_sack(judge)
-    game = _game_row(judge, "hop")
+    game = _game_row(judge.db, "hop")
     rules = get_variant("hoplite").rules(game.options)
     drawn = scene(rules.board, load_geometry("hoplite"), position_from_json(rules, game.position or {}), rules=rules)
     words = [line.words for entry in drawn.entries for line in entry.lines]
@@ -187,7 +189,7 @@ def test_the_legend_counts_a_double_garrison_as_one_unit_as_the_results_do(judge
 def test_the_web_chart_writes_bc_years_as_bc_and_counts_a_town_half(judge: Judge) -> None:
     """Issue 40: "the web site's centre chart counts provinces under negative years (BC years must read as BC)"."""
     _hoplite_to_the_sack(judge)
-    counted, years = _web_chart(judge, "hop")
+    counted, years = _web_chart(judge.db, judge.clock, "hop")
     assert years == ["452 BC", "451 BC", "450 BC (so far)"]
     assert counted["Sparta + Elatea"] == ("4½", None)
     reads = Games(judge.db, judge.clock).reads
@@ -250,8 +252,8 @@ def test_hepta_counts_agree_in_the_results_list_summary_legend_and_web_chart(jud
         "results": _results_by_player(_results(judge, "austria@example.org")),
         "LIST": _list_by_player(judge.mail("austria@example.org", "LIST hep")),
         "SUMMARY": _summary_last_year(judge.mail("austria@example.org", "SUMMARY hep"), labels),
-        "legend": _legend(judge, "hep"),
-        "web": _web_chart(judge, "hep")[0],
+        "legend": _legend(judge.db, "hep"),
+        "web": _web_chart(judge.db, judge.clock, "hep")[0],
     }
     counted = _agree(surfaces)
     assert counted["Austria"] == ("22", "21")  # Serbia taken on board 2; a build due in the Winter
@@ -269,13 +271,10 @@ def test_hepta_option_b_counts_by_player_in_every_table(judge: Judge) -> None:
     surfaces = {
         "results": _results_by_player(_results(judge, "player1@example.org")),
         "LIST": _list_by_player(judge.mail("player1@example.org", "LIST hepb")),
-        "legend": _legend(judge, "hepb"),
-        "web": _web_chart(judge, "hepb")[0],
+        "legend": _legend(judge.db, "hepb"),
+        "web": _web_chart(judge.db, judge.clock, "hepb")[0],
     }
-    summary = judge.mail("player1@example.org", "SUMMARY hepb")
-    surfaces["SUMMARY"] = _summary_last_year(summary.replace("Player ", "Player_"), {
-        p.replace(" ", "_"): p for p in labels
-    })  # fmt: skip
+    surfaces["SUMMARY"] = _summary_last_year(judge.mail("player1@example.org", "SUMMARY hepb"), labels)
     counted = _agree(surfaces)
     assert counted["Player 1"] == ("22", "22")  # 3 centres on six boards, Russia's 4 on one
 

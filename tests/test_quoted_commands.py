@@ -21,8 +21,8 @@ from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, open_database
 from judge.testing.mail_rig import CONFIG, Judge
 
-SIGNON_LINE = re.compile(r"SIGNON \S+ .+? password")
-"""a notice's quoted sign-on (the game, the name to sign on with, the word `password`)"""
+SIGNON_LINE = re.compile(r"SIGNON \S+ .+? (?:<your password>|password)")
+"""a notice's quoted sign-on (the game, the name to sign on with, the word `password` or `<your password>`)"""
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def _mailed_back(judge: Judge, address: str, notice: str, password: str, orders:
     """The notice's sign-on line sent back as written, the player's password in place of the word."""
     quoted = SIGNON_LINE.search(notice.replace("\n", " "))
     assert quoted is not None, notice
-    line = quoted[0].removesuffix("password") + password
+    line = re.sub(r"(<your password>|password)$", password, quoted[0])
     return judge.mail(address, f"{line}\n{orders}")
 
 
@@ -98,3 +98,20 @@ def test_a_hoplite_reminder_and_late_notice_write_the_year_bc(judge: Judge) -> N
     for mail in notices:
         assert not re.search(r"-\d{3}\b", str(mail["Subject"]) + mail.get_content()), mail["Subject"]
     assert any("451 BC" in str(m["Subject"]) for m in notices if "late" in str(m["Subject"]))
+
+
+def test_the_new_players_signon_and_the_gms_replace_quoted_in_notices_are_accepted(judge: Judge) -> None:
+    """The notice to a player the GM gave a side quotes his SIGNON; the GM's notice of a resignation quotes the
+    REPLACE that fills the seat: each, mailed back as written, is accepted."""
+    _game(judge, "hop", "hoplite", MAJORS)
+    judge.mail("athens@example.org", "SIGNON hop Athens pwathens\nRESIGN")
+    resigned = next(m for m in judge.outbound(kind="notice", to="gm@example.org") if "resigned" in str(m["Subject"]))
+    quoted = re.search(r"REPLACE (.+?) address", resigned.get_content())
+    assert quoted is not None, resigned.get_content()
+    judge.mail("new@example.org", "REGISTER Newcomer pwnew")
+    reply = judge.mail("gm@example.org", f"SIGNON hop MASTER gmpass\nREPLACE {quoted[1]} new@example.org")
+    assert "new@example.org" in reply or "Newcomer" in reply, reply
+    told = next(m for m in judge.outbound(kind="notice", to="new@example.org") if "you play" in str(m["Subject"]))
+    signed = _mailed_back(judge, "new@example.org", told.get_content(), "pwnew", "Build A ath")
+    assert "Signed on to hop as" in signed, signed
+    assert "Build A ath   -> Build A ath" in signed, signed
