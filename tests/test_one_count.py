@@ -19,6 +19,7 @@ from sqlalchemy import select
 from test_players_not_powers import COUNTRIES, MAJORS, _game
 
 from judge.board.geometry import load_geometry
+from judge.clock import Clock
 from judge.contract import position_from_json
 from judge.contract.adjudicate import run_case
 from judge.engine import Composition, Force, Phase, PhaseType
@@ -27,7 +28,6 @@ from judge.engine.supply import adjustment_counts, balances
 from judge.game import Games
 from judge.picture.draw import scene
 from judge.render import render_results
-from judge.clock import Clock
 from judge.store import Database, Game, open_database
 from judge.testing.mail_rig import Judge
 from judge.variants import get_variant

@@ -17,8 +17,7 @@ from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
 from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
-from judge.render.tally import holdings, side_total, sides_for
-from judge.variants import Side
+from judge.render.tally import holdings, side_total, sides_holding
 
 
 @dataclass(frozen=True)
@@ -120,8 +119,7 @@ def game_over_mail(
     (`readers_mail`). The last centres are each player's side's, counted as every table counts them (issue 40)."""
     variant = str(position.get("variant") or "standard")
     held = holdings(variant, position, options)
-    sides = [s for s in sides_for(variant, options) if set(s.powers) & set(held)]
-    sides += [Side(p, (p,)) for p in sorted(set(held) - {p for s in sides for p in s.powers})]
+    sides = sides_holding(variant, options, held)
     counted = sorted(
         ((s.label, side_total(s.powers, held).centres) for s in sides), key=lambda item: (-item[1], item[0])
     )

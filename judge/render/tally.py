@@ -68,6 +68,14 @@ def holdings(variant: str, data: dict[str, Any], options: dict[str, Any] | None 
     return out
 
 
+def sides_holding(variant: str, options: dict[str, Any] | None, present: Iterable[str]) -> list[Side]:
+    """The sides (`sides_for`) with a power among `present`, by name, then each power present that no side holds
+    (a power the map does not know) as a side of its own: the columns or lines of a table by player."""
+    here = set(present)
+    found = sorted((s for s in sides_for(variant, options) if here & set(s.powers)), key=lambda s: s.name)
+    return found + [Side(p, (p,)) for p in sorted(here - {p for s in found for p in s.powers})]
+
+
 def by_side(sides: list[Side], held: dict[str, Holding]) -> dict[str, Holding]:
     """Each player's totals, for the sides that hold several powers (a side of one is its power's line)."""
     return {

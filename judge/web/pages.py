@@ -21,8 +21,7 @@ from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
 from judge.render import render_results
-from judge.render.tally import holdings, side_total, sides_for
-from judge.variants import Side
+from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
 
 
@@ -231,9 +230,7 @@ def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
     board = variant.rules(game.options).board
     counted = [holdings(game.variant, {"supply_centers": year.owned}, game.options) for year in centres]
     present = {p for held in counted for p in held}
-    sides = [s for s in sides_for(game.variant, game.options) if present & set(s.powers)]
-    sides += [Side(p, (p,)) for p in sorted(present - {p for s in sides for p in s.powers})]
-    sides.sort(key=lambda side: side.label)
+    sides = sides_holding(game.variant, game.options, present)
     halves = [{s.label: side_total(s.powers, held).centres for s in sides} for held in counted]
     powers = [s.label for s in sides]
     palette = palette_for(board, tuple((s.label, s.powers) for s in sides))  # the picture's colours
