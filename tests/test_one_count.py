@@ -340,3 +340,17 @@ def test_a_refused_hepta_build_is_void_in_the_reply_as_in_the_results(judge: Jud
     # the build that was due on board 2 and not made, as the reply said it was due
     assert "2:Austria may build 1" in reply
     assert re.search(r"^2:Austria: +1 build waived$", sheet, re.M), sheet
+
+
+def test_an_order_for_another_players_unit_is_in_neither_the_reply_on_file_nor_the_results(judge: Judge) -> None:
+    """The other half of the same rule (`judge.contract.public.printed_in_results`): an order for a unit not the
+    player's is refused in the reply and printed nowhere in the results (issue 28: it would reveal plans), so the
+    reply does not count it among the orders on file either."""
+    _game(judge, "hep", "hepta", COUNTRIES, "assignment=a")
+    reply = judge.mail("austria@example.org", "SIGNON hep Austria pwaustria\nA 1:ber - 1:kie\nA 1:vie - 1:gal")
+    assert re.search(r"A 1:ber - 1:kie +\*\* ", reply), reply
+    assert re.search(r"^ +1:Austria: A 1:vie - 1:gal$", reply, re.M), reply  # the refused line is not on file
+    _process(judge, "hep")
+    sheet = _results(judge, "austria@example.org")
+    assert "1:Ber - 1:Kie" not in sheet
+    assert re.search(r"^1:Austria: +A 1:Vie - 1:Gal$", sheet, re.M), sheet

@@ -15,9 +15,10 @@ from functools import cache
 from typing import Any
 
 from judge.contract.orders import order_from_json
+from judge.contract.public import printed_in_results
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from_json
+from judge.engine.reasons import PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate
 from judge.render.dates import deadline_text, when_text
@@ -249,18 +250,8 @@ def _labeller(variant: str, phase: dict[str, Any], options: dict[str, Any] | Non
 
 
 def _public(line: dict[str, Any], reasons: list[Reason], retreats: bool) -> bool:
-    """Whether an order line belongs in the results everyone reads: only orders. A line that could not be read
-    as one (a signature, a misspelt order: its unit's hold is printed instead) and an order for another power's
-    unit stay out; so, in a retreat phase, does an order that moves no dislodged unit (issue 28: `F Nth - Nwg`
-    from a power with nothing dislodged revealed its plans): the sender's own reply lists it. An illegal retreat
-    of a dislodged unit stays in, since it costs the unit (`Lost`)."""
-    if line.get("result") != "illegal":
-        return True
-    if not line.get("order"):
-        return False
-    if retreats and not any(isinstance(r, Lost) for r in reasons):
-        return False
-    return not any(isinstance(r, NotYours) for r in reasons)
+    """Whether an order line belongs in the results everyone reads (`printed_in_results`)."""
+    return printed_in_results(line.get("result") == "illegal", bool(line.get("order")), reasons, retreats)
 
 
 def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
