@@ -93,8 +93,8 @@ def _game_row(db: Database, name: str) -> Game:
 
 def _legend(db: Database, name: str, labels: dict[str, str] | None = None) -> Count:
     """The picture's legend of the position now, as the results' picture draws it: each side's lines (a Hoplite
-    Major and, striped, its Minor) added up; an entry named by its first line (`labels`: that name -> the side's
-    label as lists give it)."""
+    Major and, striped, its Minor) added up, which the first line gives as the side's (`in all`); an entry named
+    by its first line (`labels`: that name -> the side's label as lists give it)."""
     game = _game_row(db, name)
     variant = get_variant(game.variant)
     rules = variant.rules(game.options)
@@ -104,9 +104,12 @@ def _legend(db: Database, name: str, labels: dict[str, str] | None = None) -> Co
     for entry in drawn.entries:
         centres = units = 0
         for line in entry.lines:
-            m = re.fullmatch(r"(\S+) centres?, (\S+) units?", line.figures)
+            m = re.fullmatch(r"(\S+) centres?, (\S+) units?( \(in all (\S+), (\S+)\))?", line.figures)
             assert m is not None, line.figures
             centres, units = centres + _halves(m[1]), units + _halves(m[2])
+        said = re.search(r"\(in all (\S+), (\S+)\)", entry.lines[0].figures)
+        if len(entry.lines) > 1:  # the side's count, as the first line gives it, is its lines' added up
+            assert said is not None and (said[1], said[2]) == (_shown(centres), _shown(units)), entry.lines
         first = entry.lines[0].name
         out[(labels or {}).get(first, first)] = (_shown(centres), _shown(units))
     return out

@@ -31,7 +31,7 @@ class Line:
     name: str
     figures: str
     in_all: bool = False
-    """the figures end with the side's on every board"""
+    """the figures end with the side's count (on every board; a Major's line, with its Minor)"""
 
     @property
     def words(self) -> str:
@@ -61,9 +61,10 @@ def _figures(held: Adjustment) -> str:
 
 def entries(board: Board, position: Position, palette: Palette, rules: Rules | None = None,
             only_board: int | None = None) -> list[Entry]:  # fmt: skip
-    """One entry per side with a power on the drawn board(s), a line per colouring; the figures are the engine's
-    one count (`adjustment_counts`: centres by the variant's worth, units by what they cost), as every table of
-    the judge gives them."""
+    """One entry per side with a power on the drawn board(s), a line per colouring, the first ending with the
+    side's count where it has several (issue 40: a side is what lists count); the figures are the engine's one
+    count (`adjustment_counts`: centres by the variant's worth, units by what they cost), as every table of the
+    judge gives them."""
     rules = rules if rules is not None else Rules.build(board)
     held = adjustment_counts(rules, position.centres, position.units, position.variant_state)
     out: list[Entry] = []
@@ -85,6 +86,11 @@ def entries(board: Board, position: Position, palette: Palette, rules: Rules | N
                 everywhere = _total(held, powers)
                 figures += f" (all boards {halves_text(everywhere.centres)}, {halves_text(everywhere.units)})"
             lines.append(Line(palette.of(group[0]), name, figures, in_all))
+        if len(lines) > 1 and not lines[0].in_all:  # a Major and its Minor: the side's count on the first line
+            side = _total(held, powers)
+            first = lines[0]
+            in_all = f" (in all {halves_text(side.centres)}, {halves_text(side.units)})"
+            lines[0] = Line(first.colours, first.name, first.figures + in_all, True)
         out.append(Entry(tuple(lines)))
     return out
 
