@@ -89,8 +89,8 @@ def entries(board: Board, position: Position, palette: Palette, rules: Rules | N
         if len(lines) > 1 and not lines[0].in_all:  # a Major and its Minor: the side's count on the first line
             side = _total(held, powers)
             first = lines[0]
-            in_all = f" (in all {halves_text(side.centres)}, {halves_text(side.units)})"
-            lines[0] = Line(first.colours, first.name, first.figures + in_all, True)
+            together = f" (in all {halves_text(side.centres)}, {halves_text(side.units)})"
+            lines[0] = Line(first.colours, first.name, first.figures + together, True)
         out.append(Entry(tuple(lines)))
     return out
 
