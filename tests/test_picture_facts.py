@@ -56,7 +56,9 @@ def test_a_minors_centre_is_striped_in_its_majors_hue_and_the_legend_says_whose(
     svg = _sample_svg("hoplite")
     assert re.search(r'<use href="#p-meg" x="0" y="[\d.]+" fill="url\(#ht-\d+\)"/>', svg)
     texts = _texts(svg)
-    assert "Athens: 3½ centres, 4 units" in texts  # Athens, Marathon, Thoricus and the Town of Chios; 2A, F, G
+    # Athens, Marathon, Thoricus and the Town of Chios; 2A, F and a G, which costs half (rule 4; issue 40: the
+    # legend counts as the results' chart does)
+    assert "Athens: 3½ centres, 3½ units (in all 5½, 5½)" in texts  # with Anactorium's 2, 2
     assert "Anactorium: 2 centres, 2 units" in texts  # its A in the mixed force and its A at Megara
 
 

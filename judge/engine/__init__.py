@@ -74,7 +74,7 @@ def _account(rules: Rules, position: Position, outcome: Outcome) -> None:
         )
         outcome.events.extend(Eliminated(power) for power in sorted(gone))
     if outcome.next_phase.type is PhaseType.ADJUSTMENT:
-        outcome.count_adjustments = partial(adjustment_counts, rules, after, outcome.units)
+        outcome.count_adjustments = partial(adjustment_counts, rules, after, outcome.units, outcome.variant_state)
 
 
 def check_legality(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> list[OrderResult]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from judge.board.model import Board, Terrain, province_of
-from judge.engine.events import CivilDisorderRemoval, Event
+from judge.engine.events import BuildsWaived, CivilDisorderRemoval, Event
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.phase import PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result, result_rows
@@ -43,6 +43,8 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
     balance = {**dict.fromkeys(board.powers, 0), **balances(rules, position.centres, units, position.variant_state)}
     builds_done: dict[str, int] = dict.fromkeys(balance, 0)
     removals_done: dict[str, int] = dict.fromkeys(balance, 0)
+    spent: dict[str, int] = {}
+    """what each power's builds cost, in halves: its builds due less this are waived"""
     built_at: set[str] = set()
     results: list[OrderResult] = []
     events: list[Event] = []
@@ -111,6 +113,7 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
                 continue
             entry.canonical = Order(OrderKind.BUILD, UnitRef(built.composition, built.at))
             builds_done[power] += cost
+            spent[power] = spent.get(power, 0) + cost
             built_at.add(built.province)
             units.append(built)
             entry.result = Result.SUCCEEDS
@@ -171,6 +174,11 @@ def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[
             )
             events.append(CivilDisorderRemoval(power, str(taken), victim.at))
 
+    events.extend(
+        BuildsWaived(power, due - spent.get(power, 0))
+        for power, due in sorted(balance.items())
+        if due > spent.get(power, 0)
+    )
     phase = position.phase
     won, state = rules.end_of_winter(position)
     return Outcome(

@@ -108,6 +108,21 @@ class CivilDisorderRemoval(Event):
         self.at = at
 
 
+class BuildsWaived(Event):
+    """After a Winter: builds a power had due and did not make, ordered waived or not, in half centres (issue 40:
+    the results said what the count of the finished Winter left over, "½ build waived" after a removal)."""
+
+    kind: ClassVar[str] = "builds_waived"
+    power: str
+    halves: int
+
+    names = ("power", "halves")
+
+    def __init__(self, power: str, halves: int) -> None:
+        self.power = power
+        self.halves = halves
+
+
 class Eliminated(Event):
     """A power left with no unit and no centre."""
 

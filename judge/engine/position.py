@@ -193,12 +193,20 @@ class OwnershipChange:
 
 @dataclass(frozen=True, slots=True)
 class Adjustment:
-    """A power's count for the coming adjustments, in half centres (`Rules.centre_value`, `Rules.upkeep`)."""
+    """What a power (or, added up, a player's side) holds, in half centres, counted one way for every table,
+    legend, chart and reply the judge writes (`judge.engine.supply.adjustment_counts`; issue 40): its centres by
+    the variant's worth (`Rules.centre_value`: a Hoplite Wars Town is half a City), its units by what they cost
+    (`Rules.costs`: a garrison half, so `2G` counts 1; the units Delphi raised nothing), and the builds the variant
+    grants beyond the centres (`Rules.extra_builds`: Hoplite Wars' sack of Delphi)."""
 
     centres: int
     units: int
+    extra: int = 0
 
     @property
     def change(self) -> int:
         """Builds (above zero) or removals (below) due."""
-        return self.centres - self.units
+        return self.centres + self.extra - self.units
+
+    def __add__(self, other: Adjustment) -> Adjustment:
+        return Adjustment(self.centres + other.centres, self.units + other.units, self.extra + other.extra)

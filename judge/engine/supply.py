@@ -67,24 +67,27 @@ def _upkeep_halves(rules: Rules, units: Iterable[Force]) -> dict[str, int]:
     return cost
 
 
-def adjustment_counts(rules: Rules, centres: dict[str, str], units: Iterable[Force]) -> dict[str, Adjustment]:
-    """What each power owns and fields, in half centres, for the adjustments that follow (`Outcome.adjustments`)."""
+def adjustment_counts(
+    rules: Rules, centres: dict[str, str], units: Iterable[Force], state: dict[str, Any] | None = None
+) -> dict[str, Adjustment]:
+    """What each power owns and fields, in half centres, and the builds the variant grants it beyond its centres
+    (`Rules.extra_builds`: Hoplite Wars' sack of Delphi): the one count behind the adjustments, the results' chart,
+    LIST, SUMMARY, the picture's legend, the web site's chart and the Winter reply (issue 40)."""
     have = _centre_halves(rules, centres)
     cost = _upkeep_halves(rules, units)
-    return {p: Adjustment(have.get(p, 0), cost.get(p, 0)) for p in sorted(set(have) | set(cost))}
+    extra = rules.extra_builds(state or {}) if state else {}
+    return {
+        p: Adjustment(have.get(p, 0), cost.get(p, 0), extra.get(p, 0))
+        for p in sorted(set(have) | set(cost) | set(extra))
+    }
 
 
 def balances(
     rules: Rules, centres: dict[str, str], units: Iterable[Force], state: dict[str, Any] | None = None
 ) -> dict[str, int]:
-    """Each power's centres less its upkeep, in halves: above zero it may build, below it must remove; plus the
-    builds the variant grants beyond the centres (`Rules.extra_builds`: Hoplite Wars' sack of Delphi)."""
-    have = _centre_halves(rules, centres)
-    cost = _upkeep_halves(rules, units)
-    owed = {p: have.get(p, 0) - cost.get(p, 0) for p in set(have) | set(cost)}
-    for power, halves_more in rules.extra_builds(state or {}).items():
-        owed[power] = owed.get(power, 0) + halves_more
-    return owed
+    """Each power's centres less its upkeep, in halves, with the builds the variant grants beyond the centres
+    (`adjustment_counts`): above zero it may build, below it must remove."""
+    return {p: a.change for p, a in adjustment_counts(rules, centres, units, state).items()}
 
 
 def halves(n: int) -> str:

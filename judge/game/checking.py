@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.board.model import province_of
-from judge.engine import OrderKind, Position, Result, Rules, Submitted, check_legality
+from judge.contract.public import printed_in_results
+from judge.engine import OrderKind, PhaseType, Position, Result, Rules, Submitted, check_legality
+from judge.engine.reasons import text_of
 from judge.notation import read_line
 from judge.notation.quoting import shorten
 
@@ -23,6 +25,8 @@ class LineCheck:
     """canonical form ("" when unreadable)"""
     error: str
     """why the line is wrong ("" when it is fine)"""
+    printed: bool = True
+    """the results will print it (a refused order void), by their rule (`printed_in_results`)"""
 
     def reply_line(self) -> str:
         """The line as a reply answers it: quoted (shortened when long), then what it was read as or why not."""
@@ -30,8 +34,8 @@ class LineCheck:
             return f"  {shorten(self.input)}   ** {self.error}"
         return f"  {shorten(self.input)}   -> {self.order}"
 
-    def as_json(self) -> dict[str, str]:
-        return {"input": self.input, "order": self.order, "error": self.error}
+    def as_json(self) -> dict[str, str | bool]:
+        return {"input": self.input, "order": self.order, "error": self.error, "printed": self.printed}
 
 
 def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted]:
@@ -45,10 +49,13 @@ def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted
 
 def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[str]) -> list[LineCheck]:
     submitted = read_lines(rules, power, lines)
+    retreats = position.phase.type is PhaseType.RETREAT
     checks = []
     for sub, result in zip(submitted, check_legality(rules, position, submitted), strict=False):
-        error = result.reason if result.result is Result.ILLEGAL else ""
-        checks.append(LineCheck(sub.text, result.order, error))
+        illegal = result.result is Result.ILLEGAL
+        reasons = result.reasons if illegal else ()
+        printed = printed_in_results(illegal, result.canonical is not None, reasons, retreats)
+        checks.append(LineCheck(sub.text, result.order, text_of(reasons) if illegal else "", printed))
     return checks
 
 

@@ -26,7 +26,7 @@ from judge.game.events import (
 from judge.game.store import rules_of
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, side_named_in, side_of
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, phase_name, side_named_in, side_of
 from judge.store import DrawVote, Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
 from judge.variants import Side
 
@@ -144,11 +144,10 @@ class Controls(UseCase):
             for seat in game.seats:
                 if seat.status == SeatStatus.ELIMINATED and seat.power in alive:
                     seat.status = SeatStatus.PLAYING
-            phase = record.position_before["phase"]
             event = GameRolledBack(
                 game=name,
                 index=to_index,
-                phase=f"{phase['season']} {phase['year']} {phase['type']}",
+                phase=phase_name({"variant": game.variant, **record.position_before}),
                 orders_kept=keep_orders,
                 deadline=game.deadline,
                 votes_kept=kept,
@@ -243,6 +242,7 @@ class Controls(UseCase):
                 started=game.position is not None,
                 position=game.position,
                 audience=audience,
+                options=dict(game.options or {}),
             )
             self.raise_event(s, game, event)
 

@@ -260,6 +260,8 @@ class GameEnded(GameEvent):
     started: bool = True
     position: dict[str, Any] | None = field(metadata=PRIVATE, repr=False)
     audience: Audience = field(metadata=PRIVATE, repr=False)
+    options: dict[str, Any] = field(default_factory=dict, metadata=PRIVATE, repr=False)
+    """the game's rule options: its sides, by which the last centres are counted"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,6 +287,9 @@ class Reminder(GameEvent):
     phase: str = ""
     power: str = ""
     """the player reminded (the side, as lists name it)"""
+    signon: str = ""
+    """the name the reminder's SIGNON line gives (the side's own name: `Athens`, `Player 2`; issue 40: the label
+    `Athens + Anactorium` signs nobody on)"""
     missing: bool = True
     owing: tuple[str, ...] = ()
     """the side's powers still without orders, when they are not all it has (a side's powers are owed apart)"""

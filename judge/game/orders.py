@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -28,7 +29,8 @@ class Submission:
     replaced: bool
     phase_type: PhaseType = PhaseType.MOVEMENT
     filed: dict[str, list[str]] = field(default_factory=dict)
-    """for a player of several powers: each power's orders now on file (as read), in the side's order"""
+    """for a player of several powers: each power's orders now on file (as read, a refused one marked void, as
+    the results will print them: `as_filed`), in the side's order"""
     due: dict[str, int] = field(default_factory=dict)
     """in an adjustment phase: each of the player's powers' builds (above zero) or removals (below) due, in halves"""
     owed: tuple[str, ...] = ()
@@ -76,6 +78,18 @@ class Submission:
         if self.errors:
             output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
         return output
+
+
+def as_filed(check: dict[str, Any]) -> str:
+    """An order on file as the results will print it (issue 40: a refused build the reply left out as "no orders"
+    was printed void in the results): the order as read, and `(void)` where it was refused."""
+    return f"{check['order']} (void)" if check.get("error") else str(check["order"])
+
+
+def printed(check: dict[str, Any]) -> bool:
+    """Whether the results will print this line (`LineCheck.printed`; a check stored before it was kept: any line
+    read as an order)."""
+    return bool(check.get("order")) and bool(check.get("printed", True))
 
 
 def adjustment_due(power: str, change: int) -> str:
@@ -135,7 +149,7 @@ class Orders(UseCase):
                 own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(game.rules, ln) not in kinds]
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
-                filed[each] = [c.order for c in checks if not c.error]
+                filed[each] = [as_filed(c.as_json()) for c in checks if printed(c.as_json())]
                 values = {
                     "set_game": game.id,
                     "set_phase": game.phase_index,
@@ -158,7 +172,7 @@ class Orders(UseCase):
                         OrderSet.power.in_([p for p in side if p not in filed]),
                     )
                 ):
-                    filed[each] = [c["order"] for c in checked_json if not c.get("error")]
+                    filed[each] = [as_filed(c) for c in checked_json if printed(c)]
             # back in the order the player wrote them (a line may hold several orders, each with its check)
             pieces = (
                 [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []

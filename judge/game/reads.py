@@ -310,10 +310,7 @@ def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str
     for _, year, outcome in records:
         by_year[year] = {p: list(c) for p, c in outcome.get("supply_centers", {}).items()}
     current = (game.position or {}).get("phase", {}).get("year") if game.status != GameStatus.FINISHED else None
-    return [
-        YearCentres(year, {p: len(c) for p, c in owned.items()}, year != current, owned)
-        for year, owned in sorted(by_year.items())
-    ]
+    return [YearCentres(year, year != current, owned) for year, owned in sorted(by_year.items())]
 
 
 def _open_sides(game: Game) -> tuple[str, ...]:

@@ -175,6 +175,7 @@ class TableTalk(UseCase):
             winners=tuple(winners),
             position=game.position,
             audience=audience_of(game),
+            options=dict(game.options or {}),
         )
         self.raise_event(s, game, event)
 

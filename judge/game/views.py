@@ -86,13 +86,13 @@ class GameView:
 
 @dataclass(frozen=True)
 class YearCentres:
-    """The centre counts at the end of a year (or so far, while the year is under way)."""
+    """The centres held at the end of a year (or so far, while the year is under way): each power's by name, which
+    SUMMARY and the web site's chart count by the variant's worth and by side, as every table counts them
+    (`judge.render.tally`; issue 40: the chart counted provinces)."""
 
     year: int
-    counts: dict[str, int]
     finished: bool
     owned: dict[str, list[str]] = field(default_factory=dict)
-    """each power's centres by name, for counts by the variant's worth (a Hoplite Wars town is half)"""
 
 
 @dataclass(frozen=True)

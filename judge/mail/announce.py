@@ -8,13 +8,16 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
+from judge.engine.supply import halves
 from judge.game.adjudication import Processed
 from judge.game.house_rules import press_heading
+from judge.game.use_case import phase_name
 from judge.mail.compose import notice
 from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
 from judge.render import render, render_results
 from judge.render.results import phase_code, season_and_year
+from judge.render.tally import holdings, side_total, sides_holding
 
 
 @dataclass(frozen=True)
@@ -103,26 +106,38 @@ def _results(
 
 
 def game_over_mail(
-    config: Config, addresses: list[str], game: str, position: dict[str, Any], how: str, powers: list[str]
+    config: Config,
+    addresses: list[str],
+    game: str,
+    position: dict[str, Any],
+    how: str,
+    powers: list[str],
+    options: dict[str, Any] | None = None,
 ) -> ResultsMail:
     """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE.
     Everyone reads the same text, so it is one message for all, addressed as a results mail to several people is
-    (`readers_mail`)."""
-    phase = position["phase"]
-    owned = position.get("supply_centers", {})
+    (`readers_mail`). The last centres are each player's side's, counted as every table counts them (issue 40)."""
+    variant = str(position.get("variant") or "standard")
+    held = holdings(variant, position, options)
+    sides = sides_holding(variant, options, held)
+    counted = sorted(
+        ((s.label, side_total(s.powers, held).centres) for s in sides), key=lambda item: (-item[1], item[0])
+    )
+    centres = [(label, halves(n)) for label, n in counted if n]
     text = render(
         "game_over.txt.j2",
-        str(position.get("variant") or ""),
+        variant,
         judge=config.judge_code,
         game=game,
-        variant=position.get("variant", ""),
-        code=phase_code(phase),
+        variant=variant,
+        code=phase_code(position["phase"]),
         deadline_code=None,
         deadline=None,
-        phase=f"{phase['season']} {phase['year']} {phase['type']}",
+        phase=phase_name(position),
         how=how,
         powers=powers,
-        centres=sorted(((p, len(c)) for p, c in owned.items() if c), key=lambda item: (-item[1], item[0])),
+        centres=centres,
+        width=max([10, *(len(label) + 2 for label, _ in centres)]),
     )
     return readers_mail(config, addresses, game, f"{game}: the game is over ({how})", text)
 

@@ -176,7 +176,9 @@ class Notifier:
             text = f"{event.game} was terminated by its GM before it started."
             mail = readers_mail(self.config, readers, event.game, f"{event.game}: terminated", text)
             return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
-        mail = game_over_mail(self.config, readers, event.game, event.position, event.how, list(event.winners))
+        mail = game_over_mail(
+            self.config, readers, event.game, event.position, event.how, list(event.winners), event.options
+        )
         return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
 
     # --- the GM's controls -------------------------------------------------------------------------------------
@@ -309,8 +311,8 @@ class Notifier:
 
     def _reminder(self, event: Reminder) -> list[Outgoing]:
         text = render("reminder.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
-                      power=event.power, missing=event.missing, owing=event.owing,
-                      with_errors=event.with_errors)  # fmt: skip
+                      power=event.power, signon=event.signon or event.power, missing=event.missing,
+                      owing=event.owing, with_errors=event.with_errors)  # fmt: skip
         return [self._notice(event.address, f"{event.game}: reminder, {event.phase}", text)]
 
     def _late(self, event: OrdersLate) -> list[Outgoing]:

@@ -155,8 +155,7 @@ def scene(
     sides where `rules` are given, else each power alone."""
     given = sides if sides is not None else position.sides or (rules.fixed_sides() if rules is not None else None)
     colours = palette_for(board, frozen_sides(given))
-    split = rules.written_as if rules is not None else whole
-    entries = legend.entries(board, position, colours, split, only_board) if with_legend else []
+    entries = legend.entries(board, position, colours, rules, only_board) if with_legend else []
     plan = layout(board, geometry, only=only_board, columns=columns, title=title is not None)
     if entries:
         bottom = legend.height(entries, plan.width)

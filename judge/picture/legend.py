@@ -1,5 +1,6 @@
 """The legend under every picture: each side's colour (and a second power's stripes), its supply centres (in
-halves where a Town counts half: `7½`) and its units, so that a player can tell from the picture alone whose
+halves where a Town counts half: `7½`) and its units (by what they cost: a garrison half), counted as every table
+of the judge counts them, so that a player can tell from the picture alone whose
 every colour is.
 
 A side holding powers on several boards (a Heptadiplomacy player) is one line; drawn one board alone, the line
@@ -12,10 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from judge.board.model import Board
-from judge.engine.position import Position
+from judge.engine.position import Adjustment, Position
+from judge.engine.rules import Rules
+from judge.engine.supply import adjustment_counts
 from judge.picture.palette import Colours, Palette, board_number, nation
 from judge.picture.svg import attr, num, text
-from judge.picture.units import Split, whole
 
 LINE = 14.0
 PAD = 8.0
@@ -29,7 +31,7 @@ class Line:
     name: str
     figures: str
     in_all: bool = False
-    """the figures end with the side's on every board"""
+    """the figures end with the side's count (on every board; a Major's line, with its Minor)"""
 
     @property
     def words(self) -> str:
@@ -46,26 +48,25 @@ def halves_text(halves: int) -> str:
     return f"{whole_part}½" if half else str(whole_part)
 
 
-def _counts(board: Board, position: Position, powers: Iterable[str], split: Split) -> tuple[int, int]:
-    """(centres in halves, units) of these powers."""
-    mine = set(powers)
-    halves = sum(
-        1 if board.provinces[p].centre_kind == "town" else 2
-        for p, owner in position.centres.items()
-        if owner in mine and p in board.provinces
-    )
-    units = sum(part.composition.size for force in position.units for part in split(force) if part.power in mine)
-    return halves, units
+def _total(held: dict[str, Adjustment], powers: Iterable[str]) -> Adjustment:
+    return sum((held.get(p, Adjustment(0, 0)) for p in powers), Adjustment(0, 0))
 
 
-def _figures(halves: int, units: int) -> str:
-    centres = "centre" if halves == 2 else "centres"
-    return f"{halves_text(halves)} {centres}, {units} {'unit' if units == 1 else 'units'}"
+def _figures(held: Adjustment) -> str:
+    """A count as the results' chart gives it (issue 40: one `2G` is "1 unit", as it costs one centre)."""
+    centres = "centre" if 0 < held.centres <= 2 else "centres"
+    units = "unit" if 0 < held.units <= 2 else "units"
+    return f"{halves_text(held.centres)} {centres}, {halves_text(held.units)} {units}"
 
 
-def entries(board: Board, position: Position, palette: Palette, split: Split = whole,
+def entries(board: Board, position: Position, palette: Palette, rules: Rules | None = None,
             only_board: int | None = None) -> list[Entry]:  # fmt: skip
-    """One entry per side with a power on the drawn board(s), a line per colouring."""
+    """One entry per side with a power on the drawn board(s), a line per colouring, the first ending with the
+    side's count where it has several (issue 40: a side is what lists count); the figures are the engine's one
+    count (`adjustment_counts`: centres by the variant's worth, units by what they cost), as every table of the
+    judge gives them."""
+    rules = rules if rules is not None else Rules.build(board)
+    held = adjustment_counts(rules, position.centres, position.units, position.variant_state)
     out: list[Entry] = []
     for label, powers in palette.sides:
         drawn = [p for p in powers if only_board is None or board_number(p) in ("", str(only_board))]
@@ -76,16 +77,20 @@ def entries(board: Board, position: Position, palette: Palette, split: Split = w
             groups.setdefault(palette.of(power).hatch, []).append(power)
         lines = []
         for hatch, group in groups.items():
-            halves, units = _counts(board, position, group, split)
             name = label if hatch is None else ", ".join(group)
             if only_board is not None and len(group) == 1 and nation(group[0]) != name:
                 name = f"{name} ({nation(group[0])})"
-            figures = _figures(halves, units)
+            figures = _figures(_total(held, group))
             in_all = only_board is not None and len(powers) > len(drawn)
             if in_all:
-                all_halves, all_units = _counts(board, position, powers, split)
-                figures += f" (all boards {halves_text(all_halves)}, {all_units})"
+                everywhere = _total(held, powers)
+                figures += f" (all boards {halves_text(everywhere.centres)}, {halves_text(everywhere.units)})"
             lines.append(Line(palette.of(group[0]), name, figures, in_all))
+        if len(lines) > 1 and not lines[0].in_all:  # a Major and its Minor: the side's count on the first line
+            side = _total(held, powers)
+            first = lines[0]
+            together = f" (in all {halves_text(side.centres)}, {halves_text(side.units)})"
+            lines[0] = Line(first.colours, first.name, first.figures + together, True)
         out.append(Entry(tuple(lines)))
     return out
 

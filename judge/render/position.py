@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
+from judge.engine.supply import halves
 from judge.render.dates import when_text
 from judge.render.results import season_and_year, zine_case
 from judge.render.tally import Holding, by_side, holdings, sides_for
@@ -31,14 +32,14 @@ def position_lines(
         shown = [f"{n} {u}" if n > 1 else u for u, n in sorted(here.items())]
         lines.append(f"{power}: {', '.join(shown) or 'no units'}")
         owned = sorted(zine_case(c, variant) for c in centres.get(power, []))
-        count = held.get(power, Holding(0, 0)).centres_shown
+        count = halves(held.get(power, Holding(0, 0)).centres)
         lines.append(f"  {count} centre{'' if count == '1' else 's'}: {', '.join(owned) or '-'}")
     players = by_side(sides_for(variant, options), held)
     if players:
         width = max(len(name) for name in players) + 1
         lines.append("By player (centres, units):")
         for name, total in players.items():
-            lines.append(f"  {name + ':':{width}} {total.centres_shown:>3} {total.units_shown:>3}")
+            lines.append(f"  {name + ':':{width}} {halves(total.centres):>3} {halves(total.units):>3}")
     for d in position.get("dislodged", []):
         where = ", ".join(zine_case(r, variant) for r in d.get("retreats") or []) or "nowhere: it will be disbanded"
         lines.append(f"Dislodged: {d['power']} {d['unit']} {zine_case(d['at'], variant)}, may retreat to {where}")

@@ -15,9 +15,10 @@ from functools import cache
 from typing import Any
 
 from judge.contract.orders import order_from_json
+from judge.contract.public import printed_in_results
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from_json
+from judge.engine.reasons import PartlyCut, Reason, reasons_from_json
 from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate
 from judge.render.dates import deadline_text, when_text
@@ -46,27 +47,30 @@ class Dislodgement:
 
 
 @dataclass(frozen=True)
-class CentreLine(Holding):
-    """A line of the chart: a power's (or a player's) centres and units in half centres (`Holding`, counted by
-    `judge.render.tally`: a garrison costs half, so `2G` counts 1)."""
+class CentreLine:
+    """A line of the chart: a power's (or a player's) count (`Holding`, the engine's one count: a garrison costs
+    half, so `2G` counts 1; the builds Delphi grants are in its adjustment)."""
 
-    power: str = ""
+    power: str
+    held: Holding
     centre_names: list[str] = field(default_factory=list)
-    change: int = 0
-    """builds (above zero) or removals due, in half centres, as the engine counted them"""
+
+    @property
+    def centres_shown(self) -> str:
+        return halves(self.held.centres)
+
+    @property
+    def units_shown(self) -> str:
+        return halves(self.held.units)
 
     @property
     def adjustment(self) -> str:
-        if self.change > 0:
-            return f"builds {halves(self.change)}"
-        if self.change < 0:
-            return f"removes {halves(-self.change)}"
+        change = self.held.change
+        if change > 0:
+            return f"builds {halves(change)}"
+        if change < 0:
+            return f"removes {halves(-change)}"
         return "no change"
-
-
-def _halves_of(n: int | float) -> int:
-    """A count from the contract (2, 1.5) in half centres."""
-    return round(n * 2)
 
 
 @dataclass
@@ -246,18 +250,8 @@ def _labeller(variant: str, phase: dict[str, Any], options: dict[str, Any] | Non
 
 
 def _public(line: dict[str, Any], reasons: list[Reason], retreats: bool) -> bool:
-    """Whether an order line belongs in the results everyone reads: only orders. A line that could not be read
-    as one (a signature, a misspelt order: its unit's hold is printed instead) and an order for another power's
-    unit stay out; so, in a retreat phase, does an order that moves no dislodged unit (issue 28: `F Nth - Nwg`
-    from a power with nothing dislodged revealed its plans): the sender's own reply lists it. An illegal retreat
-    of a dislodged unit stays in, since it costs the unit (`Lost`)."""
-    if line.get("result") != "illegal":
-        return True
-    if not line.get("order"):
-        return False
-    if retreats and not any(isinstance(r, Lost) for r in reasons):
-        return False
-    return not any(isinstance(r, NotYours) for r in reasons)
+    """Whether an order line belongs in the results everyone reads (`printed_in_results`)."""
+    return printed_in_results(line.get("result") == "illegal", bool(line.get("order")), reasons, retreats)
 
 
 def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
@@ -325,28 +319,23 @@ def build_sheet(
                 Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
             )
     owned = outcome.get("supply_centers", {})
-    counted = outcome.get("adjustments", {})
     held = holdings(variant, outcome, options)
     centres = []
     for power in sorted(set(owned) | set(held)):
         names = owned.get(power, [])
         have = held.get(power, Holding(0, 0))
-        if not names and not have.units:
+        if not names and not have.units and not have.extra:
             continue
-        change = _halves_of(counted[power]["change"]) if power in counted else have.centres - have.units
-        centres.append(CentreLine(have.centres, have.units, label(power), [place(n) for n in sorted(names)], change))
-    players = [
-        CentreLine(total.centres, total.units, name)
-        for name, total in by_side(sides_for(variant, options), held).items()
-    ]
+        centres.append(CentreLine(label(power), have, [place(n) for n in sorted(names)]))
+    players = [CentreLine(name, total) for name, total in by_side(sides_for(variant, options), held).items()]
     # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
     next_type = (next_phase or outcome.get("next_phase") or {}).get("type")
-    waived = []
-    if phase["type"] == PhaseType.ADJUSTMENT.value:
-        for power, have in sorted(held.items()):
-            unused = have.centres - have.units
-            if unused > 0:
-                waived.append((label(power), halves(unused)))
+    # the builds the Winter left unmade, as the engine counted them (issue 40: not what the count left over)
+    waived = sorted(
+        (label(str(e["power"])), halves(int(e["halves"])))
+        for e in outcome.get("events", [])
+        if e["kind"] == "builds_waived"
+    )
     return ResultSheet(
         game=game,
         variant=variant,

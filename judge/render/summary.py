@@ -11,8 +11,8 @@ from typing import Any
 
 from judge.engine.calendar import Calendar
 from judge.engine.supply import halves
-from judge.render.tally import Holding, holdings, sides_for
-from judge.variants import Side, UnknownVariant, get_variant
+from judge.render.tally import Holding, holdings, side_total, sides_holding
+from judge.variants import UnknownVariant, get_variant
 
 WIDTH = 78
 """the detail lines are wrapped to a mail's width"""
@@ -37,8 +37,7 @@ def summary_lines(game: str, variant: str, options: dict[str, Any] | None, years
     year_name = calendar.year_name if calendar is not None else str
     counted = [holdings(variant, {"supply_centers": y.owned}, options) for y in years]
     present = {p for held in counted for p in held}
-    sides = sorted((s for s in sides_for(variant, options) if present & set(s.powers)), key=lambda s: s.name)
-    sides += [Side(p, (p,)) for p in sorted(present - {p for s in sides for p in s.powers})]  # not on the map
+    sides = sides_holding(variant, options, present)
     several = any(len(s.powers) > 1 for s in sides)
     names = [s.name for s in sides]
     column = max([5, *(len(n) for n in names)]) + 2
@@ -49,7 +48,7 @@ def summary_lines(game: str, variant: str, options: dict[str, Any] | None, years
         lines.append("")
     lines.append(" " * first + "".join(f"{n:>{column}}" for n in names))
     for y, held in zip(years, counted, strict=True):
-        totals = [sum((held.get(p, Holding(0, 0)) for p in s.powers), Holding(0, 0)).centres for s in sides]
+        totals = [side_total(s.powers, held).centres for s in sides]
         mark = "" if y.finished else "   (the year is not over: centres so far)"
         lines.append(f"{year_name(y.year):<{first}}" + "".join(f"{halves(t):>{column}}" for t in totals) + mark)
     if several and years:
@@ -57,7 +56,7 @@ def summary_lines(game: str, variant: str, options: dict[str, Any] | None, years
         lines += ["", f"By power, {year_name(last.year)}:"]
         for side in sides:
             if len(side.powers) > 1:
-                parts = [f"{p} {held.get(p, Holding(0, 0)).centres_shown}" for p in side.powers]
+                parts = [f"{p} {halves(held.get(p, Holding(0, 0)).centres)}" for p in side.powers]
                 lines += _wrapped(f"  {side.name}: ", parts)
     return lines
 

@@ -1,39 +1,31 @@
 """What each power holds, counted one way for every table the judge prints (the results' chart in every season,
-the players' totals, LIST, SUMMARY): centres in halves by the variant's worth (`Rules.centre_value`: a Hoplite
-Wars town is half a centre), units by what they cost (`Rules.costs`: a garrison costs half a centre, so `2G`
-counts 1), as the engine counts them for the adjustments (`judge.engine.supply.adjustment_counts`). Issue 27: the
-Spring chart counted towns whole and the Autumn chart in halves; a `2G` counted 2 in one table and 1 in another."""
+the players' totals, LIST, SUMMARY, the web site's chart): the engine's one count,
+`judge.engine.supply.adjustment_counts` (centres by the variant's worth, units by what they cost, the builds the
+variant grants beyond the centres), read from the contract's JSON here. Issue 27: the Spring chart counted towns
+whole and the Autumn chart in halves; issue 40: the picture's legend counted units, the web chart provinces, and
+the results' chart left out Delphi's builds that the Winter reply counted."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from judge.contract.adjudicate import CaseError, read_position
 from judge.engine.phase import Phase, PhaseType
+from judge.engine.position import Adjustment
 from judge.engine.rules import Rules
-from judge.engine.supply import adjustment_counts, halves
+from judge.engine.supply import adjustment_counts
 from judge.engine.units import Composition
 from judge.variants import Side, UnknownVariant, get_variant
 
+Holding = Adjustment
+"""A power's (or a player's) centres and units in half centres, and the builds granted beyond the centres."""
 
-@dataclass(frozen=True)
-class Holding:
-    """A power's (or a player's) centres and units, in half centres."""
 
-    centres: int
-    units: int
-
-    def __add__(self, other: Holding) -> Holding:
-        return Holding(self.centres + other.centres, self.units + other.units)
-
-    @property
-    def centres_shown(self) -> str:
-        return halves(self.centres)
-
-    @property
-    def units_shown(self) -> str:
-        return halves(self.units)
+def side_total(powers: Iterable[str], held: dict[str, Holding]) -> Holding:
+    """A player's side's count: its powers' added up (a Hoplite Major and its Minor, a Hepta player's seven
+    board-nations)."""
+    return sum((held.get(p, Holding(0, 0)) for p in powers), Holding(0, 0))
 
 
 def rules_for(variant: str, options: dict[str, Any] | None = None) -> Rules | None:
@@ -56,14 +48,13 @@ def holdings(variant: str, data: dict[str, Any], options: dict[str, Any] | None 
     counted as the adjustments count them."""
     rules = rules_for(variant, options)
     if rules is not None:
-        case: dict[str, Any] = {k: data[k] for k in ("units", "supply_centers", "sides") if k in data}
+        case: dict[str, Any] = {k: data[k] for k in ("units", "supply_centers", "sides", "state") if k in data}
         try:
             position = read_position(rules, case, Phase("Spring", 1901, PhaseType.MOVEMENT))
         except (CaseError, KeyError, ValueError):
             position = None
         if position is not None:
-            counted = adjustment_counts(rules, position.centres, position.units)
-            return {p: Holding(a.centres, a.units) for p, a in counted.items()}
+            return adjustment_counts(rules, position.centres, position.units, position.variant_state)
     # a variant the judge does not know: every centre whole, every unit by its size
     out: dict[str, Holding] = {}
     for power, names in (data.get("supply_centers") or {}).items():
@@ -77,10 +68,18 @@ def holdings(variant: str, data: dict[str, Any], options: dict[str, Any] | None 
     return out
 
 
+def sides_holding(variant: str, options: dict[str, Any] | None, present: Iterable[str]) -> list[Side]:
+    """The sides (`sides_for`) with a power among `present`, by name, then each power present that no side holds
+    (a power the map does not know) as a side of its own: the columns or lines of a table by player."""
+    here = set(present)
+    found = sorted((s for s in sides_for(variant, options) if here & set(s.powers)), key=lambda s: s.name)
+    return found + [Side(p, (p,)) for p in sorted(here - {p for s in found for p in s.powers})]
+
+
 def by_side(sides: list[Side], held: dict[str, Holding]) -> dict[str, Holding]:
     """Each player's totals, for the sides that hold several powers (a side of one is its power's line)."""
     return {
-        side.label: sum((held.get(p, Holding(0, 0)) for p in side.powers), Holding(0, 0))
+        side.label: side_total(side.powers, held)
         for side in sorted(sides, key=lambda side: side.name)
         if len(side.powers) > 1
     }

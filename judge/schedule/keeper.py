@@ -580,7 +580,7 @@ class DeadlineKeeper:
         )
         plan = _plan(look, now)
         name, index = game.name, game.phase_index
-        phase = f"{position.phase.season} {position.phase.year} {position.phase.type.value}"
+        phase = get_variant(game.variant).phase_name(position.phase)  # "Fall 450 BC Movement", as players read it
         audience = audience_of(game)
         done: list[str] = []
         if plan.early:
@@ -590,8 +590,8 @@ class DeadlineKeeper:
             notice = self._notice(game, position.phase)
             for side, missing, faulty, address in _owing(sides, plan, audience.players):
                 reminder = Reminder(
-                    game=name, phase=phase, power=side.label, missing=bool(missing), notice=notice, address=address,
-                    owing=_in_part(side, missing), with_errors=_in_part(side, faulty),
+                    game=name, phase=phase, power=side.label, signon=side.name, missing=bool(missing), notice=notice,
+                    address=address, owing=_in_part(side, missing), with_errors=_in_part(side, faulty),
                 )  # fmt: skip
                 games.events.append(reminder)
             self._mark(game, "_reminded", index)
@@ -645,7 +645,7 @@ class DeadlineKeeper:
             "deadline_code": phase.code,
             "deadline": deadline_text(deadline),
             "due": when_text(deadline),
-            "phase": str(phase),
+            "phase": get_variant(game.variant).phase_name(phase),
             "grace_hours": f"{grace:g}" if grace else None,
             "grace_end": when_text(end) if end > deadline else None,
         }

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from judge.board.model import Terrain, province_of
 from judge.engine.adjustment import check_build
 from judge.engine.binding import Binding
-from judge.engine.events import Captured, ColonyDeclared, Sacked
+from judge.engine.events import BuildsWaived, Captured, ColonyDeclared, Event, Sacked
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import OrderResult, Outcome, Position, Result
@@ -124,6 +124,19 @@ def _force(major: str, composition: Composition, at: str, minor: Composition, de
         return Force(MINOR_OF[major], composition, at)
     facts = {"minor": str(minor) if minor.size else None, "delphi": str(delphi) if delphi.size else None}
     return Force(major, composition, at, facts_of({k: v for k, v in facts.items() if v is not None}))
+
+
+def _with_raises_waived(events: list[Event], raising: Mapping[str, int]) -> list[Event]:
+    """The Winter's waived builds with the Delphi raises not made (rule 7: they are built "in the next adjustment
+    phase", or not at all), in half centres like every other build (`Rules.extra_builds`)."""
+    left = {power: 2 * n for power, n in raising.items() if n > 0}
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, BuildsWaived) and event.power in left:
+            event = BuildsWaived(event.power, event.halves + left.pop(event.power))
+        out.append(event)
+    out.extend(BuildsWaived(power, halves) for power, halves in sorted(left.items()))
+    return out
 
 
 class HopliteRules(Multiplicity2Rules):
@@ -456,6 +469,7 @@ class HopliteRules(Multiplicity2Rules):
             results.append(early[k] if k in early else next(later))
         results.extend(later)  # civil-disorder removals the judge added
         outcome.results = results
+        outcome.events = _with_raises_waived(outcome.events, raising)
         outcome.units = tuple(self.gather(outcome.units))
         return outcome
 

@@ -19,8 +19,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from judge.data import data_path
+from judge.engine.supply import halves as half_text
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
 from judge.render import render_results
+from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
 
 
@@ -234,16 +236,25 @@ def results_text(site: SiteInfo, game: PublicGame, phase: PublicPhase) -> str:
 
 
 def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
-    """The centres each power held at the end of each year, as an inline SVG plot, with the counts as a table
-    beside it for a reader who cannot see the lines. Empty before a year has been played."""
+    """The centres each player's side held at the end of each year, as an inline SVG plot, with the counts as a
+    table beside it for a reader who cannot see the lines; counted as every table of the judge counts them (by the
+    variant's worth and by side: `judge.render.tally`), the years as the variant writes them (`450 BC`). Empty
+    before a year has been played."""
     if len(centres) < 2:
         return ""
-    from judge.picture.palette import colours_for
+    from judge.picture.palette import palette_for
     from judge.variants import get_variant
 
-    board = get_variant(game.variant).rules(game.options).board
-    powers = sorted({p for year in centres for p in year.counts})
-    top = max(1, max(max(year.counts.values(), default=0) for year in centres))
+    variant = get_variant(game.variant)
+    board = variant.rules(game.options).board
+    counted = [holdings(game.variant, {"supply_centers": year.owned}, game.options) for year in centres]
+    present = {p for held in counted for p in held}
+    sides = sides_holding(game.variant, game.options, present)
+    halves = [{s.label: side_total(s.powers, held).centres for s in sides} for held in counted]
+    powers = [s.label for s in sides]
+    palette = palette_for(board, tuple((s.label, s.powers) for s in sides))  # the picture's colours
+    colour_of = {s.label: palette.of(s.powers[0]).strong for s in sides}
+    top = max(1, -(-max(max(year.values(), default=0) for year in halves) // 2))
     width, height, left, bottom, right, upper = 640, 260, 34, 26, 110, 10
     plot_w, plot_h = width - left - right, height - bottom - upper
     span = max(1, len(centres) - 1)
@@ -252,23 +263,27 @@ def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
         return left + plot_w * i / span
 
     def y(count: float) -> float:
-        return upper + plot_h * (1 - count / top)
+        """`count` in half centres."""
+        return upper + plot_h * (1 - count / 2 / top)
 
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title">',
-        f'<title id="chart-title">Supply centres of each power in {escape(game.name)}, year by year</title>',
+        f'<title id="chart-title">Supply centres of each player in {escape(game.name)}, year by year</title>',
         f'<line x1="{left}" y1="{y(0)}" x2="{left + plot_w}" y2="{y(0)}" stroke="#4a4640"/>',
         f'<line x1="{left}" y1="{upper}" x2="{left}" y2="{y(0)}" stroke="#4a4640"/>',
     ]
     for tick in sorted({0, top // 2, top}):
-        parts.append(f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
+        parts.append(f'<text x="{left - 4}" y="{y(2 * tick) + 4:.1f}" text-anchor="end">{tick}</text>')
     step = max(1, len(centres) // 6)
     for i, year in enumerate(centres):
         if i % step == 0 or i == len(centres) - 1:
-            parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="middle">{year.year}</text>')
+            parts.append(
+                f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="middle">'
+                f"{escape(variant.calendar.year_name(year.year))}</text>"
+            )
     for n, power in enumerate(powers):
-        colour = colours_for(board, power).strong
-        points = " ".join(f"{x(i):.1f},{y(year.counts.get(power, 0)):.1f}" for i, year in enumerate(centres))
+        colour = colour_of[power]
+        points = " ".join(f"{x(i):.1f},{y(year.get(power, 0)):.1f}" for i, year in enumerate(halves))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
         ly = upper + 14 * n + 8
         parts.append(f'<rect x="{width - right + 8}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
@@ -276,10 +291,11 @@ def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
     parts.append("</svg>")
     head = "".join(f'<th scope="col">{escape(p)}</th>' for p in powers)
     rows = "".join(
-        f'<tr><th scope="row">{year.year}{"" if year.finished else " (so far)"}</th>'
-        + "".join(f"<td>{year.counts.get(p, 0)}</td>" for p in powers)
+        f'<tr><th scope="row">{escape(variant.calendar.year_name(year.year))}'
+        f"{'' if year.finished else ' (so far)'}</th>"
+        + "".join(f"<td>{half_text(counts.get(p, 0))}</td>" for p in powers)
         + "</tr>"
-        for year in centres
+        for year, counts in zip(centres, halves, strict=True)
     )
     table = (
         f'<details><summary>The counts as a table</summary><div class="wide"><table><thead><tr><th scope="col">Year'
