@@ -8,7 +8,9 @@ from judge.commands.interpreter import flush_orders
 from judge.game.events import PhaseProcessed
 from judge.game.when import DeadlineError, describe, read_deadline
 from judge.render import render_results
+from judge.render.bounds import asks_full, fit
 from judge.render.dates import when_text
+from judge.render.results import Brief
 
 
 def _game(ctx: MailContext) -> str:
@@ -62,17 +64,20 @@ class Process(Command):
 @command
 class Predict(Command):
     name = "PREDICT"
-    usage = "PREDICT"
+    usage = "PREDICT [FULL]"
     example = "SIGNON alpha MASTER gmpass / PREDICT"
-    summary = "what the orders now on file would give (nothing is changed)"
+    summary = "what the orders now on file would give (nothing is changed; FULL: every order, every power's row)"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        args, whole = asks_full(args)
+        require(not args, f"usage: {self.usage}")
         outcome = ctx.games.adjudication.predict(_game(ctx))
-        style = ctx.games.reads.game(_game(ctx)).style
-        return render_results(
-            _game(ctx), outcome, None, judge=ctx.config.judge_code, title="predicted results", style=style
-        ).splitlines()
+        view = ctx.games.reads.game(_game(ctx))
+        brief = None if whole else Brief("PREDICT FULL")
+        text = render_results(_game(ctx), outcome, None, judge=ctx.config.judge_code, title="predicted results",
+                              style=view.style, options=view.options, brief=brief)  # fmt: skip
+        return fit(text.splitlines(), "PREDICT FULL", whole)
 
 
 @command

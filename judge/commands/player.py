@@ -10,7 +10,8 @@ from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, describe, read_days
 from judge.mail.pictures import map_files
 from judge.render import render_results
-from judge.render.results import phase_code
+from judge.render.bounds import asks_full, fit
+from judge.render.results import Brief, phase_code
 
 
 @command
@@ -345,14 +346,18 @@ _ = CommandError
 @command
 class Preview(Command):
     name = "PREVIEW"
-    usage = "PREVIEW [game], then orders for any powers, up to ENDPRESS or the end of the mail"
+    usage = "PREVIEW [game] [FULL], then orders for any powers, up to ENDPRESS or the end of the mail"
     example = "SIGNON alpha France pw / PREVIEW / A Par - Bur / A Mun - Bur / ENDPRESS"
-    summary = "what-if: adjudicate the orders that follow against the position now; nothing is stored"
+    summary = (
+        "what-if: adjudicate the orders that follow against the position now; nothing is stored (FULL: every "
+        "power's orders and every board's map)"
+    )
     role = Role.PLAYER
     takes_body = True
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
+        args, whole = asks_full(args)
         require(len(args) <= 1, f"usage: {self.usage}")
         require(not args or args[0].lower() == ctx.game, f"you are signed on to {ctx.game}: PREVIEW {ctx.game}")
         lines = [line.strip() for line in body if line.strip()]
@@ -366,9 +371,13 @@ class Preview(Command):
             out.append(f"{power}:")
             out += [check.reply_line() for check in checks]
         code = phase_code(seen.outcome["phase"])
+        full = f"PREVIEW {ctx.game} FULL"
+        brief = None if whole else Brief(full, (*seen.checks, *seen.side))
         out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
-                                     style=seen.style).splitlines()]  # fmt: skip
-        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview")  # attached as MAP attaches
+                                     style=seen.style, brief=brief).splitlines()]  # fmt: skip
+        out = fit(out, full, whole)
+        ordered = None if whole else [str(o["at"]) for o in seen.outcome["orders"] if o.get("input") and o.get("at")]
+        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview", at=ordered)
         if files:
             ctx.attachments.extend(files)
             out.append(f"The map of the preview is attached ({', '.join(name for name, _ in files)}).")

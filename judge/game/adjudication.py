@@ -68,6 +68,8 @@ class Preview:
     outcome: dict[str, Any]
     """the contract outcome, as the results and the map picture read it"""
     style: dict[str, str] = field(default_factory=dict)
+    side: tuple[str, ...] = ()
+    """the powers of the player's side, which his reply shows first and in full with those he ordered"""
 
 
 PREVIEW_SEED = 0
@@ -144,6 +146,7 @@ class Adjudication(UseCase):
             rules = rules_of(game)
             position = position_from_json(rules, game.position)
             style = results_style(game.settings)
+            side = side_of(game, power).powers
         owners = route_lines(rules, position, sorted(rules.board.powers), power, lines)
         by_power: dict[str, list[str]] = {}
         for line, owner in zip(lines, owners, strict=True):
@@ -151,7 +154,7 @@ class Adjudication(UseCase):
         checks = {each: check_orders(rules, position, each, own) for each, own in sorted(by_power.items())}
         submitted = [sub for each, own in sorted(by_power.items()) for sub in read_lines(rules, each, own)]
         outcome = adjudicate(rules, position, submitted, PREVIEW_SEED)
-        return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style)
+        return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style, tuple(side))
 
     @staticmethod
     def _adjudicate(s: Session, game: Game, position: Position | None = None) -> tuple[Outcome, dict[str, list[str]]]:

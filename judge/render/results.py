@@ -18,6 +18,7 @@ from judge.contract.orders import order_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from_json
+from judge.engine.refusals import some_of
 from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate
 from judge.render.dates import deadline_text, when_text
@@ -69,6 +70,36 @@ def _halves_of(n: int | float) -> int:
     return round(n * 2)
 
 
+@dataclass(frozen=True)
+class Brief:
+    """How a reply shows a phase a player asked about (issue 40: a Heptadiplomacy PREVIEW was 226 lines, mostly
+    unordered holds): the powers in `focus` (the powers he ordered, and his side: a power's whole side is taken)
+    first and in full; of the others only
+    what happened (a move, a support, a failure, a dislodgement), their units that simply hold counted; the
+    per-power centre rows only for `focus` where the sheet also has each player's totals. `full` is the command
+    that sends the whole sheet."""
+
+    full: str
+    focus: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """What a brief sheet did not print, for its closing line."""
+
+    holding: int
+    """units of other powers that held (ordered to or not) and were left unharmed"""
+    powers: int
+    """other powers whose rows of the centre chart (and builds waived) were left out"""
+    full: str
+
+
+def _quiet(line: dict[str, Any], reasons: list[Reason]) -> bool:
+    """An order a brief sheet counts instead of printing: a hold that stood, the unit untouched."""
+    read = line.get("read") or {}
+    return read.get("kind") == "hold" and line.get("result") == "succeeds" and not reasons
+
+
 @dataclass
 class ResultSheet:
     game: str
@@ -116,6 +147,8 @@ class ResultSheet:
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
     link: str | None = None
     """the game's web page (`[web] base_url`), printed at the foot"""
+    left_out: LeftOut | None = None
+    """a reply's brief sheet (PREVIEW, PREDICT, HISTORY): what it leaves out and how to ask for it all"""
 
     @property
     def width(self) -> int:
@@ -277,6 +310,18 @@ def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
     return label(str(winner))
 
 
+def _retreats(places: list[str], brief: bool) -> list[str]:
+    """Where a dislodged unit may retreat: every place on a results mail, the first few and a count on a brief
+    sheet (a Heptadiplomacy unit may have 35)."""
+    return [some_of(places)] if brief and places else places
+
+
+def _in_order(orders: dict[str, list[Annotated]], focus: set[str]) -> dict[str, list[Annotated]]:
+    """The powers' orders as the sheet prints them: those of `focus` (a brief sheet's) first, then by name."""
+    ranked = sorted(orders.items(), key=lambda item: (item[0] not in focus, item[0]))
+    return {power: lines for power, lines in ranked if lines or power not in focus}
+
+
 def build_sheet(
     game: str,
     outcome: dict[str, Any],
@@ -292,8 +337,10 @@ def build_sheet(
     press: list[dict[str, Any]] | None = None,
     style: dict[str, str] | None = None,
     link: str | None = None,
+    brief: Brief | None = None,
 ) -> ResultSheet:
-    """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`)."""
+    """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`); `brief`:
+    a reply's sheet, shortened as `Brief` says (a results mail is never brief)."""
     variant = str(outcome.get("variant") or "standard")
     phase = outcome["phase"]
     chosen = style or {}
@@ -315,11 +362,18 @@ def build_sheet(
         return z(line.get("order") or line.get("input") or "")
 
     label = _labeller(variant, phase, options)
+    sides = sides_for(variant, options)
+    mine = [p for side in sides if brief and set(side.powers) & set(brief.focus) for p in side.powers]
+    focus = {label(p) for p in [*brief.focus, *mine]} if brief else set()
     orders: dict[str, list[Annotated]] = {}
+    holding = 0
     for line in outcome.get("orders", []):
         reasons = reasons_from_json(line.get("reasons"))
         if not _public(line, reasons, phase["type"] == PhaseType.RETREAT.value):
             continue  # the sender's own reply lists it, with why
+        if brief and label(line["power"]) not in focus and _quiet(line, reasons):
+            holding += 1
+            continue
         for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(label(line["power"]), []).append(
                 Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
@@ -335,17 +389,18 @@ def build_sheet(
             continue
         change = _halves_of(counted[power]["change"]) if power in counted else have.centres - have.units
         centres.append(CentreLine(have.centres, have.units, label(power), [place(n) for n in sorted(names)], change))
-    players = [
-        CentreLine(total.centres, total.units, name)
-        for name, total in by_side(sides_for(variant, options), held).items()
-    ]
+    players = [CentreLine(total.centres, total.units, name) for name, total in by_side(sides, held).items()]
+    others = 0
+    if brief and players:  # each player's totals stand for his powers' rows; his own powers' rows stay
+        others = len([c for c in centres if c.power not in focus])
+        centres = [c for c in centres if c.power in focus]
     # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
     next_type = (next_phase or outcome.get("next_phase") or {}).get("type")
     waived = []
     if phase["type"] == PhaseType.ADJUSTMENT.value:
         for power, have in sorted(held.items()):
             unused = have.centres - have.units
-            if unused > 0:
+            if unused > 0 and not (brief and players and label(power) not in focus):
                 waived.append((label(power), halves(unused)))
     return ResultSheet(
         game=game,
@@ -354,14 +409,14 @@ def build_sheet(
         phase=phase,
         code=phase_code(phase),
         title=title,
-        orders=dict(sorted(orders.items())),
+        orders=_in_order(orders, focus),
         dislodged=[
             Dislodgement(
                 label(d["power"]),
                 form.unit(d["unit"]),
                 place(d["at"]),
                 _attackers(d.get("attacker_from"), place),
-                [place(r) for r in d["retreats"]],
+                _retreats([place(r) for r in d["retreats"]], brief is not None),
             )
             for d in outcome.get("dislodged", [])
         ],
@@ -409,4 +464,5 @@ def build_sheet(
         press=list(press or []),
         njudge=form.unit_words,
         link=link,
+        left_out=LeftOut(holding, others, brief.full) if brief and (holding or others) else None,
     )
