@@ -248,6 +248,7 @@ def _status(args: argparse.Namespace) -> int:
     from sqlalchemy import func, select
 
     from judge.config import load_config
+    from judge.render.dates import when_text
     from judge.store import Game, GameStatus, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
 
     config = load_config(args.config)
@@ -267,7 +268,7 @@ def _status(args: argparse.Namespace) -> int:
         sent, failed = outbound.get(OutboundStatus.SENT, 0), outbound.get(OutboundStatus.FAILED, 0)
         print(f"mail out: {queued} queued, {sent} sent, {failed} failed")
         print("games: " + (", ".join(f"{n} {status}" for status, n in sorted(games.items())) or "none"))
-        print(f"next deadline: {deadline:%Y-%m-%d %H:%M} UTC" if deadline else "next deadline: none")
+        print(f"next deadline: {when_text(deadline)}" if deadline else "next deadline: none")
         print("idle: nothing waiting" if not waiting and not queued else "busy: mail waiting")
         return 0
     finally:

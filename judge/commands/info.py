@@ -78,9 +78,12 @@ class List(Command):
                         lines.append(f"  Not yet asked for by anyone who joined: {', '.join(view.open_sides)}.")
                     lines.append("  (the powers are given at the start, by the preferences each player named at JOIN)")
             if view.position and view.status != "finished":
-                position = position_lines(view.variant, view.position, view.deadline, view.options)
+                zone = ctx.games.setup.zone(view.name)
+                position = position_lines(view.variant, view.position, view.deadline, view.options, zone=zone.key)
                 if len(lines) + len(position) >= ANSWER_LINES and not whole:  # a power a line (Heptadiplomacy)
-                    position = position_lines(view.variant, view.position, view.deadline, view.options, brief=True)
+                    position = position_lines(
+                        view.variant, view.position, view.deadline, view.options, brief=True, zone=zone.key
+                    )
                 lines += ["", *position]
                 return fit(lines, f"LIST {view.name} FULL", whole)
             elif view.status == "finished":

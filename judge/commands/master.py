@@ -6,10 +6,10 @@ from __future__ import annotations
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
 from judge.game.events import PhaseProcessed
-from judge.game.when import DeadlineError, describe, read_deadline
+from judge.game.when import DeadlineError, read_deadline
 from judge.render import render_results
 from judge.render.bounds import asks_full, fit
-from judge.render.dates import when_text
+from judge.render.dates import due_text, resumed_text, when_text
 from judge.render.results import Brief
 
 
@@ -94,7 +94,7 @@ class Pause(Command):
         lines = [f"{_game(ctx)} is paused; everyone in it is told."]
         if paused.deadline is not None:
             lines.append(
-                f"The deadline ({when_text(paused.deadline)}) stops with the clock: RESUME moves it on by "
+                f"The deadline ({when_text(paused.deadline, paused.zone)}) stops with the clock: RESUME moves it on by "
                 "the time paused, or RESUME with a deadline (as SET DEADLINE reads it) sets another."
             )
         return lines
@@ -119,7 +119,8 @@ class Resume(Command):
             resumed = ctx.games.controls.resume(game, deadline=when, set_deadline=True)
         else:
             resumed = ctx.games.controls.resume(game)
-        return [f"{game} is running again; everyone in it is told.", resumed.what_became_of_the_deadline()]
+        told = resumed_text(resumed.deadline, resumed.extended_by, resumed.zone)
+        return [f"{game} is running again; everyone in it is told.", told]
 
 
 @command
@@ -141,7 +142,7 @@ class SetDeadline(Command):
         ctx.games.controls.set_deadline(_game(ctx), when)
         if when is None:
             return [f"Read {text!r} as: no deadline (the phase waits for PROCESS); everyone in the game is told."]
-        return [f"Read {text!r} as {describe(when, zone)}.", f"Deadline: {when.isoformat()}; everyone is told."]
+        return [f"Read {text!r} as {due_text(when, ctx.now, zone)}; everyone in the game is told."]
 
 
 @command
@@ -288,7 +289,8 @@ class Status(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(not args, f"usage: {self.usage}")
         view = ctx.games.reads.gm_view(_game(ctx))
-        when = f"; deadline {view.deadline:%Y-%m-%d %H:%M} UTC" if view.deadline else ""
+        zone = ctx.games.setup.zone(view.game)
+        when = f"; deadline {due_text(view.deadline, ctx.now, zone)}" if view.deadline else "; no deadline"
         lines = [f"{view.game}: {view.phase}{when}", ""]
         width = max((len(p.side) for p in view.players), default=8) + 2
         for player in view.players:

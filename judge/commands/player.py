@@ -7,10 +7,11 @@ from typing import Any
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
-from judge.game.when import DeadlineError, describe, read_days
+from judge.game.when import DeadlineError, read_days
 from judge.mail.pictures import map_files
 from judge.render import render_results
 from judge.render.bounds import asks_full, fit
+from judge.render.dates import when_text
 from judge.render.results import Brief, phase_code
 
 
@@ -177,7 +178,7 @@ class _Absence(Command):
             ctx.games.setup.set_absence(ctx.game, power, None, None)
             return [f"{power} has no absence now."]
         if moved is not None:
-            when = describe(moved, zone)
+            when = when_text(moved, zone)
             lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
         elif ctx.games.setup.absence_mode(ctx.game) == "hold":
             lines.append(

@@ -112,8 +112,8 @@ class Adjudication(UseCase):
                 if last is not None and as_utc(last) > as_utc(asked_at):
                     current = game.position["phase"] if game.position else {}
                     raise GameError(
-                        f"a phase of {name} was processed at {as_utc(last):%Y-%m-%d %H:%M:%S} UTC, after your mail "
-                        f"arrived; it is now in {current.get('season')} {current.get('year')} {current.get('type')}: "
+                        f"a phase of {name} was processed after your mail arrived; it is now in "
+                        f"{current.get('season')} {current.get('year')} {current.get('type')}: "
                         "send PROCESS again to process that"
                     )
             return self._process(s, game)

@@ -154,17 +154,18 @@ class Reads(UseCase):
         with self.store.plain() as s:
             return audience_of(self.store.peek(s, name))
 
-    def brief(self, name: str) -> tuple[str | None, datetime | None]:
-        """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
+    def brief(self, name: str) -> tuple[str | None, datetime | None, str]:
+        """The phase a game is in, its deadline and its zone, read cheaply (for the foot of every reply)."""
         with self.store.plain() as s:
             game = self.store.find_snapshot(s, name)
             if game is None or game.position is None:
-                return None, None
+                return None, None, "UTC"
+            zone = game.zone
             if game.status == GameStatus.FINISHED:
-                return "no phase: the game is over", None
+                return "no phase: the game is over", None, zone
             if game.status == GameStatus.PAUSED:  # no deadline runs: RESUME moves it on by the time paused
-                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None
-            return phase_name(game.position), game.deadline
+                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None, zone
+            return phase_name(game.position), game.deadline, zone
 
     def centre_history(self, name: str) -> list[YearCentres]:
         """The centre counts at the end of each year played (ownership changes only after Fall), with the

@@ -167,9 +167,11 @@ def section(settings: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def results_style(settings: dict[str, Any]) -> dict[str, str]:
-    """How a game's results print orders and places (`results.orders`, `results.names`), defaults filled in."""
+    """How a game's results print orders and places (`results.orders`, `results.names`) and moments (in the
+    game's zone, `timing.zone`), defaults filled in."""
     chosen = section(settings, "results")
-    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short"))}
+    zone = str(section(settings, "timing").get("zone", "UTC"))
+    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short")), "zone": zone}
 
 
 def is_private(settings: dict[str, Any]) -> bool:

@@ -22,12 +22,13 @@ def position_lines(
     deadline: datetime | None,
     options: dict[str, Any] | None = None,
     brief: bool = False,
+    zone: str | None = None,
 ) -> list[str]:
     """`brief`: a power on one line, its units then its centres, where the players hold several powers each
     (issue 40: LIST of a Heptadiplomacy game was 122 lines, two for each of its 49 board-nations)."""
     phase = position["phase"]
     lines = [f"Phase: {phase['type']} for {season_and_year(variant, phase)}."]
-    lines.append(f"Deadline: {when_text(deadline)}." if deadline else "Deadline: none set (the GM processes).")
+    lines.append(f"Deadline: {when_text(deadline, zone)}." if deadline else "Deadline: none set (the GM processes).")
     units: dict[str, Counter[str]] = {}
     for unit in position.get("units", []):
         units.setdefault(unit["power"], Counter())[f"{unit['unit']} {zine_case(unit['at'], variant)}"] += 1

@@ -635,10 +635,10 @@ class DeadlineKeeper:
             "code": phase.code,
             "deadline_code": phase.code,
             "deadline": deadline_text(deadline),
-            "due": when_text(deadline),
+            "due": when_text(deadline, timing.zone),
             "phase": str(phase),
             "grace_hours": f"{grace:g}" if grace else None,
-            "grace_end": when_text(end) if end > deadline else None,
+            "grace_end": when_text(end, timing.zone) if end > deadline else None,
         }
 
     @staticmethod

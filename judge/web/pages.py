@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from judge.data import data_path
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
 from judge.render import render_results
+from judge.render.dates import when_text
 from judge.web.docs import variant_html
 
 
@@ -60,7 +61,7 @@ def static_file(name: str) -> str:
 
 def when(moment: datetime | None) -> str:
     """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
-    return "none" if moment is None else f"{moment:%a %d %b %Y %H:%M} UTC"
+    return "none" if moment is None else when_text(moment)
 
 
 def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
