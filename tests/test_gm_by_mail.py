@@ -179,7 +179,7 @@ def test_10_set_with_an_unknown_name_is_refused_and_help_explains_set(judge: Mai
     refused = judge.send("gm@example.org", _gm("sets") + "SET manaul=true")
     assert "there is no setting 'manaul'" in refused
     both = judge.send("gm@example.org", _gm("sets") + "SET timing.manual=true\nSET manual=false")
-    assert "timing.manual = True" in both and "manual = False" in both
+    assert "Set timing.manual=on." in both and "Set manual=off." in both
     help_set = judge.send("gm@example.org", "HELP SET")
     assert "SET DEADLINE" in help_set and "timing.zone" in help_set
     assert "example: SET DEADLINE tomorrow 18:00" in judge.send("gm@example.org", "HELP SET DEADLINE")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
+from judge.commands.shown import options_lines
 from judge.game.events import PhaseProcessed
 from judge.game.when import DeadlineError, read_deadline
 from judge.render import render_results
@@ -148,15 +149,15 @@ class SetDeadline(Command):
 @command
 class SetGrace(Command):
     name = "SET GRACE"
-    usage = "SET GRACE hours"
-    example = "SET GRACE 6"
+    usage = "SET GRACE time"
+    example = "SET GRACE 6h   (or 6, 90m, 1d)"
     summary = "how long after the deadline late orders are still taken"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(len(args) == 1 and args[0].isdigit(), f"usage: {self.usage}")
-        ctx.games.setup.change_settings(_game(ctx), grace_hours=int(args[0]))
-        return [f"Grace: {int(args[0])} hour(s)."]
+        require(len(args) == 1, f"usage: {self.usage}")
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("grace_hours", args[0])])
+        return [f"Set {told}: late orders are taken that long after every deadline."]
 
 
 @command
@@ -174,7 +175,7 @@ class SetOption(Command):
             require(bool(sep and key and value), f"usage: {self.usage} (HELP SET lists the settings)")
             pairs.append((key, value))
         require(bool(pairs), f"usage: {self.usage} (HELP SET lists the settings)")
-        return ctx.games.setup.set_by_mail(_game(ctx), pairs)
+        return [f"Set {told}." for told in ctx.games.setup.set_by_mail(_game(ctx), pairs)]
 
 
 @command
@@ -311,8 +312,4 @@ class Status(Command):
             if any(notes):
                 lines.append(f"{'':{width}}" + "; ".join(n for n in notes if n))
         lines.append("")
-        options = ", ".join(f"{k}={v}" for k, v in sorted(view.options.items())) or "the variant's defaults"
-        lines.append(f"Rule options: {options}")
-        settings = ", ".join(f"{k}={v}" for k, v in view.settings.items()) or "the judge's defaults"
-        lines.append(f"Settings: {settings}")
-        return lines
+        return lines + options_lines(view.options, view.settings)

@@ -14,7 +14,7 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.settings import PLAYERS_STATE, SETTINGS, given_settings, is_private, results_style
+from judge.game.settings import SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, sides_of
 from judge.game.views import (
@@ -144,9 +144,7 @@ class Reads(UseCase):
                 deadline=game.deadline,
                 players=tuple(players),
                 options=dict(game.options),
-                settings={
-                    k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in PLAYERS_STATE
-                },
+                settings=given_settings(game.settings),
             )
 
     def audience(self, name: str) -> Audience:

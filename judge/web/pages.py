@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from judge.data import data_path
+from judge.game.settings import shown, shown_option
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
 from judge.render import render_results
 from judge.render.dates import when_text
@@ -49,6 +50,8 @@ def environment() -> Environment:
         auto_reload=False,
     )
     env.filters["when"] = when
+    env.filters["setting"] = lambda pair: shown(*pair)  # a setting's value in a GM's words, as SET takes it
+    env.filters["option"] = shown_option
     return env
 
 
