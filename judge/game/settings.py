@@ -75,7 +75,7 @@ _FALSE = {"false", "no", "off", "0"}
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAYS = tuple(day[:3] for day in _DAY_NAMES)
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*(h|hours?|m|mins?|minutes?|d|days?)?$")
-_IN_HOURS = {"h": 1, "m": 1 / 60, "d": 24}
+_IN_HOURS = {"h": 1, "d": 24}
 
 
 def _whole(value: float) -> int | float:
@@ -89,8 +89,9 @@ def _span(name: str, text: str, unit: str) -> int | float:
     if found is None:
         example = "36h, 90m or 2d" if unit == "h" else "5d"
         raise SettingError(f"{name} is a length of time such as {example}, not {text!r}")
-    amount = float(found[1]) * _IN_HOURS[(found[2] or unit)[0]] / _IN_HOURS[unit]
-    return _whole(round(amount, 9))
+    written, per = float(found[1]), (found[2] or unit)[0]
+    hours = written / 60 if per == "m" else written * _IN_HOURS[per]
+    return _whole(hours / 24 if unit == "d" else hours)
 
 
 def _weekday(text: str) -> int:
