@@ -377,9 +377,14 @@ class Preview(Command):
         out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
                                      style=seen.style, brief=brief).splitlines()]  # fmt: skip
         out = fit(out, full, whole)
+        if not ctx.config.pictures:  # `[judge] pictures = false`: no picture on any mail of this judge
+            return out
         ordered = None if whole else [str(o["at"]) for o in seen.outcome["orders"] if o.get("input") and o.get("at")]
-        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview", at=ordered)
+        stem = f"{ctx.game}-{code}-preview"
+        files = map_files(seen.variant, seen.outcome, stem, at=ordered)
         if files:
             ctx.attachments.extend(files)
             out.append(f"The map of the preview is attached ({', '.join(name for name, _ in files)}).")
+            if ordered is not None and [name for name, _ in files] != [f"{stem}.png"]:  # one board of several
+                out.append(f"It is the board most of your orders are on; {full} attaches every board.")
         return out

@@ -1,6 +1,8 @@
 """How long a reply may grow (issue 40: a CW Heptadiplomacy PREVIEW was 226 lines, a retreat refusal listed 35
-places): any reply's text stays under `REPLY_LINES` lines and `REPLY_BYTES` bytes unless the player asked for it
-all with the command's FULL word, and what grows with the board is summed up or cut here, saying how to ask."""
+places): a command's answer stays within `ANSWER_LINES` and `ANSWER_BYTES`, so that the reply to it stays under
+`REPLY_LINES` lines and `REPLY_BYTES` bytes (a mail of several commands gets each its own bound), unless the
+player asked for it all with the command's FULL word; what grows with the board is summed up or cut here, saying
+how to ask."""
 
 from __future__ import annotations
 
