@@ -164,8 +164,8 @@ def test_a_refused_retreat_names_a_few_of_its_places_and_counts_the_rest() -> No
     assert few.endswith("the retreats open: bur, pic (or disband)")
 
 
-def test_preview_attaches_only_the_boards_its_orders_are_on(tmp_path: Path) -> None:
-    """The picture of a board weighs about 50 KB in mail: seven made a 368 KB reply."""
+def test_preview_attaches_only_the_board_most_of_its_orders_are_on(tmp_path: Path) -> None:
+    """The picture of a board weighs about 50 KB in mail: seven made a 368 KB reply; one keeps it under 64 KB."""
     db = open_database(f"sqlite:///{tmp_path / 'pictures.sqlite'}")
     try:
         judge = Judge(db, replace(CONFIG, pictures=True))
@@ -174,11 +174,14 @@ def test_preview_attaches_only_the_boards_its_orders_are_on(tmp_path: Path) -> N
         for country in COUNTRIES:
             judge.mail(_address(country), f"REGISTER {country} Player pw{country.lower()}")
             judge.mail(_address(country), f"JOIN hep joinpw {country}")
-        stored = judge.store(_address("England"), f"{_signon('England')}\nPREVIEW\nF 3:lon - 3:eng")
+        orders = "F 3:lon - 3:eng\nF 3:edi - 3:nth\nA 5:lvp - 5:yor"
+        stored = judge.store(_address("England"), f"{_signon('England')}\nPREVIEW\n{orders}")
         judge.processor.process_pending()
         reply = judge.outbound(kind="reply", inbound_id=stored)[0]
         assert [p.get_filename() for p in reply.iter_attachments()] == ["hep-S1901M-preview-board3.png"]
-        assert len(bytes(reply)) < 2 * REPLY_BYTES
+        body = reply.get_body(preferencelist=("plain",))
+        assert body is not None and "PREVIEW hep FULL attaches every board" in body.get_content()
+        assert len(bytes(reply)) < REPLY_BYTES
     finally:
         db.dispose()
 
