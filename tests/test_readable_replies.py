@@ -37,6 +37,7 @@ from judge.store import Game, OutboundMail, open_database
 from judge.testing.mail_rig import CONFIG, Judge, start_game
 from judge.testing.random_games import phase_orders
 from judge.variants import get_variant
+from judge.web.pages import SiteInfo, game_page
 
 GM = "gm@example.org"
 COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -312,6 +313,12 @@ def test_every_setting_shown_is_what_set_takes_back_unchanged(judge: Judge) -> N
     listed = judge.mail(GM, "LIST hep")
     assert "grace_hours=36h" in listed and "timing.movement.weekdays=mon,tue,wed,thu,fri" in listed
     assert "web.private=on" in listed
+    reads = Games(judge.db, judge.clock).reads
+    page = game_page(
+        SiteInfo("testjudge", "judge@example.org", "TEST"), reads.public_game("hep"), reads.public_history("hep")
+    )
+    assert "<dt>grace_hours</dt><dd>36h</dd>" in page and "<dt>web.private</dt><dd>on</dd>" in page
+    assert "<dd>True</dd>" not in page and "<dd>[0, 1" not in page
 
 
 @pytest.mark.parametrize(
