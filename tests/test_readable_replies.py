@@ -113,7 +113,7 @@ def test_a_preview_of_a_whole_side_shows_that_side_first_and_counts_the_other_ho
     named = re.findall(r"^   (\d:\w+):", sheet, re.MULTILINE)
     assert named and all(n.endswith(":England") for n in named[:20]), named  # his side first
     assert sorted(set(named) & {f"{b}:England" for b in range(1, 8)}) == [f"{b}:England" for b in range(1, 8)]
-    held = re.search(r"(\d+) other units held, untouched \(PREVIEW hep FULL lists every order\)", reply)
+    held = re.search(r"(\d+) other units held, untouched: not printed \(PREVIEW hep FULL lists every order\)", reply)
     assert held and int(held[1]) == len(position.units) - len(lines)
     full = judge.mail(_address("England"), "\n".join([_signon("England"), "PREVIEW FULL", *lines]))
     assert len(full.splitlines()) > REPLY_LINES  # asked for: every power's every order
@@ -125,6 +125,10 @@ def test_predict_shows_what_happened_and_stays_within_the_bound_however_many_ord
     reply = judge.mail(GM, "SIGNON hep MASTER gmpass\nPREDICT")
     _within_bounds(reply)
     assert "PREDICT FULL" in reply  # says how to ask for the rest
+    # 49 board-nations' orders: of the others only the orders that failed, those that succeeded counted
+    assert re.search(r"\d+ other orders succeeded as written, \d+ other units held, untouched: not printed", reply), (
+        reply
+    )
     full = judge.mail(GM, "SIGNON hep MASTER gmpass\nPREDICT FULL")
     assert len(full.splitlines()) > REPLY_LINES
     for country in COUNTRIES:  # every board-nation's orders, asked for

@@ -6,7 +6,7 @@ from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Ro
 from judge.commands.shown import options_lines
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
-from judge.render import render_results
+from judge.render import reply_results
 from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.position import position_lines
 from judge.render.results import Brief, phase_code
@@ -177,13 +177,14 @@ class History(Command):
         outcome = ctx.games.reads.phase(args[0], index).outcome
         full = f"HISTORY {args[0]} {phase_code(outcome['phase'])} FULL"
         mine = (ctx.power,) if ctx.power and ctx.game == args[0].lower() else ()  # his side, first and in full
-        text = render_results(
+        lines = reply_results(
             args[0],
             outcome,
             outcome.get("next_phase"),
+            None if whole else Brief(full, mine),
+            ANSWER_LINES,
             judge=ctx.config.judge_code,
             style=view.style,
             options=view.options,  # the players' sides and the powers' names as the game's rule options make them
-            brief=None if whole else Brief(full, mine),
         )
-        return fit(text.splitlines(), full, whole)
+        return fit(lines, full, whole)

@@ -8,8 +8,8 @@ from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
 from judge.game.events import PhaseProcessed
 from judge.game.when import DeadlineError, read_deadline
-from judge.render import render_results
-from judge.render.bounds import asks_full, fit
+from judge.render import reply_results
+from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.dates import due_text, resumed_text, when_text
 from judge.render.results import Brief
 
@@ -76,9 +76,9 @@ class Predict(Command):
         outcome = ctx.games.adjudication.predict(_game(ctx))
         view = ctx.games.reads.game(_game(ctx))
         brief = None if whole else Brief("PREDICT FULL")
-        text = render_results(_game(ctx), outcome, None, judge=ctx.config.judge_code, title="predicted results",
-                              style=view.style, options=view.options, brief=brief)  # fmt: skip
-        return fit(text.splitlines(), "PREDICT FULL", whole)
+        lines = reply_results(_game(ctx), outcome, None, brief, ANSWER_LINES, judge=ctx.config.judge_code,
+                              title="predicted results", style=view.style, options=view.options)  # fmt: skip
+        return fit(lines, "PREDICT FULL", whole)
 
 
 @command

@@ -9,8 +9,8 @@ from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
 from judge.game.when import DeadlineError, read_days
 from judge.mail.pictures import map_files
-from judge.render import render_results
-from judge.render.bounds import asks_full, fit
+from judge.render import reply_results
+from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.dates import when_text
 from judge.render.results import Brief, phase_code
 
@@ -374,8 +374,9 @@ class Preview(Command):
         code = phase_code(seen.outcome["phase"])
         full = f"PREVIEW {ctx.game} FULL"
         brief = None if whole else Brief(full, (*seen.checks, *seen.side))
-        out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
-                                     style=seen.style, brief=brief).splitlines()]  # fmt: skip
+        room = ANSWER_LINES - len(out) - 3
+        out += ["", *reply_results(ctx.game, seen.outcome, None, brief, room, judge=ctx.config.judge_code,
+                                   title="preview", style=seen.style)]  # fmt: skip
         out = fit(out, full, whole)
         if not ctx.config.pictures:  # `[judge] pictures = false`: no picture on any mail of this judge
             return out

@@ -20,7 +20,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import Lost, NotYours, PartlyCut, Reason, reasons_from_json
 from judge.engine.refusals import some_of
 from judge.engine.supply import halves
-from judge.render.annotations import Annotated, annotate
+from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
 from judge.render.tally import Holding, by_side, holdings, sides_for
@@ -74,13 +74,20 @@ def _halves_of(n: int | float) -> int:
 class Brief:
     """How a reply shows a phase a player asked about (issue 40: a Heptadiplomacy PREVIEW was 226 lines, mostly
     unordered holds): the powers in `focus` (the powers he ordered, and his side: a power's whole side is taken)
-    first and in full; of the others only
-    what happened (a move, a support, a failure, a dislodgement), their units that simply hold counted; the
-    per-power centre rows only for `focus` where the sheet also has each player's totals. `full` is the command
-    that sends the whole sheet."""
+    first and in full; of the others only what happened (a move, a support, a failure, a dislodgement), their
+    units that simply hold counted; the per-power centre rows only for `focus` where the sheet also has each
+    player's totals. `failures`: of the others only the orders that failed (a bounce, a void order, a cut
+    support, a dislodgement), those that succeeded counted too (a PREDICT of 49 board-nations' moves). `full` is
+    the command that sends the whole sheet."""
 
     full: str
     focus: tuple[str, ...] = ()
+    failures: bool = False
+
+    @property
+    def shorter(self) -> Brief:
+        """The same brief, the others' successful orders counted too."""
+        return Brief(self.full, self.focus, failures=True)
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,8 @@ class LeftOut:
 
     holding: int
     """units of other powers that held (ordered to or not) and were left unharmed"""
+    succeeded: int
+    """other orders of other powers that succeeded, counted on a `Brief.failures` sheet"""
     powers: int
     """other powers whose rows of the centre chart (and builds waived) were left out"""
     full: str
@@ -98,6 +107,11 @@ def _quiet(line: dict[str, Any], reasons: list[Reason]) -> bool:
     """An order a brief sheet counts instead of printing: a hold that stood, the unit untouched."""
     read = line.get("read") or {}
     return read.get("kind") == "hold" and line.get("result") == "succeeds" and not reasons
+
+
+def _succeeded(line: dict[str, Any], reasons: list[Reason]) -> bool:
+    """An order a briefer sheet (`Brief.failures`) counts: one that did as it said, nothing marked on it."""
+    return line.get("result") == "succeeds" and not marks_for("succeeds", reasons)
 
 
 @dataclass
@@ -366,13 +380,16 @@ def build_sheet(
     mine = [p for side in sides if brief and set(side.powers) & set(brief.focus) for p in side.powers]
     focus = {label(p) for p in [*brief.focus, *mine]} if brief else set()
     orders: dict[str, list[Annotated]] = {}
-    holding = 0
+    holding = succeeded = 0
     for line in outcome.get("orders", []):
         reasons = reasons_from_json(line.get("reasons"))
         if not _public(line, reasons, phase["type"] == PhaseType.RETREAT.value):
             continue  # the sender's own reply lists it, with why
         if brief and label(line["power"]) not in focus and _quiet(line, reasons):
             holding += 1
+            continue
+        if brief and brief.failures and label(line["power"]) not in focus and _succeeded(line, reasons):
+            succeeded += 1
             continue
         for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(label(line["power"]), []).append(
@@ -464,5 +481,7 @@ def build_sheet(
         press=list(press or []),
         njudge=form.unit_words,
         link=link,
-        left_out=LeftOut(holding, others, brief.full) if brief and (holding or others) else None,
+        left_out=LeftOut(holding, succeeded, others, brief.full)
+        if brief and (holding or succeeded or others)
+        else None,
     )
