@@ -211,6 +211,7 @@ def _shunt(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from judge.mail.reading import read_mail
+    from judge.render.dates import when_text
     from judge.store import InboundMail, MailStatus
 
     with _game_store(args) as (config, s):
@@ -219,7 +220,7 @@ def _shunt(args: argparse.Namespace) -> int:
                 select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
             )
             for listed in rows:
-                when = f"{listed.received_at:%Y-%m-%d %H:%M}"
+                when = when_text(listed.received_at)
                 print(f"{listed.id:6}  {when}  {listed.envelope_from or '-':30}  {listed.error or ''}"[:160])
             return 0
         row = s.get(InboundMail, args.id)

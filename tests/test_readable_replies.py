@@ -215,6 +215,28 @@ def test_time_left_and_a_moment_are_written_in_words_in_the_games_zone() -> None
     assert span_text(timedelta(hours=30)) == "1 day 6 hours"
 
 
+_WRITTEN_ELSEWHERE = {
+    "web/feed.py": "the Atom feed's RFC 3339 stamps, read by feed readers, not people",
+    "game/reads.py": "the GM's view of an absence, its days in the form of `day_text` (the game layer imports no "
+    "renderer)",
+}
+
+
+def test_a_moment_is_formatted_in_one_module() -> None:
+    """No module but judge/render/dates.py formats a moment or a day (`%H:%M`, `%a %d %b`, `%Y-%m-%d`,
+    `strftime`): one place for the form (docs/results.md, "Dates")."""
+    judge_dir = Path(__file__).resolve().parent.parent / "judge"
+    formats = re.compile(r"%H:%M|%a %d|%d %b|%Y-%m|strftime\(")
+    found = {
+        str(path.relative_to(judge_dir)): [
+            ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if formats.search(ln)
+        ]
+        for path in judge_dir.rglob("*.py")
+    }
+    elsewhere = {name: lines for name, lines in found.items() if lines and name != "render/dates.py"}
+    assert set(elsewhere) == set(_WRITTEN_ELSEWHERE), elsewhere
+
+
 def _texts(judge: Judge) -> list[str]:
     with judge.db.transaction() as s:
         rows = [r.message for r in s.scalars(select(OutboundMail).order_by(OutboundMail.id))]

@@ -11,7 +11,7 @@ from judge.game.when import DeadlineError, read_days
 from judge.mail.pictures import map_files
 from judge.render import reply_results
 from judge.render.bounds import ANSWER_LINES, asks_full, fit
-from judge.render.dates import when_text
+from judge.render.dates import day_text, when_text
 from judge.render.results import Brief, phase_code
 
 
@@ -173,7 +173,7 @@ class _Absence(Command):
             except DeadlineError as exc:
                 raise CommandError(str(exc)) from None
             moved = ctx.games.setup.set_absence(ctx.game, power, first, last)
-            lines = [f"{power} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
+            lines = [f"{power} is away from {day_text(first)} to {day_text(last)} (whole days, {zone.key})."]
         else:
             ctx.games.setup.set_absence(ctx.game, power, None, None)
             return [f"{power} has no absence now."]

@@ -11,7 +11,7 @@ that read it (docs/results.md)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 FORM = "%a %d %b %Y %H:%M"
@@ -37,6 +37,11 @@ def when_text(moment: datetime, zone: str | ZoneInfo | None = None) -> str:
     local, utc = aware.astimezone(place), aware.astimezone(UTC)
     day = "" if utc.date() == local.date() else f" {utc:%a %d %b}"
     return f"{local:{FORM}} {place.key} ({utc:%H:%M} UTC{day})"
+
+
+def day_text(day: date) -> str:
+    """A day as every mail writes it (a player's absence): the moment's form without its time, `Sat 03 Jan 2026`."""
+    return f"{day:%a %d %b %Y}"
 
 
 def span_text(span: timedelta) -> str:
