@@ -211,6 +211,7 @@ def _shunt(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from judge.mail.reading import read_mail
+    from judge.render.dates import when_text
     from judge.store import InboundMail, MailStatus
 
     with _game_store(args) as (config, s):
@@ -219,7 +220,7 @@ def _shunt(args: argparse.Namespace) -> int:
                 select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
             )
             for listed in rows:
-                when = f"{listed.received_at:%Y-%m-%d %H:%M}"
+                when = when_text(listed.received_at)
                 print(f"{listed.id:6}  {when}  {listed.envelope_from or '-':30}  {listed.error or ''}"[:160])
             return 0
         row = s.get(InboundMail, args.id)
@@ -248,6 +249,7 @@ def _status(args: argparse.Namespace) -> int:
     from sqlalchemy import func, select
 
     from judge.config import load_config
+    from judge.render.dates import when_text
     from judge.store import Game, GameStatus, InboundMail, MailStatus, OutboundMail, OutboundStatus, open_database
 
     config = load_config(args.config)
@@ -267,7 +269,7 @@ def _status(args: argparse.Namespace) -> int:
         sent, failed = outbound.get(OutboundStatus.SENT, 0), outbound.get(OutboundStatus.FAILED, 0)
         print(f"mail out: {queued} queued, {sent} sent, {failed} failed")
         print("games: " + (", ".join(f"{n} {status}" for status, n in sorted(games.items())) or "none"))
-        print(f"next deadline: {deadline:%Y-%m-%d %H:%M} UTC" if deadline else "next deadline: none")
+        print(f"next deadline: {when_text(deadline)}" if deadline else "next deadline: none")
         print("idle: nothing waiting" if not waiting and not queued else "busy: mail waiting")
         return 0
     finally:

@@ -31,6 +31,7 @@ from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
 from judge.game.timing import grace_end, timing_from_settings
+from judge.render.dates import when_text
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OutboundMail, OutboundStatus
 from judge.testing.random_games import phase_orders
@@ -149,7 +150,7 @@ class Demo:
             self.say("(Every order was in, so the judge processed the phase early.)\n")
         elif deadline is not None:
             self.clock.set(grace_end(deadline, timing, phase_type) + timedelta(minutes=1))
-            self.say(f"(The clock moves on to {self.clock.now():%a %d %b %Y %H:%M} UTC, past the deadline.)\n")
+            self.say(f"(The clock moves on to {when_text(self.clock.now())}, past the deadline.)\n")
             self.daemon.tick()
         self._settle()
 

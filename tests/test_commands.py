@@ -349,9 +349,9 @@ def test_password_and_address_changes_by_mail(judge: Judge) -> None:
 def test_the_gm_sets_deadlines_and_orders_for_a_power_with_become(judge: Judge) -> None:
     _started(judge)
     text = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET DEADLINE +24h\nBECOME Turkey\nA con - bul")
-    assert "Deadline: 2026-01-02T12:00:00+00:00" in text
+    assert "Read '+24h' as Fri 02 Jan 2026 12:00 UTC (in 1 day); everyone in the game is told." in text
     assert "-> A con - bul" in text
-    assert "Grace: 6 hour(s)" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET GRACE 6")
+    assert "Set grace_hours=6h: late orders" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET GRACE 6")
     assert "can only be changed before alpha starts" in judge.mail(
         "gm@example.org", "SIGNON alpha MASTER gmpass\nSET edition=1971"
     )

@@ -138,7 +138,7 @@ def test_4_rule_options_by_mail_at_create_and_by_set(judge: MailJudge) -> None:
     judge.send("gm@example.org", "REGISTER The GM gmpass")
     assert "created" in judge.send("gm@example.org", "CREATE opts standard joinpw edition=1982")
     reply = judge.send("gm@example.org", _gm("opts") + "SET edition=2000")
-    assert "edition = 2000 (rule option)" in reply
+    assert "Set edition=2000 (rule option)." in reply
     wrong = judge.send("gm@example.org", _gm("opts") + "SET edition=1999")
     assert "one of 2023, 2000, 1982, 1971" in wrong
 
@@ -179,7 +179,7 @@ def test_10_set_with_an_unknown_name_is_refused_and_help_explains_set(judge: Mai
     refused = judge.send("gm@example.org", _gm("sets") + "SET manaul=true")
     assert "there is no setting 'manaul'" in refused
     both = judge.send("gm@example.org", _gm("sets") + "SET timing.manual=true\nSET manual=false")
-    assert "timing.manual = True" in both and "manual = False" in both
+    assert "Set timing.manual=on." in both and "Set manual=off." in both
     help_set = judge.send("gm@example.org", "HELP SET")
     assert "SET DEADLINE" in help_set and "timing.zone" in help_set
     assert "example: SET DEADLINE tomorrow 18:00" in judge.send("gm@example.org", "HELP SET DEADLINE")
@@ -278,7 +278,7 @@ def test_16_njudge_order_lines_with_full_names_set_at_create_or_by_set(judge: Ma
     """`results.orders=njudge` and `results.names=full`: the lines njudge's mappers and jDip's import read."""
     judge.game("mapped", options="results.orders=njudge")
     reply = judge.send("gm@example.org", _gm("mapped") + "SET results.names=full")
-    assert "results.names = full" in reply
+    assert "Set results.names=full." in reply
     for power in ("France", "Germany"):
         orders = {"France": "A par - bur\nF bre - mao", "Germany": "A mun - bur\nA ber S A mun - bur"}[power]
         judge.send(judge.player("mapped", power), f"SIGNON mapped {power} {power.lower()}pw\n{orders}")

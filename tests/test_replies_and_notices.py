@@ -125,9 +125,9 @@ def test_resume_moves_the_deadline_on_by_the_time_paused(judge: Judge) -> None:
     assert "The deadline (Sat 03 Jan 2026 12:00 UTC) stops with the clock" in judge.mail("gm@example.org", GM + "PAUSE")
     judge.clock.advance(timedelta(hours=30))
     footer = judge.mail("france@example.org", "SIGNON alpha France francepw\nA Par - Bur")
-    assert "paused by the GM (no deadline runs until RESUME)" in footer and "hours from now" not in footer
+    assert "paused by the GM (no deadline runs until RESUME)" in footer and "Deadline:" not in footer
     reply = judge.mail("gm@example.org", GM + "RESUME")
-    assert "moved on by the time the game was paused (30.0 hours): Sun 04 Jan 2026 18:00 UTC" in reply
+    assert "moved on by the time the game was paused (1 day 6 hours): Sun 04 Jan 2026 18:00 UTC" in reply
     assert "Sun 04 Jan 2026 18:00 UTC" in _notices(judge, "italy@example.org", "resumed")[-1]
 
 

@@ -235,7 +235,7 @@ def test_every_mail_gives_a_moment_one_way_and_njudges_header_keeps_its_own(judg
     mappers read (docs/results.md)."""
     start_game(judge)
     reply = judge.mail("england@example.org", "SIGNON alpha England englandpw\nF lon - nth")
-    assert "Deadline: Sat 03 Jan 2026 12:00 UTC (48 hours from now)." in reply
+    assert "Deadline: Sat 03 Jan 2026 12:00 UTC (in 2 days)." in reply
     _process(judge, "alpha")
     sheet = _results_to(judge, "england@example.org")
     assert ":: Deadline: F1901M Sat Jan 03 2026 12:00:00 UTC" in sheet
@@ -245,11 +245,15 @@ def test_every_mail_gives_a_moment_one_way_and_njudges_header_keeps_its_own(judg
 
 
 def test_two_minutes_to_the_deadline_are_said_in_minutes() -> None:
-    """Issue 28: ""(0 hours from now)" for two minutes should say minutes"."""
-    assert time_left(timedelta(minutes=2, seconds=30)) == "2 minutes from now"
-    assert time_left(timedelta(minutes=1)) == "1 minute from now"
-    assert time_left(timedelta(minutes=119)) == "119 minutes from now"
-    assert time_left(timedelta(hours=48)) == "48 hours from now"
+    """Issue 28: ""(0 hours from now)" for two minutes should say minutes"; issue 40: the time left in words, in
+    its two largest units (docs/results.md, "Dates")."""
+    assert time_left(timedelta(minutes=2, seconds=30)) == "in 2 minutes"
+    assert time_left(timedelta(minutes=1)) == "in 1 minute"
+    assert time_left(timedelta(minutes=119)) == "in 1 hour 59 minutes"
+    assert time_left(timedelta(hours=48)) == "in 2 days"
+    assert time_left(timedelta(days=2, hours=5, minutes=7)) == "in 2 days 5 hours"
+    assert time_left(timedelta(seconds=20)) == "in less than a minute"
+    assert time_left(-timedelta(hours=3)) == "passed 3 hours ago"
 
 
 def test_history_shows_the_players_totals_as_the_results_did(judge: Judge) -> None:

@@ -244,11 +244,11 @@ def test_the_gm_marks_a_game_private_by_mail_and_opens_it_again(tmp_path: Path) 
     db = open_database(f"sqlite:///{tmp_path / 'j.sqlite'}")
     judge = Judge(db)
     start_game(judge)
-    assert "web.private = True" in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=on")
+    assert "Set web.private=on." in judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=on")
     assert Games(db).reads.public_game("alpha").private
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=off")
     assert not Games(db).reads.public_game("alpha").private
-    assert "web.private (bool" in judge.mail("someone@example.org", "HELP SET")
+    assert "web.private (on or off)" in judge.mail("someone@example.org", "HELP SET")
 
 
 def test_a_name_that_holds_an_address_is_never_shown(tmp_path: Path) -> None:

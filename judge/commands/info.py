@@ -6,9 +6,10 @@ from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Ro
 from judge.commands.shown import options_lines
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
-from judge.render import render_results
+from judge.render import reply_results
+from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.position import position_lines
-from judge.render.results import phase_code
+from judge.render.results import Brief, phase_code
 from judge.render.summary import Year, summary_lines
 
 
@@ -51,11 +52,15 @@ def command_list() -> list[str]:
 @command
 class List(Command):
     name = "LIST"
-    usage = "LIST [game]"
+    usage = "LIST [game [FULL]]"
     example = "LIST alpha"
-    summary = "the games on this judge, or one game's players and its position now (units, centres, deadline)"
+    summary = (
+        "the games on this judge, or one game's players and its position now (units, centres, deadline; FULL: "
+        "every power's units however many)"
+    )
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        args, whole = asks_full(args)
         if args:
             view = ctx.games.reads.game(args[0].lower())
             lines = [f"{view.name}: {view.variant}, {view.status}, GM {view.gm}"]
@@ -73,14 +78,21 @@ class List(Command):
                         lines.append(f"  Not yet asked for by anyone who joined: {', '.join(view.open_sides)}.")
                     lines.append("  (the powers are given at the start, by the preferences each player named at JOIN)")
             if view.position and view.status != "finished":
-                lines += ["", *position_lines(view.variant, view.position, view.deadline, view.options)]
+                zone = ctx.games.setup.zone(view.name)
+                position = position_lines(view.variant, view.position, view.deadline, view.options, zone=zone.key)
+                if len(lines) + len(position) >= ANSWER_LINES and not whole:  # a power a line (Heptadiplomacy)
+                    position = position_lines(
+                        view.variant, view.position, view.deadline, view.options, brief=True, zone=zone.key
+                    )
+                lines += ["", *position]
+                return fit(lines, f"LIST {view.name} FULL", whole)
             elif view.status == "finished":
                 lines.append(f"  the game is over: {view.result} {', '.join(view.winners or [])}".rstrip())
             return lines
         games = ctx.games.reads.games()
         if not games:
             return ["No games yet."]
-        return [f"{g.name:16} {g.variant:14} {g.status:9} {g.phase}" for g in games]
+        return fit([f"{g.name:16} {g.variant:14} {g.status:9} {g.phase}" for g in games], "LIST FULL", whole)
 
 
 @command
@@ -152,20 +164,27 @@ class Map(Command):
 @command
 class History(Command):
     name = "HISTORY"
-    usage = "HISTORY game [phase number or code, e.g. F1901M]"
+    usage = "HISTORY game [phase number or code, e.g. F1901M] [FULL]"
     example = "HISTORY alpha F1901M"
-    summary = "the results of a processed phase again (the last one by default)"
+    summary = "the results of a processed phase again (the last one by default; FULL: every order, every row)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        args, whole = asks_full(args)
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         view = ctx.games.reads.game(args[0])
         given: str | int = args[1] if len(args) == 2 else view.last_processed
-        outcome = ctx.games.reads.phase(args[0], _processed_phase(ctx, args[0], given)).outcome
-        return render_results(
+        index = _processed_phase(ctx, args[0], given)
+        outcome = ctx.games.reads.phase(args[0], index).outcome
+        full = f"HISTORY {args[0]} {phase_code(outcome['phase'])} FULL"
+        mine = (ctx.power,) if ctx.power and ctx.game == args[0].lower() else ()  # his side, first and in full
+        lines = reply_results(
             args[0],
             outcome,
             outcome.get("next_phase"),
+            None if whole else Brief(full, mine),
+            ANSWER_LINES,
             judge=ctx.config.judge_code,
             style=view.style,
             options=view.options,  # the players' sides and the powers' names as the game's rule options make them
-        ).splitlines()
+        )
+        return fit(lines, full, whole)

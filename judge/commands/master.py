@@ -7,10 +7,13 @@ from dataclasses import replace
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
+from judge.commands.shown import options_lines
 from judge.game.events import PhaseProcessed
-from judge.game.when import DeadlineError, describe, read_deadline
-from judge.render import render_results
-from judge.render.dates import when_text
+from judge.game.when import DeadlineError, read_deadline
+from judge.render import reply_results
+from judge.render.bounds import ANSWER_LINES, asks_full, fit
+from judge.render.dates import due_text, resumed_text, when_text
+from judge.render.results import Brief
 
 
 def _game(ctx: MailContext) -> str:
@@ -64,17 +67,20 @@ class Process(Command):
 @command
 class Predict(Command):
     name = "PREDICT"
-    usage = "PREDICT"
+    usage = "PREDICT [FULL]"
     example = "SIGNON alpha MASTER gmpass / PREDICT"
-    summary = "what the orders now on file would give (nothing is changed)"
+    summary = "what the orders now on file would give (nothing is changed; FULL: every order, every power's row)"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        args, whole = asks_full(args)
+        require(not args, f"usage: {self.usage}")
         outcome = ctx.games.adjudication.predict(_game(ctx))
-        style = ctx.games.reads.game(_game(ctx)).style
-        return render_results(
-            _game(ctx), outcome, None, judge=ctx.config.judge_code, title="predicted results", style=style
-        ).splitlines()
+        view = ctx.games.reads.game(_game(ctx))
+        brief = None if whole else Brief("PREDICT FULL")
+        lines = reply_results(_game(ctx), outcome, None, brief, ANSWER_LINES, judge=ctx.config.judge_code,
+                              title="predicted results", style=view.style, options=view.options)  # fmt: skip
+        return fit(lines, "PREDICT FULL", whole)
 
 
 @command
@@ -91,7 +97,7 @@ class Pause(Command):
         lines = [f"{_game(ctx)} is paused; everyone in it is told."]
         if paused.deadline is not None:
             lines.append(
-                f"The deadline ({when_text(paused.deadline)}) stops with the clock: RESUME moves it on by "
+                f"The deadline ({when_text(paused.deadline, paused.zone)}) stops with the clock: RESUME moves it on by "
                 "the time paused, or RESUME with a deadline (as SET DEADLINE reads it) sets another."
             )
         return lines
@@ -116,7 +122,8 @@ class Resume(Command):
             resumed = ctx.games.controls.resume(game, deadline=when, set_deadline=True)
         else:
             resumed = ctx.games.controls.resume(game)
-        return [f"{game} is running again; everyone in it is told.", resumed.what_became_of_the_deadline()]
+        told = resumed_text(resumed.deadline, resumed.extended_by, resumed.zone)
+        return [f"{game} is running again; everyone in it is told.", told]
 
 
 @command
@@ -138,21 +145,21 @@ class SetDeadline(Command):
         ctx.games.controls.set_deadline(_game(ctx), when)
         if when is None:
             return [f"Read {text!r} as: no deadline (the phase waits for PROCESS); everyone in the game is told."]
-        return [f"Read {text!r} as {describe(when, zone)}.", f"Deadline: {when.isoformat()}; everyone is told."]
+        return [f"Read {text!r} as {due_text(when, ctx.now, zone)}; everyone in the game is told."]
 
 
 @command
 class SetGrace(Command):
     name = "SET GRACE"
-    usage = "SET GRACE hours"
-    example = "SET GRACE 6"
+    usage = "SET GRACE time"
+    example = "SET GRACE 6h   (or 6, 90m, 1d)"
     summary = "how long after the deadline late orders are still taken"
     role = Role.MASTER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        require(len(args) == 1 and args[0].isdigit(), f"usage: {self.usage}")
-        ctx.games.setup.change_settings(_game(ctx), grace_hours=int(args[0]))
-        return [f"Grace: {int(args[0])} hour(s)."]
+        require(len(args) == 1, f"usage: {self.usage}")
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("grace_hours", args[0])])
+        return [f"Set {told}: late orders are taken that long after every deadline."]
 
 
 @command
@@ -170,7 +177,7 @@ class SetOption(Command):
             require(bool(sep and key and value), f"usage: {self.usage} (HELP SET lists the settings)")
             pairs.append((key, value))
         require(bool(pairs), f"usage: {self.usage} (HELP SET lists the settings)")
-        return ctx.games.setup.set_by_mail(_game(ctx), pairs)
+        return [f"Set {told}." for told in ctx.games.setup.set_by_mail(_game(ctx), pairs)]
 
 
 @command
@@ -312,7 +319,8 @@ class Status(Command):
         if args:  # one player, by any name the judge prints
             side = ctx.games.seating.side_named(_game(ctx), " ".join(args))
             view = replace(view, players=tuple(p for p in view.players if p.side == side.label))
-        when = f"; deadline {view.deadline:%Y-%m-%d %H:%M} UTC" if view.deadline else ""
+        zone = ctx.games.setup.zone(view.game)
+        when = f"; deadline {due_text(view.deadline, ctx.now, zone)}" if view.deadline else "; no deadline"
         lines = [f"{view.game}: {view.phase}{when}", ""]
         width = max((len(p.side) for p in view.players), default=8) + 2
         for player in view.players:
@@ -333,8 +341,4 @@ class Status(Command):
             if any(notes):
                 lines.append(f"{'':{width}}" + "; ".join(n for n in notes if n))
         lines.append("")
-        options = ", ".join(f"{k}={v}" for k, v in sorted(view.options.items())) or "the variant's defaults"
-        lines.append(f"Rule options: {options}")
-        settings = ", ".join(f"{k}={v}" for k, v in view.settings.items()) or "the judge's defaults"
-        lines.append(f"Settings: {settings}")
-        return lines
+        return lines + options_lines(view.options, view.settings)

@@ -7,10 +7,12 @@ from typing import Any
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
-from judge.game.when import DeadlineError, describe, read_days
+from judge.game.when import DeadlineError, read_days
 from judge.mail.pictures import map_files
-from judge.render import render_results
-from judge.render.results import phase_code
+from judge.render import reply_results
+from judge.render.bounds import ANSWER_LINES, asks_full, fit
+from judge.render.dates import day_text, when_text
+from judge.render.results import Brief, phase_code
 
 
 @command
@@ -170,12 +172,12 @@ class _Absence(Command):
             except DeadlineError as exc:
                 raise CommandError(str(exc)) from None
             moved = ctx.games.setup.set_absence(ctx.game, power, first, last)
-            lines = [f"{who} is away from {first:%a %d %b %Y} to {last:%a %d %b %Y} (whole days, {zone.key})."]
+            lines = [f"{who} is away from {day_text(first)} to {day_text(last)} (whole days, {zone.key})."]
         else:
             ctx.games.setup.set_absence(ctx.game, power, None, None)
             return [f"{who} has no absence now."]
         if moved is not None:
-            when = describe(moved, zone)
+            when = when_text(moved, zone)
             lines.append(f"The deadline falls in it and moves to {when}; everyone in the game is told.")
         elif ctx.games.setup.absence_mode(ctx.game) == "hold":
             lines.append(
@@ -345,14 +347,18 @@ _ = CommandError
 @command
 class Preview(Command):
     name = "PREVIEW"
-    usage = "PREVIEW [game], then orders for any powers, up to ENDPRESS or the end of the mail"
+    usage = "PREVIEW [game] [FULL], then orders for any powers, up to ENDPRESS or the end of the mail"
     example = "SIGNON alpha France pw / PREVIEW / A Par - Bur / A Mun - Bur / ENDPRESS"
-    summary = "what-if: adjudicate the orders that follow against the position now; nothing is stored"
+    summary = (
+        "what-if: adjudicate the orders that follow against the position now; nothing is stored (FULL: every "
+        "power's orders and every board's map)"
+    )
     role = Role.PLAYER
     takes_body = True
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
+        args, whole = asks_full(args)
         require(len(args) <= 1, f"usage: {self.usage}")
         require(not args or args[0].lower() == ctx.game, f"you are signed on to {ctx.game}: PREVIEW {ctx.game}")
         lines = [line.strip() for line in body if line.strip()]
@@ -366,10 +372,20 @@ class Preview(Command):
             out.append(f"{power}:")
             out += [check.reply_line() for check in checks]
         code = phase_code(seen.outcome["phase"])
-        out += ["", *render_results(ctx.game, seen.outcome, None, judge=ctx.config.judge_code, title="preview",
-                                     style=seen.style).splitlines()]  # fmt: skip
-        files = map_files(seen.variant, seen.outcome, f"{ctx.game}-{code}-preview")  # attached as MAP attaches
+        full = f"PREVIEW {ctx.game} FULL"
+        brief = None if whole else Brief(full, (*seen.checks, *seen.side))
+        room = ANSWER_LINES - len(out) - 3
+        out += ["", *reply_results(ctx.game, seen.outcome, None, brief, room, judge=ctx.config.judge_code,
+                                   title="preview", style=seen.style)]  # fmt: skip
+        out = fit(out, full, whole)
+        if not ctx.config.pictures:  # `[judge] pictures = false`: no picture on any mail of this judge
+            return out
+        ordered = None if whole else [str(o["at"]) for o in seen.outcome["orders"] if o.get("input") and o.get("at")]
+        stem = f"{ctx.game}-{code}-preview"
+        files = map_files(seen.variant, seen.outcome, stem, at=ordered)
         if files:
             ctx.attachments.extend(files)
             out.append(f"The map of the preview is attached ({', '.join(name for name, _ in files)}).")
+            if ordered is not None and [name for name, _ in files] != [f"{stem}.png"]:  # one board of several
+                out.append(f"It is the board most of your orders are on; {full} attaches every board.")
         return out

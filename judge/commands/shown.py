@@ -1,12 +1,17 @@
-"""A game's rule options and settings as CREATE's reply and LIST show them."""
+"""A game's rule options and settings as CREATE's reply, LIST and STATUS show them: in a GM's words, as SET
+takes them (`judge.game.settings.shown_pairs`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from judge.game.settings import shown_pairs
+
+DEFAULT_OPTIONS = "the variant's defaults"
+DEFAULT_SETTINGS = "the judge's defaults"
+
 
 def options_lines(options: dict[str, Any], settings: dict[str, Any]) -> list[str]:
     """Two lines: the rule options chosen (or the variant's defaults) and the settings given (or the judge's)."""
-    chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "the variant's defaults"
-    given = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the judge's defaults"
-    return [f"Rule options: {chosen}", f"Settings: {given}"]
+    chosen, given = shown_pairs(options, settings)
+    return [f"Rule options: {chosen or DEFAULT_OPTIONS}", f"Settings: {given or DEFAULT_SETTINGS}"]

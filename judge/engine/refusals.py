@@ -78,6 +78,18 @@ def _unit(name: UnitName) -> str:
     return f"{name.unit} {name.at}"
 
 
+NAMED = 8
+"""the most places or names a refusal lists before it counts the rest"""
+
+
+def some_of(names: tuple[str, ...] | list[str], most: int = NAMED) -> str:
+    """Names as a refusal lists them: all of a few, or the first `most` and how many more (`1:par, 1:bur, ... and
+    27 more`; issue 40: a Heptadiplomacy retreat refused listed 35 places), so a reply stays readable."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most])} and {len(names) - most} more"
+
+
 def _either(items: tuple[str, ...]) -> str:
     return " or ".join(items)
 
@@ -894,7 +906,7 @@ class CannotRetreat(Refusal):
             return f"{_unit(self.force)} cannot retreat to {self.destination}: it has no retreat open, only disband"
         return (
             f"{_unit(self.force)} cannot retreat to {self.destination}; "
-            f"the retreats open: {', '.join(self.choices)} (or disband)"
+            f"the retreats open: {some_of(self.choices)} (or disband)"
         )
 
 

@@ -25,7 +25,7 @@ from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import PICTURES_OFF, results_style
 from judge.game.store import rules_of
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, sides_of
+from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, side_of, sides_of
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
 
 
@@ -68,6 +68,8 @@ class Preview:
     outcome: dict[str, Any]
     """the contract outcome, as the results and the map picture read it"""
     style: dict[str, str] = field(default_factory=dict)
+    side: tuple[str, ...] = ()
+    """the powers of the player's side, which his reply shows first and in full with those he ordered"""
 
 
 PREVIEW_SEED = 0
@@ -110,8 +112,8 @@ class Adjudication(UseCase):
                 if last is not None and as_utc(last) > as_utc(asked_at):
                     current = game.position["phase"] if game.position else {}
                     raise GameError(
-                        f"a phase of {name} was processed at {as_utc(last):%Y-%m-%d %H:%M:%S} UTC, after your mail "
-                        f"arrived; it is now in {current.get('season')} {current.get('year')} {current.get('type')}: "
+                        f"a phase of {name} was processed after your mail arrived; it is now in "
+                        f"{current.get('season')} {current.get('year')} {current.get('type')}: "
                         "send PROCESS again to process that"
                     )
             return self._process(s, game)
@@ -144,6 +146,7 @@ class Adjudication(UseCase):
             rules = rules_of(game)
             position = position_from_json(rules, game.position)
             style = results_style(game.settings)
+            side = side_of(game, power).powers
         owners = route_lines(rules, position, sorted(rules.board.powers), power, lines)
         by_power: dict[str, list[str]] = {}
         for line, owner in zip(lines, owners, strict=True):
@@ -151,7 +154,7 @@ class Adjudication(UseCase):
         checks = {each: check_orders(rules, position, each, own) for each, own in sorted(by_power.items())}
         submitted = [sub for each, own in sorted(by_power.items()) for sub in read_lines(rules, each, own)]
         outcome = adjudicate(rules, position, submitted, PREVIEW_SEED)
-        return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style)
+        return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style, tuple(side))
 
     @staticmethod
     def _adjudicate(s: Session, game: Game, position: Position | None = None) -> tuple[Outcome, dict[str, list[str]]]:

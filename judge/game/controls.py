@@ -63,7 +63,8 @@ class Controls(UseCase):
                 raise GameError(f"{name} is {game.status}; only an active game can be paused")
             game.status = GameStatus.PAUSED
             game.settings = {**game.settings, _PAUSED_AT: self.clock.now().isoformat()}
-            event = GamePaused(game=name, deadline=game.deadline, audience=audience_of(game))
+            zone = timing_from_settings(game.settings).zone
+            event = GamePaused(game=name, deadline=game.deadline, zone=zone, audience=audience_of(game))
             self.raise_event(s, game, event)
             return event
 
@@ -150,6 +151,7 @@ class Controls(UseCase):
                 phase=phase_name({"variant": game.variant, **record.position_before}),
                 orders_kept=keep_orders,
                 deadline=game.deadline,
+                zone=timing_from_settings(game.settings).zone,
                 votes_kept=kept,
                 votes_dropped=dropped,
                 audience=audience_of(game),

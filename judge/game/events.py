@@ -13,9 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
-from zoneinfo import ZoneInfo
 
-from judge.game.when import describe
 from judge.variants import Side
 
 if TYPE_CHECKING:
@@ -132,6 +130,7 @@ class GamePaused(GameEvent):
     kind: ClassVar[str] = "game paused"
     deadline: datetime | None = None
     """the deadline the clock stopped at (RESUME extends it by the time paused, unless the GM sets another)"""
+    zone: str = "UTC"
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
@@ -145,16 +144,6 @@ class GameResumed(GameEvent):
     zone: str = "UTC"
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
-    def what_became_of_the_deadline(self) -> str:
-        """The sentence the GM's reply and everyone's notice say it in."""
-        if self.deadline is None:
-            return "There is no deadline: the phase waits for the GM's PROCESS."
-        when = describe(self.deadline, ZoneInfo(self.zone))
-        if self.extended_by is not None:
-            hours = self.extended_by.total_seconds() / 3600
-            return f"The deadline is moved on by the time the game was paused ({hours:.1f} hours): {when}."
-        return f"The GM has set the deadline: {when}."
-
 
 @dataclass(frozen=True, kw_only=True)
 class GameRolledBack(GameEvent):
@@ -164,6 +153,7 @@ class GameRolledBack(GameEvent):
     """the phase returned to, as players read it (Spring 1901 movement)"""
     orders_kept: bool = True
     deadline: datetime | None = None
+    zone: str = "UTC"
     votes_kept: tuple[str, ...] = field(default=(), metadata=PRIVATE)
     """the powers whose draw votes still stand (cast before the phase returned to was processed); private, as
     draw votes are: only the GM's reply names them"""

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.engine import OrderKind, PhaseType, Position, Rules
+from judge.engine.refusals import some_of
 from judge.engine.supply import balances, halves, powers_to_order
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
@@ -74,7 +75,7 @@ class Submission:
                 output.append(f"Still owed: {', '.join(self.owed)}. The phase waits for them until the deadline{hint}.")
         else:
             output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
-        output += [adjustment_due(power, change) for power, change in self.due.items()]
+        output += adjustments_due(self.due)
         if self.errors:
             output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
         return output
@@ -99,6 +100,18 @@ def adjustment_due(power: str, change: int) -> str:
     if change < 0:
         return f"{power} must remove {halves(-change)} ({halves(-change)} removal(s) due)."
     return f"{power} has no builds or removals due."
+
+
+def adjustments_due(due: dict[str, int]) -> list[str]:
+    """A side's Winter in the reply: a line for each power with builds or removals due, and one line for all of
+    those with none (issue 40: a Heptadiplomacy player got seven lines of "no builds or removals due")."""
+    idle = [power for power, change in due.items() if not change]
+    lines = [adjustment_due(power, change) for power, change in due.items() if change]
+    if len(idle) > 1:
+        lines.append(f"No builds or removals due for {some_of(idle)}.")
+    elif idle:
+        lines.append(adjustment_due(idle[0], 0))
+    return lines
 
 
 def _due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:

@@ -15,7 +15,7 @@ from judge.game.attendance import absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
 from judge.game.names import as_shown
-from judge.game.settings import PLAYERS_STATE, SETTINGS, given_settings, is_private, results_style
+from judge.game.settings import SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
@@ -146,9 +146,7 @@ class Reads(UseCase):
                 deadline=game.deadline,
                 players=tuple(players),
                 options=dict(game.options),
-                settings={
-                    k: v for k, v in sorted(game.settings.items()) if not k.startswith("_") and k not in PLAYERS_STATE
-                },
+                settings=given_settings(game.settings),
             )
 
     def audience(self, name: str) -> Audience:
@@ -156,17 +154,18 @@ class Reads(UseCase):
         with self.store.plain() as s:
             return audience_of(self.store.peek(s, name))
 
-    def brief(self, name: str) -> tuple[str | None, datetime | None]:
-        """The phase a game is in and its deadline, read cheaply (for the foot of every reply)."""
+    def brief(self, name: str) -> tuple[str | None, datetime | None, str]:
+        """The phase a game is in, its deadline and its zone, read cheaply (for the foot of every reply)."""
         with self.store.plain() as s:
             game = self.store.find_snapshot(s, name)
             if game is None or game.position is None:
-                return None, None
+                return None, None, "UTC"
+            zone = game.zone
             if game.status == GameStatus.FINISHED:
-                return "no phase: the game is over", None
+                return "no phase: the game is over", None, zone
             if game.status == GameStatus.PAUSED:  # no deadline runs: RESUME moves it on by the time paused
-                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None
-            return phase_name(game.position), game.deadline
+                return f"{phase_name(game.position)}, paused by the GM (no deadline runs until RESUME)", None, zone
+            return phase_name(game.position), game.deadline, zone
 
     def centre_history(self, name: str) -> list[YearCentres]:
         """The centre counts at the end of each year played (ownership changes only after Fall), with the

@@ -9,6 +9,7 @@ Rule options (`edition`, a variant's own) come from the variant and are read aga
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -23,21 +24,22 @@ class SettingError(ValueError):
 @dataclass(frozen=True)
 class Setting:
     kind: str
-    """bool, int, number, text, zone, time, weekdays, choice"""
+    """bool (on/off), int, number, hours (a duration: 36h, 90m, 2d), days (5d), text, zone, time, weekdays,
+    choice"""
     description: str
     choices: tuple[str, ...] = ()
 
 
 _PHASE = {
-    "hours": Setting("number", "the least time from a phase's opening to its deadline, in hours"),
+    "hours": Setting("hours", "the least time from a phase's opening to its deadline"),
     "at": Setting("time", "the time of day its deadlines fall on (HH:MM, in the game's zone)"),
-    "weekdays": Setting("weekdays", "the days its deadlines may fall on (0 is Monday: 0,1,2,3,4)"),
-    "grace_hours": Setting("number", "how long after its deadline orders are still awaited, in hours"),
+    "weekdays": Setting("weekdays", "the days its deadlines may fall on (mon,tue,wed,thu,fri or 0-6, 0 Monday)"),
+    "grace_hours": Setting("hours", "how long after its deadline orders are still awaited"),
 }
 
 SETTINGS: dict[str, Setting] = {
     "manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn (= timing.manual)"),
-    "grace_hours": Setting("number", "orders still awaited this long after every deadline, in hours"),
+    "grace_hours": Setting("hours", "orders still awaited this long after every deadline"),
     "nmr": Setting("choice", "at the end of grace, without a power's orders", ("process", "wait")),
     "abandon_after": Setting("int", "phases in a row without orders before a power is marked abandoned"),
     "auto_start": Setting("bool", "start the game when the last player joins"),
@@ -53,7 +55,7 @@ SETTINGS: dict[str, Setting] = {
     "absence.mode": Setting(
         "choice", "a player's absence moves deadlines past it, or holds the power's units", ("extend", "hold")
     ),
-    "absence.max_days": Setting("number", "the most an absence moves one deadline, in days"),
+    "absence.max_days": Setting("days", "the most an absence moves one deadline"),
     "results.orders": Setting(
         "choice", "how results print orders: the zines' F Nth C A Yor - Nwy, or njudge's lines", ("zine", "njudge")
     ),
@@ -62,7 +64,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "web.private": Setting("bool", "the game's web pages show nothing without its page password (SET WEB PASSWORD)"),
     "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
-    "timing.reminder_hours": Setting("number", "reminders this long before a deadline, in hours"),
+    "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
     **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
 }
@@ -70,6 +72,34 @@ SETTINGS: dict[str, Setting] = {
 _ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAYS = tuple(day[:3] for day in _DAY_NAMES)
+_SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*(h|hours?|m|mins?|minutes?|d|days?)?$")
+_IN_HOURS = {"h": 1, "d": 24}
+
+
+def _whole(value: float) -> int | float:
+    """A number as stored: whole where it is (36, not 36.0), so that it is shown as it was written."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _span(name: str, text: str, unit: str) -> int | float:
+    """A duration as a GM writes it (`36h`, `36`, `90m`, `2d`; `5d` or `5` for days), in `unit` (h or d)."""
+    found = _SPAN.match(text)
+    if found is None:
+        example = "36h, 90m or 2d" if unit == "h" else "5d"
+        raise SettingError(f"{name} is a length of time such as {example}, not {text!r}")
+    written, per = float(found[1]), (found[2] or unit)[0]
+    hours = written / 60 if per == "m" else written * _IN_HOURS[per]
+    return _whole(hours / 24 if unit == "d" else hours)
+
+
+def _weekday(text: str) -> int:
+    """A day as written: `mon`, `monday`, or its number (0 is Monday)."""
+    for number, day in enumerate(_DAY_NAMES):
+        if len(text) >= 3 and day.startswith(text):
+            return number
+    return int(text)
 
 
 def _read(name: str, setting: Setting, text: str) -> Any:
@@ -78,11 +108,13 @@ def _read(name: str, setting: Setting, text: str) -> Any:
         if setting.kind == "bool":
             if lowered in _TRUE | _FALSE:
                 return lowered in _TRUE
-            raise SettingError(f"{name} is true or false, not {text!r}")
+            raise SettingError(f"{name} is on or off, not {text!r}")
         if setting.kind == "int":
             return int(lowered)
         if setting.kind == "number":
             return float(lowered) if "." in lowered else int(lowered)
+        if setting.kind in ("hours", "days"):
+            return _span(name, lowered, setting.kind[0])
         if setting.kind == "choice":
             if lowered not in setting.choices:
                 raise SettingError(f"{name} is one of {', '.join(setting.choices)}, not {text!r}")
@@ -96,9 +128,9 @@ def _read(name: str, setting: Setting, text: str) -> Any:
                 raise SettingError(f"{name} is a time of day like 18:00, not {text!r}")
             return f"{int(hours):02d}:{int(minutes):02d}"
         if setting.kind == "weekdays":
-            days = [int(d) for d in lowered.replace(" ", "").split(",") if d]
+            days = [_weekday(d) for d in lowered.replace(" ", "").split(",") if d]
             if not days or any(d < 0 or d > 6 for d in days):
-                raise SettingError(f"{name} is a list of days 0-6 (0 is Monday), not {text!r}")
+                raise SettingError(f"{name} is a list of days (mon,tue,wed or 0-6, 0 is Monday), not {text!r}")
             return days
     except (ValueError, ZoneInfoNotFoundError) as exc:
         if isinstance(exc, SettingError):
@@ -110,10 +142,12 @@ def _read(name: str, setting: Setting, text: str) -> Any:
 _KIND_WORDS = {
     "int": "a whole number",
     "number": "a number",
+    "hours": "a length of time such as 36h, 90m or 2d",
+    "days": "a number of days such as 5d",
     "zone": "a time zone such as Europe/London",
     "time": "a time of day like 18:00",
-    "weekdays": "a list of days 0-6",
-    "bool": "true or false",
+    "weekdays": "a list of days such as mon,tue,wed,thu,fri",
+    "bool": "on or off",
     "choice": "one of its choices",
     "text": "text",
 }
@@ -167,9 +201,11 @@ def section(settings: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def results_style(settings: dict[str, Any]) -> dict[str, str]:
-    """How a game's results print orders and places (`results.orders`, `results.names`), defaults filled in."""
+    """How a game's results print orders and places (`results.orders`, `results.names`) and moments (in the
+    game's zone, `timing.zone`), defaults filled in."""
     chosen = section(settings, "results")
-    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short"))}
+    zone = str(section(settings, "timing").get("zone", "UTC"))
+    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short")), "zone": zone}
 
 
 def is_private(settings: dict[str, Any]) -> bool:
@@ -178,11 +214,41 @@ def is_private(settings: dict[str, Any]) -> bool:
     return bool(section(settings, "web").get("private", False))
 
 
+def shown(name: str, value: Any) -> str:
+    """A setting's value as a GM writes it, and as SET reads it back unchanged (issue 40: `auto_start=True` was
+    Python's): on/off, `36h`, `90m`, `5d`, `mon,tue,wed`, `18:00`."""
+    kind = SETTINGS[name].kind if name in SETTINGS else type(value).__name__
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if kind in ("hours", "days") and isinstance(value, int | float):
+        unit = kind[0]
+        written = f"{value:g}{unit}"
+        if unit == "h" and _span(name, written, unit) != value:
+            written = f"{round(value * 60)}m"
+        return written
+    if kind == "weekdays" and isinstance(value, list):
+        return ",".join(_DAYS[d] if isinstance(d, int) and 0 <= d < 7 else str(d) for d in value)
+    return str(value)
+
+
+def shown_option(value: Any) -> str:
+    """A rule option's value as a GM writes it at CREATE or SET (`edition=1982`, `bonus=on`)."""
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def shown_pairs(options: dict[str, Any], settings: dict[str, Any]) -> tuple[str, str]:
+    """The rule options and the given settings (`given_settings`) as `name=value, ...` in a GM's words, each
+    empty where there is none: CREATE's reply, LIST, STATUS and the web page show them so."""
+    chosen = ", ".join(f"{k}={shown_option(v)}" for k, v in sorted(options.items()))
+    given = ", ".join(f"{k}={shown(k, v)}" for k, v in settings.items())
+    return chosen, given
+
+
 def help_lines() -> list[str]:
-    """Every setting with its kind and what it does, for HELP SET."""
+    """Every setting with how it is written and what it does, for HELP SET."""
     lines = []
     for key, s in sorted(SETTINGS.items()):
-        what = f"{s.kind}: {', '.join(s.choices)}" if s.choices else s.kind
+        what = ", ".join(s.choices) if s.choices else _KIND_WORDS[s.kind]
         lines.append(f"  {key} ({what}): {s.description}")
     return lines
 

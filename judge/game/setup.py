@@ -14,7 +14,7 @@ from judge.game.attendance import AbsenceError, absence_of, absences, extended_d
 from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved
-from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, is_private, read_option
+from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, is_private, read_option, shown, shown_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, seat_of, side_of
@@ -39,10 +39,11 @@ class Setup(UseCase):
                         if game.status != GameStatus.FORMING:
                             raise GameError(f"the rule option {key} can only be changed before {name} starts")
                         options[key.strip().lower()] = read_option(key, option, text)
-                        told.append(f"{key.strip().lower()} = {options[key.strip().lower()]} (rule option)")
+                        chosen = shown_option(options[key.strip().lower()])
+                        told.append(f"{key.strip().lower()}={chosen} (rule option)")
                         continue
                     setting, value = apply_setting(settings, key, text)
-                    told.append(f"{setting} = {value}")
+                    told.append(f"{setting}={shown(setting, value)}")
                 variant.rules(options)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None

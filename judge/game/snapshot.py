@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from judge.contract import position_from_json
 from judge.engine import Position, Rules
 from judge.game.order_writes import READS_NO_ORDER_SETS, filed_powers
+from judge.game.timing import timing_from_settings
 from judge.store import Game, OrderSet, Player, Seat
 from judge.variants import get_variant
 
@@ -62,6 +63,8 @@ class Snapshot:
     gm_address: str
     gm_password_hash: str
     seats: tuple[SeatView, ...]
+    zone: str = "UTC"
+    """the game's time zone (`timing.zone`), in which the foot of a reply writes its deadline"""
     on_file: set[str] = field(default_factory=set)
     """the powers with orders on file for the current phase (as the order path files more, it adds them)"""
     _rules: Rules | None = field(default=None, repr=False)
@@ -93,6 +96,7 @@ _GAME = (
         Game.phase_index,
         Game.position,
         Game.deadline,
+        Game.settings,
         Player.address,
         Player.password_hash,
     )
@@ -145,6 +149,7 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
         gm_address=row.address,
         gm_password_hash=row.password_hash,
         seats=tuple(SeatView(s.power, s.status, s.address, s.password_hash) for s in seats),
+        zone=timing_from_settings(row.settings or {}).zone,
         on_file={s.power for s in seats if s.on_file} | filed_powers(session, row.id, row.phase_index),
     )
     views[name] = view

@@ -1,6 +1,7 @@
 """A deadline as a GM types it: `2026-11-23 21:17`, `2026-12-01T18:00Z`, `+3h`, `+2d`, `tomorrow 18:00`,
 `friday 18:00`, `18:00`, `none`. Times without a zone are in the game's own time zone; the reply says how the
-text was read, in that zone and in UTC, so a misreading is seen at once."""
+text was read, in that zone and in UTC (`judge.render.dates.when_text`, the one form of a moment), so a
+misreading is seen at once."""
 
 from __future__ import annotations
 
@@ -55,12 +56,6 @@ def read_deadline(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
     return moment.astimezone(UTC)
-
-
-def describe(moment: datetime, zone: ZoneInfo) -> str:
-    """ "Mon 23 Nov 2026 21:17 Europe/London (21:17 UTC)"."""
-    local = moment.astimezone(zone)
-    return f"{local:%a %d %b %Y %H:%M} {zone.key} ({moment.astimezone(UTC):%H:%M} UTC on {moment:%a %d %b})"
 
 
 _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from judge.config import Config
 from judge.engine import PhaseType
@@ -39,13 +38,12 @@ from judge.game.events import (
     WaitingForReplacements,
 )
 from judge.game.house_rules import press_heading
-from judge.game.when import describe
 from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice
 from judge.mail.outbox import outbound_row
 from judge.render import render
-from judge.render.dates import deadline_text, when_text
+from judge.render.dates import deadline_text, resumed_text, when_text
 from judge.render.position import position_lines
 from judge.variants import get_variant
 
@@ -184,21 +182,21 @@ class Notifier:
     # --- the GM's controls -------------------------------------------------------------------------------------
 
     def _deadline(self, event: DeadlineMoved) -> list[Outgoing]:
-        zone = ZoneInfo(event.zone)
+        zone = event.zone
         if event.why == "absence":
-            when = describe(event.deadline, zone) if event.deadline else "no deadline"
+            when = when_text(event.deadline, zone) if event.deadline else "no deadline"
             text = f"The deadline is extended to {when} for a player's absence."
             return self._announce(event.audience, event.game, "deadline extended", text)
         if event.deadline is None:
             text = "The GM has removed the deadline: the phase waits for the GM's PROCESS."
             return self._announce(event.audience, event.game, "no deadline", text)
-        text = f"The GM has set the deadline to {describe(event.deadline, zone)}."
+        text = f"The GM has set the deadline to {when_text(event.deadline, zone)}."
         return self._announce(event.audience, event.game, "new deadline", text)
 
     def _paused(self, event: GamePaused) -> list[Outgoing]:
         deadline = (
-            f" The deadline ({when_text(event.deadline)}) stops with the clock: when the game is resumed it "
-            "is moved on by the time paused, unless the GM sets another."
+            f" The deadline ({when_text(event.deadline, event.zone)}) stops with the clock: when the game is "
+            "resumed it is moved on by the time paused, unless the GM sets another."
             if event.deadline
             else ""
         )
@@ -210,11 +208,11 @@ class Notifier:
             event.audience,
             event.game,
             "resumed",
-            f"The GM has resumed {event.game}. {event.what_became_of_the_deadline()}",
+            f"The GM has resumed {event.game}. {resumed_text(event.deadline, event.extended_by, event.zone)}",
         )
 
     def _rolled_back(self, event: GameRolledBack) -> list[Outgoing]:
-        when = when_text(event.deadline) if event.deadline else "the GM's PROCESS"
+        when = when_text(event.deadline, event.zone) if event.deadline else "the GM's PROCESS"
         orders = (
             "the orders sent for it are kept"
             if event.orders_kept

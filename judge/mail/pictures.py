@@ -15,10 +15,12 @@ board; without it, the position's own sides or the variant's fixed ones (Hoplite
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 from typing import Any
 
+from judge.board.copies import board_of
 from judge.board.geometry import GeometryError
 from judge.contract import CaseError
 from judge.mail.policies import WRITING
@@ -45,12 +47,15 @@ def map_png(variant: str, data: dict[str, Any], with_orders: bool = True, sides:
 
 
 def map_files(variant: str, data: dict[str, Any], stem: str, with_orders: bool = True,
-              sides: Sides | None = None) -> list[tuple[str, bytes]]:  # fmt: skip
+              sides: Sides | None = None, at: Sequence[str] | None = None) -> list[tuple[str, bytes]]:  # fmt: skip
     """The pictures of a position or a phase, by file name: `stem.png` for one board; `stem-board1.png` ... for
-    several, one per board. [] where nothing can be drawn."""
+    several, one per board (`at`: only the board most of these places are on, as a PREVIEW attaches: issue 40,
+    seven boards made a 368 KB reply, where one board's picture keeps it under 64 KB). [] where nothing can be
+    drawn."""
     try:
         picture = drawing(variant, data, with_orders=with_orders)
-        boards = board_pngs(picture, sides)
+        ranked = Counter(n for n in map(board_of, at or ()) if n is not None).most_common(1)
+        boards = board_pngs(picture, sides, None if at is None else {n for n, _ in ranked})
         if not boards:
             return [(f"{stem}.png", mailed_png(picture, sides))]
     except CANNOT:

@@ -43,7 +43,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, text, update
@@ -61,7 +61,7 @@ from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render import render_reply
-from judge.render.dates import time_left, when_text
+from judge.render.dates import due_text
 from judge.store import Database, InboundMail, MailStatus
 from judge.store.lists import one_of
 from judge.store.outage import first_line, is_conflict, is_unavailable
@@ -549,12 +549,11 @@ class Processor:
         if mail.truncated:
             lines.append("Your mail was too long: only its beginning was read.")
         if said.game:
-            phase, deadline = games.reads.brief(said.game)
+            phase, deadline, zone = games.reads.brief(said.game)
             if phase:
                 lines.append(f"{said.game} is in {phase}.")
             if deadline:
-                left = deadline.replace(tzinfo=deadline.tzinfo or UTC) - self.clock.now()
-                lines.append(f"Deadline: {when_text(deadline)} ({time_left(left)}).")
+                lines.append(f"Deadline: {due_text(deadline, self.clock.now(), zone)}.")
         return lines
 
 

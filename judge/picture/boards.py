@@ -11,7 +11,7 @@ names still 9 pixels high. The SVG of all seven boards (`draw_svg`) stays for a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -45,7 +45,8 @@ def board_png(picture: Drawing, number: int, sides: Mapping[str, Sequence[str]] 
                   palette_png=True, quality=quality)  # fmt: skip
 
 
-def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = None) -> list[tuple[int, bytes]]:
+def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = None,
+               only: Collection[int] | None = None) -> list[tuple[int, bytes]]:  # fmt: skip
     """(board number, palette PNG) for each board of a variant of several boards, together within
     `PICTURE_BUDGET`, so that the mail stays within `MAIL_BUDGET`; [] for a single board. The boards are drawn at
     `BOARD_SCALE` where they fit (a usual position: one drawing a board), else smaller -- a palette PNG of a map
@@ -53,8 +54,11 @@ def board_pngs(picture: Drawing, sides: Mapping[str, Sequence[str]] | None = Non
     names of `LABEL_PIXELS` at every scale; at the smallest scale the quantiser's quality steps down. The board
     itself is painted once for the seven (raster.py). The boards are drawn on two threads: libvips paints and
     quantises without holding the interpreter, so two cores draw seven boards in a little more than half the
-    time."""
+    time. `only`: those boards alone (a PREVIEW's: the boards its orders are on), where some of them are boards.
+    """
     numbers = copies_of(picture.board)
+    if only is not None and set(only) & set(numbers):
+        numbers = [n for n in numbers if n in only]
     if not numbers:
         return []
     pngs: list[bytes] = []

@@ -9,7 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from judge.data import data_path
-from judge.render.results import build_sheet
+from judge.render.results import Brief, build_sheet
 
 TEMPLATES = data_path("templates")
 
@@ -48,3 +48,20 @@ def render_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any
 
 def render_reply(judge: str, sections: list[Any], footer: list[str]) -> str:
     return render("reply.txt.j2", None, judge=judge, sections=sections, footer=footer)
+
+
+def reply_results(
+    game: str,
+    outcome: dict[str, Any],
+    next_phase: dict[str, Any] | None,
+    brief: Brief | None,
+    room: int,
+    **context: Any,
+) -> list[str]:
+    """A phase's results as a reply (PREVIEW, PREDICT, HISTORY) prints them: brief as `brief` says, and briefer
+    (`Brief.shorter`: the others' successful orders counted too) where that would not fit in `room` lines; whole
+    where `brief` is None (the sender's FULL)."""
+    lines = render_results(game, outcome, next_phase, brief=brief, **context).splitlines()
+    if brief is not None and len(lines) > room:
+        lines = render_results(game, outcome, next_phase, brief=brief.shorter, **context).splitlines()
+    return lines

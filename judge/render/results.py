@@ -19,8 +19,9 @@ from judge.contract.public import printed_in_results
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import PartlyCut, Reason, reasons_from_json
+from judge.engine.refusals import some_of
 from judge.engine.supply import halves
-from judge.render.annotations import Annotated, annotate
+from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
 from judge.render.tally import Holding, by_side, holdings, sides_for
@@ -73,6 +74,50 @@ class CentreLine:
         return "no change"
 
 
+@dataclass(frozen=True)
+class Brief:
+    """How a reply shows a phase a player asked about (issue 40: a Heptadiplomacy PREVIEW was 226 lines, mostly
+    unordered holds): the powers in `focus` (the powers he ordered, and his side: a power's whole side is taken)
+    first and in full; of the others only what happened (a move, a support, a failure, a dislodgement), their
+    units that simply hold counted; the per-power centre rows only for `focus` where the sheet also has each
+    player's totals. `failures`: of the others only the orders that failed (a bounce, a void order, a cut
+    support, a dislodgement), those that succeeded counted too (a PREDICT of 49 board-nations' moves). `full` is
+    the command that sends the whole sheet."""
+
+    full: str
+    focus: tuple[str, ...] = ()
+    failures: bool = False
+
+    @property
+    def shorter(self) -> Brief:
+        """The same brief, the others' successful orders counted too."""
+        return Brief(self.full, self.focus, failures=True)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """What a brief sheet did not print, for its closing line."""
+
+    holding: int
+    """units of other powers that held (ordered to or not) and were left unharmed"""
+    succeeded: int
+    """other orders of other powers that succeeded, counted on a `Brief.failures` sheet"""
+    powers: int
+    """other powers whose rows of the centre chart (and builds waived) were left out"""
+    full: str
+
+
+def _quiet(line: dict[str, Any], reasons: list[Reason]) -> bool:
+    """An order a brief sheet counts instead of printing: a hold that stood, the unit untouched."""
+    read = line.get("read") or {}
+    return read.get("kind") == "hold" and line.get("result") == "succeeds" and not reasons
+
+
+def _succeeded(line: dict[str, Any], reasons: list[Reason]) -> bool:
+    """An order a briefer sheet (`Brief.failures`) counts: one that did as it said, nothing marked on it."""
+    return line.get("result") == "succeeds" and not marks_for("succeeds", reasons)
+
+
 @dataclass
 class ResultSheet:
     game: str
@@ -120,6 +165,8 @@ class ResultSheet:
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
     link: str | None = None
     """the game's web page (`[web] base_url`), printed at the foot"""
+    left_out: LeftOut | None = None
+    """a reply's brief sheet (PREVIEW, PREDICT, HISTORY): what it leaves out and how to ask for it all"""
 
     @property
     def width(self) -> int:
@@ -271,6 +318,18 @@ def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
     return label(str(winner))
 
 
+def _retreats(places: list[str], brief: bool) -> list[str]:
+    """Where a dislodged unit may retreat: every place on a results mail, the first few and a count on a brief
+    sheet (a Heptadiplomacy unit may have 35)."""
+    return [some_of(places)] if brief and places else places
+
+
+def _in_order(orders: dict[str, list[Annotated]], focus: set[str]) -> dict[str, list[Annotated]]:
+    """The powers' orders as the sheet prints them: those of `focus` (a brief sheet's) first, then by name."""
+    ranked = sorted(orders.items(), key=lambda item: (item[0] not in focus, item[0]))
+    return {power: lines for power, lines in ranked if lines or power not in focus}
+
+
 def build_sheet(
     game: str,
     outcome: dict[str, Any],
@@ -286,8 +345,10 @@ def build_sheet(
     press: list[dict[str, Any]] | None = None,
     style: dict[str, str] | None = None,
     link: str | None = None,
+    brief: Brief | None = None,
 ) -> ResultSheet:
-    """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`)."""
+    """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`); `brief`:
+    a reply's sheet, shortened as `Brief` says (a results mail is never brief)."""
     variant = str(outcome.get("variant") or "standard")
     phase = outcome["phase"]
     chosen = style or {}
@@ -309,11 +370,21 @@ def build_sheet(
         return z(line.get("order") or line.get("input") or "")
 
     label = _labeller(variant, phase, options)
+    sides = sides_for(variant, options)
+    mine = [p for side in sides if brief and set(side.powers) & set(brief.focus) for p in side.powers]
+    focus = {label(p) for p in [*brief.focus, *mine]} if brief else set()
     orders: dict[str, list[Annotated]] = {}
+    holding = succeeded = 0
     for line in outcome.get("orders", []):
         reasons = reasons_from_json(line.get("reasons"))
         if not _public(line, reasons, phase["type"] == PhaseType.RETREAT.value):
             continue  # the sender's own reply lists it, with why
+        if brief and label(line["power"]) not in focus and _quiet(line, reasons):
+            holding += 1
+            continue
+        if brief and brief.failures and label(line["power"]) not in focus and _succeeded(line, reasons):
+            succeeded += 1
+            continue
         for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
             orders.setdefault(label(line["power"]), []).append(
                 Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
@@ -327,14 +398,19 @@ def build_sheet(
         if not names and not have.units and not have.extra:
             continue
         centres.append(CentreLine(label(power), have, [place(n) for n in sorted(names)]))
-    players = [CentreLine(name, total) for name, total in by_side(sides_for(variant, options), held).items()]
+    players = [CentreLine(name, total) for name, total in by_side(sides, held).items()]
+    others = 0
+    if brief and players:  # each player's totals stand for his powers' rows; his own powers' rows stay
+        others = len([c for c in centres if c.power not in focus])
+        centres = [c for c in centres if c.power in focus]
     # PREDICT passes no next phase (the game does not go on to it) but shows the same tables (issue 28)
     next_type = (next_phase or outcome.get("next_phase") or {}).get("type")
-    # the builds the Winter left unmade, as the engine counted them (issue 40: not what the count left over)
+    # the builds the Winter left unmade, as the engine counted them (issue 40: not what the count left over); a
+    # brief sheet keeps those of its own powers where each player's totals stand for the rest
     waived = sorted(
         (label(str(e["power"])), halves(int(e["halves"])))
         for e in outcome.get("events", [])
-        if e["kind"] == "builds_waived"
+        if e["kind"] == "builds_waived" and not (brief and players and label(str(e["power"])) not in focus)
     )
     return ResultSheet(
         game=game,
@@ -343,14 +419,14 @@ def build_sheet(
         phase=phase,
         code=phase_code(phase),
         title=title,
-        orders=dict(sorted(orders.items())),
+        orders=_in_order(orders, focus),
         dislodged=[
             Dislodgement(
                 label(d["power"]),
                 form.unit(d["unit"]),
                 place(d["at"]),
                 _attackers(d.get("attacker_from"), place),
-                [place(r) for r in d["retreats"]],
+                _retreats([place(r) for r in d["retreats"]], brief is not None),
             )
             for d in outcome.get("dislodged", [])
         ],
@@ -384,7 +460,7 @@ def build_sheet(
         when=season_and_year(variant, phase, " of "),  # njudge's heading, which mappers look for
         next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
-        due=when_text(deadline) if deadline else None,
+        due=when_text(deadline, chosen.get("zone")) if deadline else None,
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))
         ),
@@ -398,4 +474,7 @@ def build_sheet(
         press=list(press or []),
         njudge=form.unit_words,
         link=link,
+        left_out=LeftOut(holding, succeeded, others, brief.full)
+        if brief and (holding or succeeded or others)
+        else None,
     )

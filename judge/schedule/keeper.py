@@ -43,7 +43,7 @@ from judge.game.use_case import audience_of, phase_name, sides_of
 from judge.mail.admin_events import GameWorkFailed
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
-from judge.render.dates import deadline_text, when_text
+from judge.render.dates import deadline_text, span_text, when_text
 from judge.schedule.predraw import PicturePool
 from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
 from judge.store.outage import first_line, is_unavailable
@@ -644,10 +644,10 @@ class DeadlineKeeper:
             "code": phase.code,
             "deadline_code": phase.code,
             "deadline": deadline_text(deadline),
-            "due": when_text(deadline),
+            "due": when_text(deadline, timing.zone),
             "phase": get_variant(game.variant).phase_name(phase),
-            "grace_hours": f"{grace:g}" if grace else None,
-            "grace_end": when_text(end) if end > deadline else None,
+            "grace": span_text(timedelta(hours=grace)) if grace else None,
+            "grace_end": when_text(end, timing.zone) if end > deadline else None,
         }
 
     @staticmethod

@@ -20,8 +20,10 @@ from markupsafe import Markup
 
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
+from judge.game.settings import shown, shown_option
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
 from judge.render import render_results
+from judge.render.dates import when_text
 from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
 
@@ -52,6 +54,8 @@ def environment() -> Environment:
     )
     env.filters["when"] = when
     env.filters["isolated"] = isolated
+    env.filters["setting"] = lambda pair: shown(*pair)  # a setting's value in a GM's words, as SET takes it
+    env.filters["option"] = shown_option
     return env
 
 
@@ -64,7 +68,7 @@ def static_file(name: str) -> str:
 
 def when(moment: datetime | None) -> str:
     """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
-    return "none" if moment is None else f"{moment:%a %d %b %Y %H:%M} UTC"
+    return "none" if moment is None else when_text(moment)
 
 
 def isolated(names: Iterable[str]) -> Markup:
