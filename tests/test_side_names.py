@@ -13,10 +13,14 @@ import pytest
 from sqlalchemy import select
 from test_players_not_powers import COUNTRIES, MAJORS, _game  # issue 27's game set-up: a player a side
 
+from judge.config import Config
+from judge.contract.adjudicate import position_json
 from judge.game.errors import GameError
 from judge.game.use_case import sides_named
+from judge.mail.announce import game_over_mail
 from judge.store import Game, Press, open_database
 from judge.testing.mail_rig import Judge
+from judge.variants import get_variant
 from judge.variants.hepta_claims import ClaimError, read_claim
 
 PLAYERS = tuple(f"Player {n}" for n in range(1, 8))
@@ -248,7 +252,8 @@ def test_the_gm_sets_an_absence_for_a_player_of_two_words(judge: Judge) -> None:
     _game(judge, "hepb", "hepta", PLAYERS, "assignment=b")
     reply = _gm(judge, "hepb", "SET ABSENCE Player 2 2026-02-02 TO 2026-02-04")
     assert "Player 2 is away from Mon 02 Feb 2026 to Wed 04 Feb 2026" in reply, reply
-    assert "away Mon 02 Feb 2026" in _gm(judge, "hepb", "STATUS player2")
+    # the same days in STATUS: the absence ends with the Wednesday, not on the Thursday's midnight
+    assert "away Mon 02 Feb 2026 to Wed 04 Feb 2026" in _gm(judge, "hepb", "STATUS player2")
 
 
 def test_start_cd_names_the_sides_left_in_civil_disorder(judge: Judge) -> None:
@@ -268,3 +273,12 @@ def test_replace_refuses_a_player_who_plays_another_side(judge: Judge) -> None:
     _game(judge, "hop", "hoplite", MAJORS)
     refused = _gm(judge, "hop", "REPLACE Sparta athens@example.org")
     assert "Athens Player already plays Athens + Anactorium in hop" in refused
+
+
+def test_the_game_over_mail_names_the_winner_by_his_side() -> None:
+    """Issue 40, "one count everywhere": the game-over mail names a Hoplite winner as every list names him, once
+    (`Sparta + Elatea`), never as two powers ("Elatea and Sparta, who win")."""
+    data = position_json("hoplite", get_variant("hoplite").starting_position())
+    mail = game_over_mail(Config(), ["a@example.org"], "hop", data, "conceded", ["Elatea", "Sparta"])
+    text = mail.message.get_content()
+    assert "hop is conceded to Sparta + Elatea, who wins." in text, text

@@ -41,6 +41,11 @@ class Absence:
     def covers(self, moment: datetime) -> bool:
         return self.start <= moment < self.end
 
+    def days(self, zone: ZoneInfo) -> tuple[date, date]:
+        """The first and the last whole day away, in the game's zone, as the player gave them (`end` is the
+        midnight after the last day: written as a day, it would be one day late)."""
+        return self.start.astimezone(zone).date(), (self.end - timedelta(microseconds=1)).astimezone(zone).date()
+
 
 LONGEST = timedelta(days=90)
 """the longest one absence may be: a player away longer is replaced, not waited for"""

@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
-from judge.game.attendance import absences
+from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
 from judge.game.names import as_shown
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
+from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
     GameListing,
@@ -99,6 +101,7 @@ class Reads(UseCase):
             votes = {v.power: v for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id))}
             conceded: dict[str, str] = dict(game.settings.get("concessions", {}))
             away = {a.power: a for a in absences(game.settings)}
+            zone = timing_from_settings(game.settings).tz
             by_power = {seat.power: seat for seat in game.seats if seat.power}
             players = []
             for side in sides_of(game):
@@ -136,7 +139,9 @@ class Reads(UseCase):
                         conceded_to=next(
                             (side_of(game, conceded[p]).label for p in side.powers if p in conceded), None
                         ),
-                        away=None if absence is None else f"{absence.start:%a %d %b %Y} to {absence.end:%a %d %b %Y}",
+                        away=None
+                        if absence is None
+                        else "{:%a %d %b %Y} to {:%a %d %b %Y}".format(*absence.days(zone)),
                         wait=any(seat.wait for seat in seats),
                     )
                 )
@@ -333,6 +338,12 @@ def shown_name(name: str) -> str:
 
 _SHOWN_FIRST = (SeatStatus.VACANT, SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED, SeatStatus.LATE)
 """a side's seats' statuses that LIST shows for the side, the first found in this order"""
+
+
+def _days_away(absence: Absence, zone: ZoneInfo) -> str:
+    """An absence as STATUS writes it: its first and last days, as SET ABSENCE read them."""
+    first, last = absence.days(zone)
+    return f"{first:%a %d %b %Y} to {last:%a %d %b %Y}"
 
 
 def side_status(seats: list[Seat]) -> str:

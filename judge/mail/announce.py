@@ -116,7 +116,8 @@ def game_over_mail(
 ) -> ResultsMail:
     """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE.
     Everyone reads the same text, so it is one message for all, addressed as a results mail to several people is
-    (`readers_mail`). The last centres are each player's side's, counted as every table counts them (issue 40)."""
+    (`readers_mail`). The winners and the last centres are each player's side's, named and counted as every table
+    names and counts them (issue 40)."""
     variant = str(position.get("variant") or "standard")
     held = holdings(variant, position, options)
     sides = sides_holding(variant, options, held)
@@ -124,6 +125,7 @@ def game_over_mail(
         ((s.label, side_total(s.powers, held).centres) for s in sides), key=lambda item: (-item[1], item[0])
     )
     centres = [(label, halves(n)) for label, n in counted if n]
+    winners = [side.label for side in sides_holding(variant, options, powers)]  # a side named once, as lists do
     text = render(
         "game_over.txt.j2",
         variant,
@@ -135,7 +137,7 @@ def game_over_mail(
         deadline=None,
         phase=phase_name(position),
         how=how,
-        powers=powers,
+        powers=winners,
         centres=centres,
         width=max([10, *(len(label) + 2 for label, _ in centres)]),
     )
