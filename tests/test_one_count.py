@@ -118,7 +118,7 @@ def _legend(db: Database, name: str, labels: dict[str, str] | None = None) -> Co
 def _web_chart(db: Database, clock: Clock, name: str) -> tuple[Count, list[str]]:
     """The web site's centre chart: the last row of its table by side, and the years its rows are headed with."""
     reads = Games(db, clock).reads
-    html = centre_chart(reads.public_game(name), reads.public_history(name).centres)
+    html = centre_chart(reads.public_game(name), reads.public_history(name))
     table = html.split("<table>", 1)[1]
     heads = [unescape(h) for h in re.findall(r'<th scope="col">([^<]*)</th>', table)][1:]
     rows = re.findall(r'<tr><th scope="row">([^<]*)</th>(.*?)</tr>', table)
@@ -196,7 +196,7 @@ def test_the_web_chart_writes_bc_years_as_bc_and_counts_a_town_half(judge: Judge
     assert years == ["452 BC", "451 BC", "450 BC (so far)"]
     assert counted["Sparta + Elatea"] == ("4½", None)
     reads = Games(judge.db, judge.clock).reads
-    html = centre_chart(reads.public_game("hop"), reads.public_history("hop").centres)
+    html = centre_chart(reads.public_game("hop"), reads.public_history("hop"))
     assert "-45" not in html
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pyvips
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from judge.cli import main
 from judge.contract import run_case
@@ -100,11 +100,20 @@ def _history(years: int) -> list[dict[str, Any]]:
 
 
 def test_map_all_mails_the_whole_game_as_an_animated_gif() -> None:
+    """Issue 41: "the animation starts from the opening position": a frame for it, then one a phase played."""
     history = _history(1)
     part = animation_part("standard", history, "game.gif")
     assert part is not None and part.get_content_type() == "image/gif"
     gif = Image.open(BytesIO(part.get_content()))
-    assert gif.n_frames == len(history)
+    assert gif.n_frames == len(history) + 1
+    opening = Image.open(BytesIO(animation.animate([drawing("standard")]))).convert("RGB")
+
+    def off(frame: int) -> float:
+        """How far the frame's pixels are from the opening position's (mean of the channels, of 255)."""
+        gif.seek(frame)
+        return sum(ImageStat.Stat(ImageChops.difference(gif.convert("RGB"), opening)).mean) / 3
+
+    assert off(0) < 0.5 < off(1)  # the same picture but for the palette's rounding; the units moved after it
 
 
 def test_judge_map_draw_history_writes_the_animation(tmp_path: Path) -> None:
@@ -113,7 +122,7 @@ def test_judge_map_draw_history_writes_the_animation(tmp_path: Path) -> None:
     given.write_text("\n".join(json.dumps(o) for o in history), encoding="utf-8")
     out = tmp_path / "game.gif"
     assert main(["map", "draw", "standard", "--history", str(given), "-o", str(out)]) == 0
-    assert Image.open(out).n_frames == len(history)
+    assert Image.open(out).n_frames == len(history) + 1  # the opening position, then each phase
     assert main(["map", "draw", "standard", "--history", str(given), "-o", str(tmp_path / "game.png")]) == 2
 
 

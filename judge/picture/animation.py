@@ -35,16 +35,18 @@ def history(variant: str, outcomes: Sequence[dict[str, Any]]) -> list[Drawing]:
     return [drawing(variant, outcome, with_orders=True) for outcome in outcomes]
 
 
-def _scene(picture: Drawing, sides: Mapping[str, Sequence[str]] | None) -> Scene:
+def _scene(picture: Drawing, sides: Mapping[str, Sequence[str]] | None, only_board: int | None = None) -> Scene:
     return scene(
         picture.board, picture.geometry, picture.position, orders=picture.orders, title=picture.title,
-        orders_phase=picture.orders_phase, sides=sides, rules=picture.rules,
+        orders_phase=picture.orders_phase, sides=sides, rules=picture.rules, only_board=only_board,
     )  # fmt: skip
 
 
-def frame_svgs(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None) -> list[str]:
-    """The frames as SVG documents (a web view shows them one by one)."""
-    return [_scene(p, sides).svg() for p in pictures]
+def frame_svgs(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None,
+               only_board: int | None = None) -> list[str]:  # fmt: skip
+    """The frames as SVG documents (a web view shows them one by one); on a board of copies, `only_board` draws
+    that copy alone (a Heptadiplomacy page shows one board at a time)."""
+    return [_scene(p, sides, only_board).svg() for p in pictures]
 
 
 def animate(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None, *,
@@ -81,5 +83,6 @@ def animate(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | No
 
 def history_gif(variant: str, outcomes: Sequence[dict[str, Any]], sides: Mapping[str, Sequence[str]] | None = None,
                 *, scale: float | None = None) -> bytes:  # fmt: skip
-    """`judge map draw VARIANT --history FILE` and `MAP game ALL`: the game's outcomes as one animated GIF."""
-    return animate(history(variant, outcomes), sides, scale=scale)
+    """`judge map draw VARIANT --history FILE` and `MAP game ALL`: the game's outcomes as one animated GIF, from
+    the opening position (the variant's starting one, before the first phase played) to the last phase."""
+    return animate([drawing(variant), *history(variant, outcomes)], sides, scale=scale)

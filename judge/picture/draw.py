@@ -136,6 +136,15 @@ class Scene:
         return f"{self.header()}<defs><style>{style(self.label_size)}</style>{self.colours.defs()}</defs>{body}</svg>\n"
 
 
+def side_colours(board: Board, position: Position, rules: Rules | None = None,
+                 sides: Mapping[str, Sequence[str]] | None = None) -> Palette:  # fmt: skip
+    """The colours a picture of `position` gives each power: by `sides` (who holds which powers, label -> powers),
+    default the position's own, else the variant's fixed sides where `rules` are given, else each power alone.
+    The web site's centre chart takes its lines' colours from here, so that they are the map's."""
+    given = sides if sides is not None else position.sides or (rules.fixed_sides() if rules is not None else None)
+    return palette_for(board, frozen_sides(given))
+
+
 def scene(
     board: Board,
     geometry: Geometry,
@@ -153,8 +162,7 @@ def scene(
 ) -> Scene:
     """`sides`: who holds which powers (label -> powers); default the position's own, else the variant's fixed
     sides where `rules` are given, else each power alone."""
-    given = sides if sides is not None else position.sides or (rules.fixed_sides() if rules is not None else None)
-    colours = palette_for(board, frozen_sides(given))
+    colours = side_colours(board, position, rules, sides)
     entries = legend.entries(board, position, colours, rules, only_board) if with_legend else []
     plan = layout(board, geometry, only=only_board, columns=columns, title=title is not None)
     if entries:

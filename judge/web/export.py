@@ -19,7 +19,7 @@ from judge.game import Games
 from judge.web import pages
 from judge.web.docs import variant_names
 from judge.web.feed import game_feed
-from judge.web.frames import phase_svg, start_svg
+from judge.web.frames import boards_of, phase_svg, start_svg
 from judge.web.pages import SiteInfo
 
 MANIFEST = ".judge-web-export"
@@ -112,10 +112,16 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
         history = games.reads.public_history(game.name)
         _write(here / "index.html", pages.game_page(site, game, history), done)
         _write(here / "feed.atom", game_feed(site, game, history, base_url), done)
+        boards = boards_of(game.variant)
         _write(here / "frames" / "start.svg", start_svg(game.variant), done)
+        for board in boards:
+            _write(here / "frames" / f"board{board}" / "start.svg", start_svg(game.variant, board), done)
         for phase in history.phases:
             _write(here / "phases" / f"{phase.index}.html", pages.phase_page(site, game, history, phase.index), done)
             _write(here / "frames" / f"{phase.index}.svg", phase_svg(game.name, game.variant, phase), done)
+            for board in boards:
+                svg = phase_svg(game.name, game.variant, phase, board)
+                _write(here / "frames" / f"board{board}" / f"{phase.index}.svg", svg, done)
     _write(out / MANIFEST, "This folder is a judge's web export: the next export replaces all of it.\n", done)
     _remove_stale(out, done, {game.name for game in listed if not game.private}, only)
     return done

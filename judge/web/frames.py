@@ -11,27 +11,31 @@ import threading
 from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from judge.game.views import PublicPhase
 from judge.picture.animation import frame_svgs, history
 from judge.picture.command import drawing, render
+from judge.picture.draw import side_colours
+from judge.picture.palette import Palette
 
 KEPT = 512
 """frames kept (about 130 KB each for the standard map, so some 65 MB at most: a twenty-year game is 60 of them)"""
 
-_frames: OrderedDict[tuple[str, int, datetime], str] = OrderedDict()
+_frames: OrderedDict[tuple[str, int, datetime, int | None], str] = OrderedDict()
 _lock = threading.Lock()
 
 
-def phase_svg(game: str, variant: str, phase: PublicPhase) -> str:
-    """The map after `phase`, its orders drawn over it."""
-    key = (game, phase.index, phase.processed_at)
+def phase_svg(game: str, variant: str, phase: PublicPhase, board: int | None = None) -> str:
+    """The map after `phase`, its orders drawn over it; on a board of copies (Heptadiplomacy's seven), `board`
+    alone where given."""
+    key = (game, phase.index, phase.processed_at, board)
     with _lock:
         found = _frames.get(key)
         if found is not None:
             _frames.move_to_end(key)
             return found
-    svg = frame_svgs(history(variant, [phase.outcome]))[0]
+    svg = frame_svgs(history(variant, [phase.outcome]), only_board=board)[0]
     with _lock:
         _frames[key] = svg
         while len(_frames) > KEPT:
@@ -40,6 +44,24 @@ def phase_svg(game: str, variant: str, phase: PublicPhase) -> str:
 
 
 @lru_cache(maxsize=64)
-def start_svg(variant: str) -> str:
-    """The variant's starting position (the map of a game before its first phase is processed)."""
-    return render(drawing(variant), "svg").decode("utf-8")
+def start_svg(variant: str, board: int | None = None) -> str:
+    """The variant's starting position (the map of a game before its first phase is processed); `board` alone
+    where given."""
+    return render(drawing(variant), "svg", only_board=board).decode("utf-8")
+
+
+def map_colours(variant: str, outcome: dict[str, Any] | None) -> Palette:
+    """The colours of the game's map after the phase of `outcome` (None: the opening position), as its frame
+    draws them: the centre chart's lines take them, so a side's line is its colour on the map."""
+    picture = drawing(variant) if outcome is None else drawing(variant, outcome)
+    return side_colours(picture.board, picture.position, picture.rules)
+
+
+@lru_cache(maxsize=64)
+def boards_of(variant: str) -> tuple[int, ...]:
+    """The boards a variant's map is made of, each drawn on its own page picture (Heptadiplomacy's 1 to 7);
+    empty for a single board."""
+    from judge.picture.layout import copies_of
+    from judge.variants import get_variant
+
+    return tuple(copies_of(get_variant(variant).rules().board))

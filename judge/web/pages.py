@@ -21,11 +21,12 @@ from markupsafe import Markup
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
-from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
+from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress
 from judge.render import render_results
 from judge.render.dates import when_text
 from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
+from judge.web.frames import boards_of, map_colours
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,10 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
         "../../",
         g=game,
         frames=frames,
-        frames_json=json.dumps(frames).replace("</", "<\\/"),
+        frames_json=_json(frames),
         latest=latest,
         latest_text=results_text(site, game, latest) if latest else "",
-        chart=centre_chart(game, history.centres),
+        chart=centre_chart(game, history),
         press=[_press_line(game, history, p) for p in history.press],
     )
 
@@ -130,12 +131,16 @@ def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: 
     if at is None:
         raise KeyError(index)
     phase = history.phases[at]
+    frame = {**_frames(game, history)[at + 1]}
+    frame = {**frame, "src": "../" + frame["src"], "boards": {n: "../" + src for n, src in frame["boards"].items()}}
     return _page(
         "phase.html.j2",
         site,
         "../../../",
         g=game,
         phase=phase,
+        frame=frame,
+        frames_json=_json([frame]),
         text=results_text(site, game, phase),
         prev=history.phases[at - 1] if at > 0 else None,
         next=history.phases[at + 1] if at + 1 < len(history.phases) else None,
@@ -176,29 +181,37 @@ def help_page(site: SiteInfo) -> str:
                  pre="\n".join(command_list()), address=site.address, picture="")  # fmt: skip
 
 
-def _frames(game: PublicGame, history: PublicHistory) -> list[dict[str, str]]:
-    """The stepper's frames: the starting position, then the map after each processed phase."""
-    start = {
-        "src": "frames/start.svg",
-        "page": "index.html",
-        "label": "The starting position",
-        "short": "start",
-        "alt": f"Map of {game.name}: the starting position of {game.variant}",
-        "results": "the game's page",
-    }
-    frames = [start]
+def _frames(game: PublicGame, history: PublicHistory) -> list[dict[str, Any]]:
+    """The stepper's frames: the opening position, then the map after each processed phase, each named as the
+    pages name its phase (the variant's `phase_name`: Spring 450 BC Movement); on a map of several boards, each
+    frame's picture of each board (`boards`, by board number as text) beside the whole map's (`src`)."""
+    boards = boards_of(game.variant)
+
+    def frame(name: str, page: str, phase: str, label: str, alt: str, results: str) -> dict[str, Any]:
+        return {
+            "src": f"frames/{name}.svg",
+            "boards": {str(n): f"frames/board{n}/{name}.svg" for n in boards},
+            "page": page,
+            "name": phase,
+            "label": label,
+            "alt": alt,
+            "results": results,
+        }
+
+    opening = "The opening position"
+    alt = f"Map of {game.name}: the opening position of {game.variant}"
+    frames = [frame("start", "index.html", opening, opening, alt, "the game's page")]
     for phase in history.phases:
         frames.append(
-            {
-                "src": f"frames/{phase.index}.svg",
-                "page": f"phases/{phase.index}.html",
-                "label": f"After {phase.name}",
-                "short": phase.code,
-                "alt": f"Map of {game.name} after {phase.name}, its orders drawn as arrows",
-                "results": f"the results of {phase.name}",
-            }
-        )
+            frame(str(phase.index), f"phases/{phase.index}.html", phase.name, f"After {phase.name}",
+                  f"Map of {game.name} after {phase.name}, its orders drawn as arrows", f"the results of {phase.name}")
+        )  # fmt: skip
     return frames
+
+
+def _json(frames: list[dict[str, Any]]) -> str:
+    """The frames for the page's script, safe inside its `<script>` element."""
+    return json.dumps(frames).replace("</", "<\\/")
 
 
 def _press_line(game: PublicGame, history: PublicHistory, press: PublicPress) -> dict[str, Any]:
@@ -239,27 +252,28 @@ def results_text(site: SiteInfo, game: PublicGame, phase: PublicPhase) -> str:
 # --- the centre chart ---------------------------------------------------------------------------------------------
 
 
-def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
-    """The centres each player's side held at the end of each year, as an inline SVG plot, with the counts as a
-    table beside it for a reader who cannot see the lines; counted as every table of the judge counts them (by the
-    variant's worth and by side: `judge.render.tally`), the years as the variant writes them (`450 BC`). Empty
-    before a year has been played."""
+def centre_chart(game: PublicGame, history: PublicHistory) -> str:
+    """The centres each player's side held at the end of each year, as an inline SVG plot, its key (a line a
+    side, in the side's colour on the map now: `map_colours`) as a list under it that wraps on a narrow screen, and
+    the counts as a table for a reader who cannot see the lines; counted as every table of the judge counts them
+    (by the variant's worth and by side: `judge.render.tally`), the years as the variant writes them (`450 BC`).
+    Empty before a year has been played."""
+    centres = history.centres
     if len(centres) < 2:
         return ""
-    from judge.picture.palette import palette_for
     from judge.variants import get_variant
 
     variant = get_variant(game.variant)
-    board = variant.rules(game.options).board
     counted = [holdings(game.variant, {"supply_centers": year.owned}, game.options) for year in centres]
     present = {p for held in counted for p in held}
     sides = sides_holding(game.variant, game.options, present)
     halves = [{s.label: side_total(s.powers, held).centres for s in sides} for held in counted]
     powers = [s.label for s in sides]
-    palette = palette_for(board, tuple((s.label, s.powers) for s in sides))  # the picture's colours
-    colour_of = {s.label: palette.of(s.powers[0]).strong for s in sides}
+    palette = map_colours(game.variant, history.phases[-1].outcome if history.phases else None)
+    # a side's colour is its lead power's: the one it is named after (a Hoplite Major), else its first (palette.py)
+    colour_of = {s.label: palette.of(s.name if s.name in s.powers else s.powers[0]).strong for s in sides}
     top = max(1, -(-max(max(year.values(), default=0) for year in halves) // 2))
-    width, height, left, bottom, right, upper = 640, 260, 34, 26, 110, 10
+    width, height, left, bottom, right, upper = 640, 260, 34, 26, 16, 10
     plot_w, plot_h = width - left - right, height - bottom - upper
     span = max(1, len(centres) - 1)
 
@@ -281,18 +295,23 @@ def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
     step = max(1, len(centres) // 6)
     for i, year in enumerate(centres):
         if i % step == 0 or i == len(centres) - 1:
+            anchor = "start" if i == 0 else "end" if i == len(centres) - 1 else "middle"
             parts.append(
-                f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="middle">'
+                f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="{anchor}">'
                 f"{escape(variant.calendar.year_name(year.year))}</text>"
             )
-    for n, power in enumerate(powers):
-        colour = colour_of[power]
+    for power in powers:
         points = " ".join(f"{x(i):.1f},{y(year.get(power, 0)):.1f}" for i, year in enumerate(halves))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
-        ly = upper + 14 * n + 8
-        parts.append(f'<rect x="{width - right + 8}" y="{ly - 8}" width="10" height="10" fill="{colour}"/>')
-        parts.append(f'<text x="{width - right + 22}" y="{ly + 1}">{escape(power)}</text>')
+        parts.append(
+            f'<polyline data-side="{escape(power)}" points="{points}" fill="none" stroke="{colour_of[power]}" '
+            'stroke-width="2.5"/>'
+        )
     parts.append("</svg>")
+    key = "".join(
+        f'<li><svg class="swatch" viewBox="0 0 10 10" width="14" height="14" aria-hidden="true">'
+        f'<rect width="10" height="10" fill="{colour_of[p]}"/></svg> {escape(p)}</li>'
+        for p in powers
+    )
     head = "".join(f'<th scope="col">{escape(p)}</th>' for p in powers)
     rows = "".join(
         f'<tr><th scope="row">{escape(variant.calendar.year_name(year.year))}'
@@ -305,4 +324,4 @@ def centre_chart(game: PublicGame, centres: Sequence[YearCentres]) -> str:
         f'<details><summary>The counts as a table</summary><div class="wide"><table><thead><tr><th scope="col">Year'
         f"</th>{head}</tr></thead><tbody>{rows}</tbody></table></div></details>"
     )
-    return "".join(parts) + table
+    return "".join(parts) + f'<ul class="plain chart-key" aria-label="Key to the lines">{key}</ul>' + table

@@ -40,7 +40,7 @@ from judge.game.views import PublicGame, PublicHistory
 from judge.game.web_access import Guess
 from judge.web import pages
 from judge.web.feed import game_feed
-from judge.web.frames import phase_svg, start_svg
+from judge.web.frames import boards_of, phase_svg, start_svg
 from judge.web.pages import SiteInfo
 
 PASS_DAYS = 30
@@ -95,6 +95,13 @@ def phase_number(text: str) -> int:
     the thousand)."""
     if not _NUMBER.fullmatch(text):
         raise NotFound("That is no phase of this game.")
+    return int(text)
+
+
+def board_number(text: str) -> int:
+    """A board's number from a path (`board3`), or NotFound for anything else."""
+    if not _NUMBER.fullmatch(text):
+        raise NotFound("The game's map has no such board.")
     return int(text)
 
 
@@ -270,16 +277,20 @@ class Site:
         return self._guarded(request, make)
 
     def frame(self, request: Request) -> Response:
+        """A frame of the map: the whole map, or one board of several (`frames/board3/N.svg`)."""
         which = request.path_params["frame"]
         index = None if which == "start" else phase_number(which)
+        board = board_number(request.path_params["board"]) if "board" in request.path_params else None
 
         def make(game: PublicGame) -> Response:
+            if board is not None and board not in boards_of(game.variant):
+                raise NotFound("The game's map has no such board.")
             if index is None:
-                return Response(start_svg(game.variant), media_type="image/svg+xml")
+                return Response(start_svg(game.variant, board), media_type="image/svg+xml")
             found = next((p for p in self.history(game.name).phases if p.index == index), None)
             if found is None:
                 raise NotFound("That phase has not been played.")
-            return Response(phase_svg(game.name, game.variant, found), media_type="image/svg+xml")
+            return Response(phase_svg(game.name, game.variant, found, board), media_type="image/svg+xml")
 
         return self._guarded(request, make)
 
@@ -307,6 +318,8 @@ class Site:
         for key in ("index", "frame"):
             if request.path_params.get(key, "start") != "start":
                 phase_number(request.path_params[key])
+        if "board" in request.path_params:
+            board_number(request.path_params["board"])
         client = client_of(request)
         now = self.games.clock.now()
         until = max(self._waits.get(f"client {client}", now), self._waits.get(f"game {name}", now))
@@ -374,8 +387,10 @@ class Site:
             return HTMLResponse(page, status_code=404)
 
         page_paths = ("/games/{game}/", "/games/{game}/index.html", "/games/{game}/phases/{index}.html",
-                      "/games/{game}/frames/{frame}.svg", "/games/{game}/feed.atom")  # fmt: skip
-        pages_made = list(zip(page_paths, (self.game, self.game, self.phase, self.frame, self.feed), strict=True))
+                      "/games/{game}/frames/{frame}.svg", "/games/{game}/frames/board{board}/{frame}.svg",
+                      "/games/{game}/feed.atom")  # fmt: skip
+        made_by = (self.game, self.game, self.phase, self.frame, self.frame, self.feed)
+        pages_made = list(zip(page_paths, made_by, strict=True))
         routes = [
             Route("/", self.index),
             Route("/index.html", self.index),
