@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from test_one_count import _hoplite_to_the_sack
 from test_players_not_powers import COUNTRIES, _game
-from test_web_browser import _page, browser  # noqa: F401 (the Chromium fixture)
+from test_web_browser import COLOURS, _contrast, _page, browser  # noqa: F401 (the Chromium fixture)
 
 from judge.game import Games
 from judge.store import open_database
@@ -118,21 +118,24 @@ def test_the_hepta_chart_has_a_line_a_player_and_its_key_whole(site: str) -> Non
     assert len(set(lines.values())) == 7
 
 
-def test_the_hoplite_chart_draws_each_side_in_its_colour_on_the_map(site: str) -> None:
-    """Issue 41: "the chart's colours as the map's". Each side's line is the colour its Major (the power the
-    side is named after) has in the map's own key, in the picture of the map now."""
-    page = _get(site + "games/hop/")[1]
+@pytest.mark.parametrize("game", ["hop", "hep"])
+def test_the_chart_draws_each_side_in_its_colour_on_the_map(site: str, game: str) -> None:
+    """Issue 41: "the chart's colours as the map's". Each side's line is the colour the map's own key gives the
+    side (a Hoplite Wars side's Major, the power it is named after; a CW Heptadiplomacy player), in the picture of
+    the whole map now."""
+    page = _get(site + f"games/{game}/")[1]
     lines, key = _chart(page)
-    sides = {s.label: s.name for s in get_variant("hoplite").sides() if len(s.powers) > 1}
+    variant = "hoplite" if game == "hop" else "hepta"
+    sides = {s.label: s.name for s in get_variant(variant).sides()}
     assert set(lines) == set(sides) == set(key)
-    now = re.search(r'<img id="map" src="([^"]+)"', page)
+    now = re.search(r'<a href="(frames/\d+\.svg)" data-board="">|<img id="map" src="(frames/\d+\.svg)"', page)
     assert now is not None
-    svg = _get(site + "games/hop/" + now[1])[1]
-    on_map = {
-        m[2]: m[1] for m in re.finditer(r'<rect class="lgs"[^>]* fill="(#[0-9a-f]{6})"/><text[^>]*>([^:<]+):', svg)
-    }
-    for side, major in sides.items():
-        assert lines[side] == on_map[major], side
+    svg = _get(site + f"games/{game}/" + (now[1] or now[2]))[1]
+    pattern = r'<rect class="lgs"[^>]* fill="(#[0-9a-f]{6})"/><text[^>]*>([^:<]+):'
+    on_map = {m[2]: m[1] for m in re.finditer(pattern, svg)}
+    for side, name in sides.items():
+        assert lines[side] == on_map[name], side
+    assert len(set(lines.values())) == len(lines)
 
 
 def test_the_stepper_names_each_phase_as_the_pages_do_from_the_opening_position(site: str) -> None:
@@ -206,3 +209,17 @@ def test_nothing_is_wider_than_the_screen_and_the_charts_key_is_whole(browser: A
                  li.getBoundingClientRect().right <= document.documentElement.clientWidth])"""
         )
         assert len(key) == 7 and all(a and b for a, b in key), key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["games/hep/", "games/hop/", "games/hep/phases/1.html"])
+def test_the_pages_pass_basic_accessibility(browser: Any, site: str, path: str) -> None:  # noqa: F811
+    """As every other page (tests/test_web_browser.py): each picture its alternative text, each text's colour
+    contrasting with its background (WCAG AA, 4.5:1), the chooser and the chart's key included."""
+    page = _page(browser)
+    page.goto(site + path)
+    assert page.evaluate("[...document.images].every((i) => i.alt.trim().length > 0)")
+    texts = page.evaluate(COLOURS)
+    assert any(tag == "A" for tag, _, _ in texts)
+    for tag, colour, back in texts:
+        assert _contrast(tuple(colour), tuple(back)) >= 4.5, (tag, colour, back)
