@@ -102,11 +102,17 @@ def test_each_hepta_board_of_each_phase_is_a_picture_of_its_own(site: str) -> No
     assert _get(site + "games/hop/frames/board1/1.svg")[0] == 404  # Hoplite Wars is one board
 
 
-def test_the_export_holds_each_board_of_each_phase(played: Judge, tmp_path: Path) -> None:
-    export_site(Games(played.db, played.clock), SITE, tmp_path / "out", only="hep")
+def test_the_export_holds_each_board_of_each_phase_as_served(played: Judge, site: str, tmp_path: Path) -> None:
+    export_site(Games(played.db, played.clock), SITE, tmp_path / "out")
     frames = tmp_path / "out" / "games" / "hep" / "frames"
     assert sorted(p.name for p in frames.iterdir() if p.is_dir()) == [f"board{n}" for n in range(1, 8)]
     assert sorted(p.name for p in (frames / "board4").iterdir()) == ["0.svg", "1.svg", "start.svg"]
+    for name in ("0.svg", "1.svg", "start.svg"):
+        assert (frames / "board4" / name).read_text(encoding="utf-8") == _get(f"{site}games/hep/frames/board4/{name}")[
+            1
+        ]
+    one_board = [p.name for p in (tmp_path / "out" / "games" / "hop" / "frames").iterdir()]
+    assert "start.svg" in one_board and not [name for name in one_board if name.startswith("board")]
 
 
 def test_the_hepta_chart_has_a_line_a_player_and_its_key_whole(site: str) -> None:
