@@ -131,8 +131,8 @@ def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: 
     if at is None:
         raise KeyError(index)
     phase = history.phases[at]
-    frame = {**_frames(game, history)[at + 1]}
-    frame = {**frame, "src": "../" + frame["src"], "boards": {n: "../" + src for n, src in frame["boards"].items()}}
+    mine = _frames(game, history)[at + 1]  # its map, from the phases/ folder
+    frame = {**mine, "src": "../" + mine["src"], "boards": {n: "../" + src for n, src in mine["boards"].items()}}
     return _page(
         "phase.html.j2",
         site,
