@@ -153,9 +153,12 @@ def test_the_stepper_names_each_phase_as_the_pages_do_from_the_opening_position(
     names = [unescape(n) for n in re.findall(r">([^<]+)</a></li>", steps[1])]
     assert names[0] == "The opening position"
     assert names[1:4] == ["Winter 451 BC Adjustment", "Spring 450 BC Movement", "Autumn 450 BC Movement"]
+    assert not re.search(r"-4\d\d\b", page)  # no year as the engine counts it, below zero
     for index, name in enumerate(names[1:]):  # each as its own page's heading writes it
-        heading = re.search(r"<h1><bdi>hop</bdi>: ([^<]+)</h1>", _get(site + f"games/hop/phases/{index}.html")[1])
+        phase = _get(site + f"games/hop/phases/{index}.html")[1]
+        heading = re.search(r"<h1><bdi>hop</bdi>: ([^<]+)</h1>", phase)
         assert heading is not None and unescape(heading[1]) == name
+        assert not re.search(r"-4\d\d\b", phase)
     assert re.search(r'<a href="index.html">The opening position</a>', steps[1])
 
 
