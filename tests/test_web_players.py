@@ -138,6 +138,13 @@ def test_every_province_of_a_frame_names_itself_on_hover(served: tuple[Games, st
     assert re.findall(r'<use href="#p-\w+"><title>', _get(url + "games/forming/frames/start.svg"))
 
 
+def test_on_seven_boards_each_province_is_named_with_its_board(served: tuple[Games, str]) -> None:
+    games, url = served
+    games.seating.create_game("seven", "hepta", "gm@players.test", "sekret-join", seed=9)
+    names = re.findall(r"<title>([^<]+)</title></use>", _get(url + "games/seven/frames/start.svg"))
+    assert "Board 1: Paris" in names and "Board 7: North Sea" in names and len(names) == 7 * 76
+
+
 # --- in Chromium --------------------------------------------------------------------------------------------------
 
 

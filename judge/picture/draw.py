@@ -138,8 +138,10 @@ class Scene:
                 province = self.board.provinces.get(pid if panel.board is None else f"{panel.board}:{pid}")
                 if province is None:
                     continue
-                where = "" if panel.board is None else f"Board {panel.board}: "
-                out.append(f'<use href="#p-{pid}"><title>{text(where + province.name)}</title></use>')
+                name = province.name
+                if panel.board is not None:  # a copy's province, named `3:Paris` on the board
+                    name = f"Board {panel.board}: {name.removeprefix(f'{panel.board}:')}"
+                out.append(f'<use href="#p-{pid}"><title>{text(name)}</title></use>')
             out.append("</g>")
         out.append("</g>")
         return "".join(out)
