@@ -32,6 +32,8 @@
   open.textContent = "open the picture";
   bar.appendChild(open);
   figure.insertBefore(bar, view);
+  var caption = figure.querySelector("figcaption");
+  if (caption) { caption.textContent = caption.textContent.replace(" (open the picture to zoom)", ""); }
 
   function apply() {
     var w = view.clientWidth, h = view.clientHeight;
