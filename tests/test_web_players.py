@@ -26,6 +26,7 @@ from judge.picture.palette import palette_for
 from judge.render.tally import holdings
 from judge.store import open_database
 from judge.variants import get_variant
+from judge.web.export import export_site
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
 from judge.web.site import Site
@@ -126,6 +127,13 @@ def test_the_game_and_phase_pages_carry_a_key_to_the_maps_marks(served: tuple[Ga
         for words in KEY_WORDS:
             assert words in key, (path, words)
         assert 'class="x"' in key and 'class="os"' in key and 'class="oc"' in key and 'class="oh"' in key
+
+
+def test_the_key_shows_a_towns_mark_only_where_the_board_has_towns(served: tuple[Games, str]) -> None:
+    games, url = served
+    games.seating.create_game("towns", "hoplite", "gm@players.test", "sekret-join", seed=10)
+    assert "a town: half a supply centre" in _get(url + "games/towns/")
+    assert "a town:" not in _get(url + "games/running/")
 
 
 def test_every_province_of_a_frame_names_itself_on_hover(served: tuple[Games, str]) -> None:
@@ -243,6 +251,21 @@ def test_without_scripts_the_map_is_a_picture_that_opens_at_full_size(browser: A
     assert page.locator(".mapview").count() == 0 and page.is_visible("#map")
     page.click("summary:text('Key to the map')")
     assert page.is_visible("text=a support to hold, round the unit")
+
+
+@pytest.mark.slow
+def test_an_exported_folder_opened_from_the_disk_zooms_its_map_as_a_picture(
+    browser: Any, served: tuple[Games, str], tmp_path: Path
+) -> None:
+    """Where the picture cannot be fetched (file://), the map stays an image and zooms all the same."""
+    games, _ = served
+    export_site(games, SITE, tmp_path)
+    page = _page(browser)
+    page.goto((tmp_path / "games" / "running" / "index.html").as_uri())
+    page.wait_for_selector(".mapview img")
+    page.click("text=Zoom in")
+    assert "scale(1.5)" in page.evaluate("document.getElementById('map').style.transform")
+    assert page.is_visible("#map") and page.locator(".mapview svg").count() == 0
 
 
 @pytest.mark.slow
