@@ -45,6 +45,12 @@ class PlayerView:
     player: str | None
     status: str
     """the side's state (playing, late, ...: `judge.game.reads.side_status`), its seats' counted power by power"""
+    powers: tuple[str, ...] = ()
+    """the powers the side holds (its colour on the map is its first's; its counts are theirs added up)"""
+    orders: str | None = None
+    """on the web, where the GM shows it (`web.orders_in`): "in" when every power of the side that must order has
+    orders on file, "not in" otherwise; None where the GM does not show it or the side has nothing to order.
+    Never what the orders are."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,9 @@ class PublicGame:
     winners: tuple[str, ...]
     private: bool
     """`web.private`: the pages show nothing without the join password"""
+    position: dict[str, Any] | None = None
+    """the board now, as every results mail shows it: the units and supply centres (and the variant's own state,
+    which the counts read), nothing else of the position"""
 
 
 @dataclass(frozen=True)

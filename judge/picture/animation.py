@@ -42,9 +42,10 @@ def _scene(picture: Drawing, sides: Mapping[str, Sequence[str]] | None) -> Scene
     )  # fmt: skip
 
 
-def frame_svgs(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None) -> list[str]:
-    """The frames as SVG documents (a web view shows them one by one)."""
-    return [_scene(p, sides).svg() for p in pictures]
+def frame_svgs(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None,
+               names: bool = False) -> list[str]:  # fmt: skip
+    """The frames as SVG documents (a web view shows them one by one); `names`: each province's name on hover."""
+    return [_scene(p, sides).svg(names) for p in pictures]
 
 
 def animate(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None, *,

@@ -92,7 +92,7 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     done = Exported()
     listed = games.reads.public_games()
     _write(out / "index.html", pages.games_page(site, listed), done)
-    for name in ("style.css", "stepper.js"):
+    for name in pages.STATIC:
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)
     from judge.variants import VARIANTS

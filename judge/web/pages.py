@@ -22,8 +22,9 @@ from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
 from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress, YearCentres
+from judge.picture.key import Mark, key_style, marks
 from judge.render import render_results
-from judge.render.dates import when_text
+from judge.render.dates import machine_stamp, when_text
 from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
 
@@ -59,16 +60,23 @@ def environment() -> Environment:
     return env
 
 
+STATIC = ("style.css", "stepper.js", "times.js", "mapview.js")
+"""the files every page may load: the style sheet and the small scripts (the pages work without them)"""
+
+
 def static_file(name: str) -> str:
-    """The style sheet or the stepper's script, as shipped."""
-    if name not in ("style.css", "stepper.js"):
+    """The style sheet or a script, as shipped."""
+    if name not in STATIC:
         raise KeyError(name)
     return (data_path("templates") / "web" / name).read_text(encoding="utf-8")
 
 
-def when(moment: datetime | None) -> str:
-    """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
-    return "none" if moment is None else when_text(moment)
+def when(moment: datetime | None) -> Markup | str:
+    """A deadline as the pages print it: in UTC, in a `<time>` that `times.js` rewrites in the reader's own time
+    zone, with the time left before it (a page has no one reader's zone; without scripts, UTC stays)."""
+    if moment is None:
+        return "none"
+    return Markup('<time class="deadline" datetime="{}">{}</time>').format(machine_stamp(moment), when_text(moment))
 
 
 def isolated(names: Iterable[str]) -> Markup:
@@ -76,6 +84,18 @@ def isolated(names: Iterable[str]) -> Markup:
     issue 41's rules, with an override in it) moves neither the commas nor the next name. A single name is written
     `<bdi>{{ name }}</bdi>` in the template itself."""
     return Markup(", ").join(Markup("<bdi>{}</bdi>").format(name) for name in names)
+
+
+@cache
+def map_key(variant: str) -> tuple[Mark, ...]:
+    """The key to the marks of the variant's map (`judge.picture.key`); none for a variant the judge does not
+    know."""
+    from judge.variants import UnknownVariant, get_variant
+
+    try:
+        return tuple(marks(get_variant(variant).rules(None).board))
+    except (UnknownVariant, KeyError, ValueError):
+        return ()
 
 
 def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
@@ -119,8 +139,43 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
         latest=latest,
         latest_text=results_text(site, game, latest) if latest else "",
         chart=centre_chart(game, history.centres),
+        players=player_lines(game),
+        key=map_key(game.variant),
+        key_style=key_style(),
         press=[_press_line(game, history, p) for p in history.press],
     )
+
+
+def player_lines(game: PublicGame) -> list[dict[str, str]]:
+    """The players' table: one line a player's side, its colour on the map, its centres and units now (counted as
+    the results count them, by side: `judge.render.tally`), and whether its orders are in where the GM shows it."""
+    from judge.picture.palette import palette_for
+    from judge.variants import get_variant
+
+    if not game.players:
+        return []
+    held = holdings(game.variant, game.position or {}, game.options)
+    try:
+        board = get_variant(game.variant).rules(game.options or None).board
+        palette = palette_for(board, tuple((p.side, p.powers) for p in game.players if p.powers))
+        colour = {p.side: palette.of(p.powers[0]).strong for p in game.players if p.powers}
+    except (KeyError, ValueError):
+        colour = {}
+    lines = []
+    for p in game.players:
+        total = side_total(p.powers or (p.side,), held)
+        lines.append(
+            {
+                "side": p.side,
+                "player": p.player or "",
+                "status": p.status,
+                "colour": colour.get(p.side, ""),
+                "centres": half_text(total.centres),
+                "units": half_text(total.units),
+                "orders": p.orders or "",
+            }
+        )
+    return lines
 
 
 def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: int) -> str:
@@ -140,6 +195,8 @@ def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: 
         prev=history.phases[at - 1] if at > 0 else None,
         next=history.phases[at + 1] if at + 1 < len(history.phases) else None,
         press=[p for p in history.press if p.phase_index == index],
+        key=map_key(game.variant),
+        key_style=key_style(),
     )
 
 

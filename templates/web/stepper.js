@@ -1,5 +1,6 @@
 // The phase stepper: previous and next buttons and a slider that show each phase's map in place. Without this
-// script the page still works: each phase is a link to its own page.
+// script the page still works: each phase is a link to its own page. With mapview.js (loaded first), the map it
+// shows in the page swaps the picture.
 (function () {
   "use strict";
   var data = document.getElementById("frames");
@@ -17,8 +18,8 @@
   function show(i) {
     at = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[at];
-    img.src = f.src; img.alt = f.alt; link.href = f.src;
-    caption.textContent = f.label + " (open the picture to zoom)";
+    if (window.judgeMap) { window.judgeMap.show(f.src, f.alt); } else { img.src = f.src; img.alt = f.alt; link.href = f.src; }
+    caption.textContent = f.label;
     range.value = String(at);
     results.href = f.page;
     results.textContent = f.results;
