@@ -128,7 +128,8 @@ def test_the_variant_pages_and_the_help_ship_with_the_package(exported: Path) ->
     assert "SIGNON" in (exported / "help.html").read_text(encoding="utf-8")
 
 
-def test_results_mail_links_to_the_games_page_when_the_judge_has_a_base_url(tmp_path: Path) -> None:
+def test_results_mail_links_to_its_phase_and_the_games_page_when_the_judge_has_a_base_url(tmp_path: Path) -> None:
+    """Issue 41: a results mail links to its own phase's page (the map with the orders drawn), not only the game's."""
     config = Config(address="judge@example.org", name="testjudge", pictures=False,
                     web=WebConfig(base_url="https://judge.example.org/"))  # fmt: skip
     judge = Judge(open_database(f"sqlite:///{tmp_path / 'j.sqlite'}"), config)
@@ -137,6 +138,7 @@ def test_results_mail_links_to_the_games_page_when_the_judge_has_a_base_url(tmp_
     (results, *_) = judge.outbound(kind="result")
     body = results.get_body(("plain",))
     assert body is not None and "The game on the web: https://judge.example.org/games/alpha/" in body.get_content()
+    assert "These results on the web: https://judge.example.org/games/alpha/phases/0.html\n" in body.get_content()
 
 
 # --- through the server ------------------------------------------------------------------------------------------
