@@ -76,6 +76,9 @@ class WebConfig:
     base_url: str = ""
     """the site's address as the world reaches it (https://judge.example.org/); set, results mails link to their
     phase's page and their game's, and the Atom feeds carry absolute links"""
+    search_engines: bool = True
+    """false: the site asks search engines to keep out (`robots.txt` refuses every robot, each page carries a meta
+    robots `noindex, nofollow` and each answer an `X-Robots-Tag`), for a judge whose games are its players' business"""
 
     def game_url(self, game: str) -> str | None:
         """The address of a game's page as mail gives it; None without a `base_url`."""

@@ -12,7 +12,7 @@ serving the folder meanwhile never sends half a page.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.game import Games
@@ -88,13 +88,14 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     earlier export there wrote that the public site no longer has; ExportRefused for a folder that holds other
     files."""
     _check_folder(out)
-    site = SiteInfo(info.judge, info.address, info.code, exported=True)
+    site = replace(info, exported=True)
     done = Exported()
     listed = games.reads.public_games()
     _write(out / "index.html", pages.games_page(site, listed), done)
     for name in ("style.css", "stepper.js"):
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)
+    _write(out / "robots.txt", pages.robots_text(site), done)
     from judge.variants import VARIANTS
 
     for variant in variant_names():

@@ -40,6 +40,8 @@ class SiteInfo:
     """the judge's code in the results' header lines"""
     exported: bool = False
     """pages written by `judge web export` (a private game is listed, never linked)"""
+    noindex: bool = False
+    """`[web] search_engines = false`: every page asks robots not to index it or follow its links"""
 
 
 @cache
@@ -79,7 +81,12 @@ def isolated(names: Iterable[str]) -> Markup:
 
 
 def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
-    return environment().get_template(template).render(judge=site.judge, root=root, **values)
+    return environment().get_template(template).render(judge=site.judge, root=root, noindex=site.noindex, **values)
+
+
+def robots_text(site: SiteInfo) -> str:
+    """`robots.txt`: every robot welcome, or, where the judge keeps search engines out, every robot refused."""
+    return "User-agent: *\n" + ("Disallow: /\n" if site.noindex else "Disallow:\n")
 
 
 # --- the list of games -------------------------------------------------------------------------------------------

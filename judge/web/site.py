@@ -29,9 +29,12 @@ from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.config import Config
 from judge.game import Games
@@ -78,7 +81,8 @@ class NotFound(Exception):
 
 def site_info(config: Config, exported: bool = False) -> SiteInfo:
     """What the pages say of this judge."""
-    return SiteInfo(judge=config.name, address=config.address, code=config.judge_code, exported=exported)
+    return SiteInfo(judge=config.name, address=config.address, code=config.judge_code, exported=exported,
+                    noindex=not config.web.search_engines)  # fmt: skip
 
 
 def game_name(request: Request) -> str:
@@ -225,6 +229,9 @@ class Site:
 
     def index(self, request: Request) -> Response:
         return HTMLResponse(pages.games_page(self.info, self.games.reads.public_games()))
+
+    def robots(self, request: Request) -> Response:
+        return Response(pages.robots_text(self.info), media_type="text/plain")
 
     def help(self, request: Request) -> Response:
         return HTMLResponse(pages.help_page(self.info))
@@ -380,6 +387,7 @@ class Site:
             Route("/", self.index),
             Route("/index.html", self.index),
             Route("/help.html", self.help),
+            Route("/robots.txt", self.robots),
             Route("/style.css", self.static),
             Route("/stepper.js", self.static),
             Route("/variants/{name}.html", self.variant),
@@ -395,4 +403,21 @@ class Site:
             return HTMLResponse(page, status_code=405, headers={"Allow": "GET, HEAD"})
 
         handlers = {NotFound: missing, NoSuchGame: missing, 404: missing, 405: read_only}
-        return Starlette(routes=routes, exception_handlers=handlers)
+        middleware = [Middleware(KeepOut)] if self.info.noindex else []
+        return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+
+
+class KeepOut:
+    """Where the judge keeps search engines out: `X-Robots-Tag: noindex, nofollow` on every answer, the pictures
+    and feeds too, which carry no meta tag of their own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def tagged(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).append("X-Robots-Tag", "noindex, nofollow")
+            await send(message)
+
+        await self.app(scope, receive, tagged if scope["type"] == "http" else send)
