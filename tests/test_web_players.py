@@ -5,6 +5,7 @@ The private-game rule holds throughout: a private game is in no feed and no list
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -13,10 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from web_games import SECRETS, play_every_state
 
 from judge.game import Games
-from judge.store import open_database
+from judge.store import Game, open_database
+from judge.testing.tables import POWERS
 from judge.web.export import export_site
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
@@ -96,3 +99,126 @@ def test_the_served_site_keeps_search_engines_out_where_the_judge_wants_it(games
 def test_the_served_site_welcomes_robots_by_default(server: WebServer) -> None:
     status, body, headers = _get(server.url + "robots.txt")
     assert status == 200 and body == "User-agent: *\nDisallow:\n" and "x-robots-tag" not in headers
+
+
+# --- a forming game's open places and how to join --------------------------------------------------------------
+
+
+def test_a_forming_games_page_says_which_places_are_open_and_the_join_line_to_mail(exported: Path) -> None:
+    """Two of seven joined, asking for Austria and England: five places open, the other five sides nobody asked
+    for, and the line to mail the judge (its address, never the join password: the GM gives it)."""
+    page = (exported / "games" / "forming" / "index.html").read_text(encoding="utf-8")
+    join = page[page.index('<section id="join"') :]
+    join = join[: join.index("</section>")]
+    assert "5 of 7 places are open; nobody has asked for France, Germany, Italy, Russia, Turkey." in join
+    assert '<a href="mailto:judge@judge.test">judge@judge.test</a>' in join
+    assert "<pre>JOIN forming password France</pre>" in join and "join password, which its GM gives" in join
+    assert "sekret-join" not in page
+    running = (exported / "games" / "running" / "index.html").read_text(encoding="utf-8")
+    assert 'id="join"' not in running  # a started game takes no JOIN
+
+
+def test_the_list_gives_a_forming_games_open_places_and_links_to_how_to_join(exported: Path) -> None:
+    index = (exported / "index.html").read_text(encoding="utf-8")
+    assert (
+        "<dt>Open places</dt><dd>5 of 7; nobody has asked for France, Germany, Italy, Russia, Turkey "
+        '(<a href="games/forming/index.html#join">how to join</a>)</dd>'
+    ) in index
+    assert index.count("<dt>Open places</dt>") == 1  # the forming game's alone
+
+
+# --- the game's events -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def eventful(tmp_path_factory: pytest.TempPathFactory) -> Games:
+    """A game that saw what players are told of beside the results: a player ejected and another taking over,
+    a pause, Turkey wiped out by the Winter removals, a rollback -- on a database of its own."""
+    games = Games(open_database(f"sqlite:///{tmp_path_factory.mktemp('events') / 'judge.sqlite'}"))
+    games.accounts.register("gm@players.test", "The Gamesmaster", "sekret-gm")
+    games.seating.create_game("eventful", "standard", "gm@players.test", "sekret-join", seed=3)
+    for power in POWERS:
+        games.accounts.register(f"{power.lower()}@players.test", f"{power} Player", "sekret-player")
+        games.seating.join("eventful", f"{power.lower()}@players.test", "sekret-join", [power])
+    games.adjudication.process("eventful")  # Spring 1901
+    games.controls.eject("eventful", "Italy")
+    games.accounts.register("newcomer@players.test", "Nina Newcomer", "sekret-player")
+    games.controls.replace("eventful", "Italy", "newcomer@players.test")
+    games.controls.pause("eventful")
+    games.controls.resume("eventful")
+    with games.db.transaction() as s:  # Turkey keeps one army, outside any centre, and no centre: removed in Winter
+        game = s.scalars(select(Game).where(Game.name == "eventful")).one()
+        position = dict(game.position or {})
+        kept = {"power": "Turkey", "unit": "A", "at": "arm"}
+        position["units"] = [u for u in position["units"] if u["power"] != "Turkey"] + [kept]
+        centres = dict(position["supply_centers"])
+        centres["Russia"] = [*centres["Russia"], *centres.pop("Turkey")]
+        position["supply_centers"] = centres
+        game.position = position
+    games.adjudication.process("eventful")  # Fall 1901
+    games.adjudication.process("eventful")  # Winter 1901: Turkey's army removed, Turkey eliminated
+    games.adjudication.process("eventful")  # Spring 1902
+    games.controls.rollback("eventful", 3)  # back to Spring 1902
+    return games
+
+
+def test_a_games_page_lists_its_events_as_its_players_were_told_them(eventful: Games, tmp_path: Path) -> None:
+    """Issue 41: replacements, pauses, rollbacks, eliminations, each with its time and phase; from the stored
+    events' public fields alone (the newcomer's address, the password never shown)."""
+    export_site(eventful, SITE, tmp_path)
+    page = (tmp_path / "games" / "eventful" / "index.html").read_text(encoding="utf-8")
+    events = re.findall(r"<li>[^<]*UTC(?:, during ([^:]+))?: (.*?)</li>", page)
+    assert events == [
+        ("Spring 1901 Movement", "The game started."),
+        ("Fall 1901 Movement", "The GM ejected the player of Italy."),
+        ("Fall 1901 Movement", "<bdi>Nina Newcomer</bdi> took over Italy."),
+        ("Fall 1901 Movement", "The GM paused the game."),
+        ("Fall 1901 Movement", "The GM resumed the game."),
+        ("Winter 1901 Adjustment", "Turkey was eliminated."),
+        ("Spring 1902 Movement", "The GM rolled the game back to Spring 1902 Movement."),
+    ]
+    for secret in (*SECRETS, "newcomer@"):
+        assert secret not in page
+
+
+def test_a_rollback_forgets_the_events_of_the_phases_it_undid(eventful: Games, tmp_path: Path) -> None:
+    """Rolled back to Fall 1901: the ejection, the replacement and the pause happened in it and are undone with
+    it (the store forgets them), as is Turkey's elimination in the Winter after."""
+    eventful.controls.rollback("eventful", 1)
+    export_site(eventful, SITE, tmp_path)
+    page = (tmp_path / "games" / "eventful" / "index.html").read_text(encoding="utf-8")
+    assert "The game started." in page and "rolled the game back to Fall 1901 Movement" in page
+    assert "Nina Newcomer</bdi> took over" not in page and "Turkey was eliminated" not in page
+
+
+# --- a feed for the whole site ---------------------------------------------------------------------------------
+
+
+def test_the_sites_feed_carries_the_latest_phases_of_every_public_game_and_none_of_a_private_one(
+    exported: Path,
+) -> None:
+    root = ET.parse(exported / "feed.atom").getroot()
+    assert root.tag == f"{ATOM}feed"
+    for required in ("id", "title", "updated", "author"):
+        assert root.find(f"{ATOM}{required}") is not None
+    titles = [e.findtext(f"{ATOM}title") or "" for e in root.findall(f"{ATOM}entry")]
+    assert sorted(titles) == sorted(
+        f"{game}: {phase}" for game in ("running", "paused", "finished") for phase in ("Spring 1901 Movement",
+                                                                                       "Fall 1901 Movement")
+    )  # fmt: skip
+    assert not any(title.startswith("closed") for title in titles)
+    stamps = [e.findtext(f"{ATOM}updated") or "" for e in root.findall(f"{ATOM}entry")]
+    assert stamps == sorted(stamps, reverse=True)
+    links = {e.find(f"{ATOM}link").get("href") for e in root.findall(f"{ATOM}entry")}  # type: ignore[union-attr]
+    assert "games/running/phases/1.html" in links
+    text = (exported / "feed.atom").read_text(encoding="utf-8")
+    for secret in SECRETS:
+        assert secret not in text
+    assert '<link rel="alternate" type="application/atom+xml"' in (exported / "index.html").read_text()
+
+
+@pytest.mark.slow
+def test_the_served_sites_feed_is_the_exported_one(server: WebServer, exported: Path) -> None:
+    status, body, headers = _get(server.url + "feed.atom")
+    assert status == 200 and headers["content-type"].startswith("application/atom+xml")
+    assert body == (exported / "feed.atom").read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
+from judge.clock import as_utc
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import Absence, absences
@@ -22,12 +23,14 @@ from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
     GameListing,
+    GamesPage,
     GameView,
     GmView,
     PhaseView,
     PlayerStatus,
     PlayerView,
     PowerStatus,
+    PublicEvent,
     PublicGame,
     PublicHistory,
     PublicPhase,
@@ -35,7 +38,17 @@ from judge.game.views import (
     SeatView,
     YearCentres,
 )
-from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus
+from judge.store import (
+    DrawVote,
+    Game,
+    GameEventRecord,
+    GameStatus,
+    OrderSet,
+    PhaseRecord,
+    Press,
+    Seat,
+    SeatStatus,
+)
 
 
 class Reads(UseCase):
@@ -228,6 +241,41 @@ class Reads(UseCase):
         with self.store.plain() as s:
             return [_public(g) for g in s.scalars(select(Game).order_by(Game.name))]
 
+    def public_games_page(self, page: int, size: int, status: str = "", variant: str = "") -> GamesPage:
+        """One page of the list of games, `size` to a page, by name, of the state and variant asked for (empty: any).
+        A filtered list leaves the private games out: their names are public, their state and variant are not."""
+        with self.store.plain() as s:
+            query = select(Game.id, Game.settings).order_by(Game.name)
+            if status:
+                query = query.where(Game.status == status)
+            if variant:
+                query = query.where(Game.variant == variant)
+            filtered = bool(status or variant)
+            ids = [id for id, settings in s.execute(query).all() if not (filtered and is_private(settings or {}))]
+            chosen = ids[(page - 1) * size : page * size]
+            found = {g.id: g for g in s.scalars(select(Game).where(Game.id.in_(chosen)))} if chosen else {}
+            return GamesPage(tuple(_public(found[id]) for id in chosen), page, max(1, -(-len(ids) // size)), len(ids))
+
+    def public_latest(self, limit: int) -> list[tuple[PublicGame, PublicPhase]]:
+        """The `limit` phases processed last in the public games, newest first (the site's feed): a private game's
+        phases never among them."""
+        with self.store.plain() as s:
+            every = s.execute(select(Game.id, Game.settings)).all()
+            public = [id for id, settings in every if not is_private(settings or {})]
+            if not public:
+                return []
+            rows = s.execute(
+                select(PhaseRecord.game_id, PhaseRecord.index, PhaseRecord.outcome, PhaseRecord.processed_at)
+                .where(PhaseRecord.game_id.in_(public))
+                .order_by(PhaseRecord.processed_at.desc(), PhaseRecord.id.desc())
+                .limit(limit)
+            ).all()
+            games = {g.id: _public(g) for g in s.scalars(select(Game).where(Game.id.in_({row[0] for row in rows})))}
+            return [
+                (games[game_id], PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at))
+                for game_id, index, outcome, at in rows
+            ]
+
     def public_game(self, name: str) -> PublicGame:
         with self.store.plain() as s:
             return _public(self.store.peek(s, name))
@@ -253,7 +301,8 @@ class Reads(UseCase):
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
             )
-            return PublicHistory(phases, press, tuple(centres))
+            events = _public_events(s, game, phases)
+            return PublicHistory(phases, press, tuple(centres), events)
 
     def history_stamp(self, name: str) -> str:
         """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, the game
@@ -270,7 +319,13 @@ class Reads(UseCase):
             press = s.execute(
                 select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, _TO_EVERYBODY)
             ).one()
-            return f"{game.status}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}"
+            events = s.execute(
+                select(func.count(GameEventRecord.id), func.max(GameEventRecord.id)).where(
+                    GameEventRecord.game_id == game.id
+                )
+            ).one()
+            counts = (*phases, *press, *events)
+            return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
@@ -296,7 +351,55 @@ def _public(game: Game) -> PublicGame:
         result=game.result,
         winners=tuple(str(w if not isinstance(w, dict) else w.get("side", "")) for w in game.winners or ()),
         private=is_private(game.settings),
+        open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
     )
+
+
+SHOWN_EVENTS = (
+    "game started",
+    "game paused",
+    "game resumed",
+    "game rolled back",
+    "player ejected",
+    "player resigned",
+    "player replaced",
+    "game ended",
+)
+"""the stored events a game's page lists (`GameEvent.kind`): what every player of the game was told"""
+
+
+def _public_events(s: Session, game: Game, phases: tuple[PublicPhase, ...]) -> tuple[PublicEvent, ...]:
+    """What happened to the game beside its phases, in order: the stored events every player was told of (their
+    public fields only, each read by name: never an address or a vote), and each power a processed phase
+    eliminated (the engine's `eliminated` event in its outcome)."""
+    rows = s.scalars(
+        select(GameEventRecord)
+        .where(GameEventRecord.game_id == game.id, GameEventRecord.kind.in_(SHOWN_EVENTS))
+        .order_by(GameEventRecord.id)
+    )
+    found = []
+    for row in rows:
+        data = row.data or {}
+        found.append(
+            PublicEvent(
+                row.kind,
+                row.phase_index,
+                as_utc(row.at),
+                side=str(data.get("side") or ""),
+                player=shown_name(str(data["player"])) if data.get("player") else "",
+                phase=str(data.get("phase") or "") if row.kind == "game rolled back" else "",
+                how=str(data.get("how") or "") if row.kind == "game ended" else "",
+                winners=tuple(str(w) for w in data.get("winners") or ()) if row.kind == "game ended" else (),
+            )
+        )
+    sides = sides_of(game)
+    for phase in phases:
+        for event in phase.outcome.get("events") or ():
+            if event.get("kind") == "eliminated":
+                power = str(event["power"])
+                side = next((each.label for each in sides if power in each.powers), power)
+                found.append(PublicEvent("eliminated", phase.index, as_utc(phase.processed_at), side=side, power=power))
+    return tuple(sorted(found, key=lambda event: event.at))
 
 
 def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from judge.game import Games
 from judge.web import pages
 from judge.web.docs import variant_names
-from judge.web.feed import game_feed
+from judge.web.feed import SITE_ENTRIES, game_feed, site_feed
 from judge.web.frames import phase_svg, start_svg
 from judge.web.pages import SiteInfo
 
@@ -91,7 +91,12 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     site = replace(info, exported=True)
     done = Exported()
     listed = games.reads.public_games()
-    _write(out / "index.html", pages.games_page(site, listed), done)
+    first = games.reads.public_games_page(1, pages.GAMES_A_PAGE)
+    for page in range(1, first.pages + 1):
+        shown = first if page == 1 else games.reads.public_games_page(page, pages.GAMES_A_PAGE)
+        _write(out / pages.list_page_name(page), pages.games_page(site, shown), done)
+    latest = games.reads.public_latest(SITE_ENTRIES)
+    _write(out / "feed.atom", site_feed(site, latest, base_url), done)
     for name in ("style.css", "stepper.js"):
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)

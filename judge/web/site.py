@@ -42,9 +42,9 @@ from judge.game.errors import NoSuchGame
 from judge.game.views import PublicGame, PublicHistory
 from judge.game.web_access import Guess
 from judge.web import pages
-from judge.web.feed import game_feed
+from judge.web.feed import SITE_ENTRIES, game_feed, site_feed
 from judge.web.frames import phase_svg, start_svg
-from judge.web.pages import SiteInfo
+from judge.web.pages import GAMES_A_PAGE, STATES, Filter, SiteInfo
 
 PASS_DAYS = 30
 """how long a private game's pass opens its pages (the cookie's life, and checked on the pass itself)"""
@@ -69,6 +69,44 @@ _STAMP = re.compile(r"[0-9]{1,12}")
 """when a pass was given, in seconds since 1970, as the pass writes it"""
 PRIVATE_HEADERS = {"Cache-Control": "private, no-store", "Vary": "Cookie"}
 """on every answer that depends on a pass: no shared cache may keep it, nor serve it to another reader"""
+
+
+QUERY_LONGEST = 256
+"""the longest query string the list of games reads (its three parameters take fewer than 60 characters)"""
+_PAGE = re.compile(r"[1-9][0-9]{0,5}")
+"""a page of the list, as its links write it"""
+
+
+class NotUnderstood(Exception):
+    """A query the site cannot read (a state or variant it does not know, a page that is no number, a parameter
+    given twice): answered with the site's own 400 page, saying `what`."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def list_filter(request: Request) -> Filter:
+    """The list of games asked for: `state`, `variant` and `page`, each at most once, each checked against what
+    the site knows (an empty one is any); other parameters are ignored. NotUnderstood for anything else."""
+    from judge.variants import VARIANTS
+
+    if len(request.url.query) > QUERY_LONGEST:
+        raise NotUnderstood("That address asks too much of the list of games.")
+    given: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key in ("state", "variant", "page"):
+            if key in given:
+                raise NotUnderstood(f"The list of games takes one {key}.")
+            given[key] = value
+    state, variant, page = given.get("state", ""), given.get("variant", ""), given.get("page", "") or "1"
+    if state and state not in STATES:
+        raise NotUnderstood(f"A game's state is one of {', '.join(STATES)}.")
+    if variant and variant not in VARIANTS:
+        raise NotUnderstood("The judge plays no variant of that name.")
+    if not _PAGE.fullmatch(page):
+        raise NotUnderstood("A page of the list is a number: 1, 2, ...")
+    return Filter(state, variant, int(page))
 
 
 class NotFound(Exception):
@@ -228,7 +266,15 @@ class Site:
     # --- the pages -------------------------------------------------------------------------------------------
 
     def index(self, request: Request) -> Response:
-        return HTMLResponse(pages.games_page(self.info, self.games.reads.public_games()))
+        asked = list_filter(request)
+        listed = self.games.reads.public_games_page(asked.page, GAMES_A_PAGE, asked.state, asked.variant)
+        if asked.page > listed.pages:
+            raise NotFound(f"The list has {listed.pages} {'page' if listed.pages == 1 else 'pages'}.")
+        return HTMLResponse(pages.games_page(self.info, listed, asked))
+
+    def site_feed(self, request: Request) -> Response:
+        body = site_feed(self.info, self.games.reads.public_latest(SITE_ENTRIES), self.base_url)
+        return Response(body, media_type="application/atom+xml")
 
     def robots(self, request: Request) -> Response:
         return Response(pages.robots_text(self.info), media_type="text/plain")
@@ -388,6 +434,7 @@ class Site:
             Route("/index.html", self.index),
             Route("/help.html", self.help),
             Route("/robots.txt", self.robots),
+            Route("/feed.atom", self.site_feed),
             Route("/style.css", self.static),
             Route("/stepper.js", self.static),
             Route("/variants/{name}.html", self.variant),
@@ -402,7 +449,13 @@ class Site:
             page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what, "Not taken")
             return HTMLResponse(page, status_code=405, headers={"Allow": "GET, HEAD"})
 
-        handlers = {NotFound: missing, NoSuchGame: missing, 404: missing, 405: read_only}
+        async def not_understood(request: Request, exc: Exception) -> Response:
+            what = exc.what if isinstance(exc, NotUnderstood) else "The judge cannot read that address."
+            page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what, "Not understood")
+            return HTMLResponse(page, status_code=400)
+
+        handlers = {NotFound: missing, NoSuchGame: missing, NotUnderstood: not_understood, 404: missing,
+                    405: read_only}  # fmt: skip
         middleware = [Middleware(KeepOut)] if self.info.noindex else []
         return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
 
