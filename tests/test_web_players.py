@@ -222,3 +222,78 @@ def test_the_served_sites_feed_is_the_exported_one(server: WebServer, exported: 
     status, body, headers = _get(server.url + "feed.atom")
     assert status == 200 and headers["content-type"].startswith("application/atom+xml")
     assert body == (exported / "feed.atom").read_text(encoding="utf-8")
+
+
+# --- the list filtered and paged -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory: pytest.TempPathFactory) -> Games:
+    """The games of every state and 50 forming games more: 55 games, two pages of the list."""
+    games = Games(open_database(f"sqlite:///{tmp_path_factory.mktemp('crowd') / 'judge.sqlite'}"))
+    play_every_state(games)
+    for n in range(50):
+        games.seating.create_game(f"g{n:02}", "standard", "gm@players.test", "sekret-join", seed=n)
+    return games
+
+
+def _listed(page: str) -> list[str]:
+    return re.findall(r"<h2>(?:<a [^>]*>)?([a-z0-9]+)(?:</a>)?</h2>", page)
+
+
+def test_the_exported_list_is_paged_fifty_games_a_page(crowded: Games, tmp_path: Path) -> None:
+    export_site(crowded, SITE, tmp_path)
+    first = (tmp_path / "index.html").read_text(encoding="utf-8")
+    second = (tmp_path / "page-2.html").read_text(encoding="utf-8")
+    assert len(_listed(first)) == 50 and len(_listed(second)) == 5
+    assert sorted(_listed(first) + _listed(second)) == _listed(first) + _listed(second)  # by name, each once
+    assert "Page 1 of 2 (55 games)." in first and '<a rel="next" href="page-2.html">' in first
+    assert '<a rel="prev" href="index.html">' in second and not (tmp_path / "page-3.html").exists()
+    assert '<form class="filter"' not in first  # a folder of files answers no query
+
+
+@pytest.fixture(scope="module")
+def crowd_server(crowded: Games) -> Iterator[WebServer]:
+    served = WebServer(Site(crowded, SITE), "127.0.0.1", 0)
+    assert served.start()
+    yield served
+    served.stop()
+
+
+@pytest.mark.slow
+def test_the_served_list_is_filtered_by_state_and_variant_and_paged(crowd_server: WebServer) -> None:
+    """Query-string parameters, a form without scripts; a filtered list leaves a private game out (its name is
+    public, its state and variant are not)."""
+    url = crowd_server.url
+    status, first, _ = _get(url)
+    assert status == 200 and len(_listed(first)) == 50 and "closed" in _listed(first)
+    assert '<form class="filter" method="get" action="./">' in first and '<a rel="next" href="?page=2">' in first
+    assert len(_listed(_get(url + "?page=2")[1])) == 5
+    assert _listed(_get(url + "?state=active")[1]) == ["running"]  # `closed` is active too, and private
+    paused = _get(url + "?state=paused&variant=standard")[1]
+    assert _listed(paused) == ["paused"] and "1 game of standard, paused" in paused
+    forming = _get(url + "?state=forming")[1]
+    assert len(_listed(forming)) == 50 and '<a rel="next" href="?state=forming&amp;page=2">' in forming
+    assert _listed(_get(url + "?state=forming&page=2")[1]) == ["g49"]
+    assert "<option selected>forming</option>" in forming
+    assert len(_listed(_get(url + "?variant=standard&state=")[1])) == 50  # an empty choice is any
+    hepta = _get(url + "index.html?variant=hepta")
+    assert hepta[0] == 200 and _listed(hepta[1]) == [] and "No game of hepta yet." in hepta[1]
+    assert _listed(_get(url + "?utm_source=forum")[1]) == _listed(first)  # a parameter it does not read: ignored
+
+
+@pytest.mark.slow
+def test_a_malformed_list_query_answers_the_sites_own_page_never_a_traceback(
+    crowd_server: WebServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Bounded input (issue 41): an unknown state or variant, a page that is no number or a huge one, a parameter
+    given twice answer 400; a page past the last answers 404; each with the site's own page."""
+    url = crowd_server.url
+    for query in ("state=bogus", "variant=..%2Fetc", "page=0", "page=-1", "page=abc", "page=" + "9" * 4301,
+                  "page=1e3", "state=active&state=paused", "variant=" + "x" * 300, "state=%00"):  # fmt: skip
+        status, body, _ = _get(f"{url}?{query}")
+        assert status == 400 and "<h1>Not understood</h1>" in body and 'href="style.css"' in body, query
+    for query in ("page=3", "state=finished&page=2", "page=999999"):
+        status, body, _ = _get(f"{url}?{query}")
+        assert status == 404 and "<h1>Not found</h1>" in body and "The list has" in body, query
+    assert "Traceback" not in capfd.readouterr().err
