@@ -23,7 +23,7 @@ from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, play
 
 from judge.config import Config, WebConfig
 from judge.game import Games
-from judge.game.reads import UNNAMED
+from judge.game.names import UNNAMED
 from judge.store import Player, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import full_games

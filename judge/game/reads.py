@@ -10,27 +10,25 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
-from judge.clock import as_utc
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.names import as_shown
+from judge.game.names import as_shown, shown_name
+from judge.game.public_events import public_events
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
     GameListing,
-    GamesPage,
     GameView,
     GmView,
     PhaseView,
     PlayerStatus,
     PlayerView,
     PowerStatus,
-    PublicEvent,
     PublicGame,
     PublicHistory,
     PublicPhase,
@@ -241,41 +239,6 @@ class Reads(UseCase):
         with self.store.plain() as s:
             return [_public(g) for g in s.scalars(select(Game).order_by(Game.name))]
 
-    def public_games_page(self, page: int, size: int, status: str = "", variant: str = "") -> GamesPage:
-        """One page of the list of games, `size` to a page, by name, of the state and variant asked for (empty: any).
-        A filtered list leaves the private games out: their names are public, their state and variant are not."""
-        with self.store.plain() as s:
-            query = select(Game.id, Game.settings).order_by(Game.name)
-            if status:
-                query = query.where(Game.status == status)
-            if variant:
-                query = query.where(Game.variant == variant)
-            filtered = bool(status or variant)
-            ids = [id for id, settings in s.execute(query).all() if not (filtered and is_private(settings or {}))]
-            chosen = ids[(page - 1) * size : page * size]
-            found = {g.id: g for g in s.scalars(select(Game).where(Game.id.in_(chosen)))} if chosen else {}
-            return GamesPage(tuple(_public(found[id]) for id in chosen), page, max(1, -(-len(ids) // size)), len(ids))
-
-    def public_latest(self, limit: int) -> list[tuple[PublicGame, PublicPhase]]:
-        """The `limit` phases processed last in the public games, newest first (the site's feed): a private game's
-        phases never among them."""
-        with self.store.plain() as s:
-            every = s.execute(select(Game.id, Game.settings)).all()
-            public = [id for id, settings in every if not is_private(settings or {})]
-            if not public:
-                return []
-            rows = s.execute(
-                select(PhaseRecord.game_id, PhaseRecord.index, PhaseRecord.outcome, PhaseRecord.processed_at)
-                .where(PhaseRecord.game_id.in_(public))
-                .order_by(PhaseRecord.processed_at.desc(), PhaseRecord.id.desc())
-                .limit(limit)
-            ).all()
-            games = {g.id: _public(g) for g in s.scalars(select(Game).where(Game.id.in_({row[0] for row in rows})))}
-            return [
-                (games[game_id], PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at))
-                for game_id, index, outcome, at in rows
-            ]
-
     def public_game(self, name: str) -> PublicGame:
         with self.store.plain() as s:
             return _public(self.store.peek(s, name))
@@ -301,7 +264,7 @@ class Reads(UseCase):
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
             )
-            events = _public_events(s, game, phases)
+            events = public_events(s, game, phases)
             return PublicHistory(phases, press, tuple(centres), events)
 
     def history_stamp(self, name: str) -> str:
@@ -355,53 +318,6 @@ def _public(game: Game) -> PublicGame:
     )
 
 
-SHOWN_EVENTS = (
-    "game started",
-    "game paused",
-    "game resumed",
-    "game rolled back",
-    "player ejected",
-    "player resigned",
-    "player replaced",
-    "game ended",
-)
-"""the stored events a game's page lists (`GameEvent.kind`): what every player of the game was told"""
-
-
-def _public_events(s: Session, game: Game, phases: tuple[PublicPhase, ...]) -> tuple[PublicEvent, ...]:
-    """What happened to the game beside its phases, in order: the stored events every player was told of (their
-    public fields only, each read by name: never an address or a vote), and each power a processed phase
-    eliminated (the engine's `eliminated` event in its outcome)."""
-    rows = s.scalars(
-        select(GameEventRecord)
-        .where(GameEventRecord.game_id == game.id, GameEventRecord.kind.in_(SHOWN_EVENTS))
-        .order_by(GameEventRecord.id)
-    )
-    found = []
-    for row in rows:
-        data = row.data or {}
-        found.append(
-            PublicEvent(
-                row.kind,
-                row.phase_index,
-                as_utc(row.at),
-                side=str(data.get("side") or ""),
-                player=shown_name(str(data["player"])) if data.get("player") else "",
-                phase=str(data.get("phase") or "") if row.kind == "game rolled back" else "",
-                how=str(data.get("how") or "") if row.kind == "game ended" else "",
-                winners=tuple(str(w) for w in data.get("winners") or ()) if row.kind == "game ended" else (),
-            )
-        )
-    sides = sides_of(game)
-    for phase in phases:
-        for event in phase.outcome.get("events") or ():
-            if event.get("kind") == "eliminated":
-                power = str(event["power"])
-                side = next((each.label for each in sides if power in each.powers), power)
-                found.append(PublicEvent("eliminated", phase.index, as_utc(phase.processed_at), side=side, power=power))
-    return tuple(sorted(found, key=lambda event: event.at))
-
-
 def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:
     """`centre_history` from the processed phases' (index, year, outcome), in order: the position before the first
     is read alone (the counts the game started with)."""
@@ -425,18 +341,6 @@ def _open_sides(game: Game) -> tuple[str, ...]:
     the preferences named at JOIN)."""
     asked = {seat.preferences[0] for seat in game.seats if seat.preferences}
     return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
-
-
-UNNAMED = "a player"
-"""what the public pages show for a name that holds an address"""
-
-
-def shown_name(name: str) -> str:
-    """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
-    but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
-    someone else's -- and addresses are never shown to another person. Otherwise the name as anyone sees it
-    (judge.game.names.as_shown: an old name's invisible characters dropped, its length bounded)."""
-    return UNNAMED if "@" in name else as_shown(name)
 
 
 _SHOWN_FIRST = (SeatStatus.VACANT, SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED, SeatStatus.LATE)

@@ -91,11 +91,11 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     site = replace(info, exported=True)
     done = Exported()
     listed = games.reads.public_games()
-    first = games.reads.public_games_page(1, pages.GAMES_A_PAGE)
+    first = games.listing.page(1, pages.GAMES_A_PAGE)
     for page in range(1, first.pages + 1):
-        shown = first if page == 1 else games.reads.public_games_page(page, pages.GAMES_A_PAGE)
+        shown = first if page == 1 else games.listing.page(page, pages.GAMES_A_PAGE)
         _write(out / pages.list_page_name(page), pages.games_page(site, shown), done)
-    latest = games.reads.public_latest(SITE_ENTRIES)
+    latest = games.listing.latest(SITE_ENTRIES)
     _write(out / "feed.atom", site_feed(site, latest, base_url), done)
     for name in ("style.css", "stepper.js"):
         _write(out / name, pages.static_file(name), done)

@@ -267,13 +267,13 @@ class Site:
 
     def index(self, request: Request) -> Response:
         asked = list_filter(request)
-        listed = self.games.reads.public_games_page(asked.page, GAMES_A_PAGE, asked.state, asked.variant)
+        listed = self.games.listing.page(asked.page, GAMES_A_PAGE, asked.state, asked.variant)
         if asked.page > listed.pages:
             raise NotFound(f"The list has {listed.pages} {'page' if listed.pages == 1 else 'pages'}.")
         return HTMLResponse(pages.games_page(self.info, listed, asked))
 
     def site_feed(self, request: Request) -> Response:
-        body = site_feed(self.info, self.games.reads.public_latest(SITE_ENTRIES), self.base_url)
+        body = site_feed(self.info, self.games.listing.latest(SITE_ENTRIES), self.base_url)
         return Response(body, media_type="application/atom+xml")
 
     def robots(self, request: Request) -> Response:
