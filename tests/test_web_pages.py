@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import update
-from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, play_every_state
+from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, every_state, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
@@ -37,10 +37,7 @@ SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
-    path = tmp_path_factory.mktemp("web") / "judge.sqlite"
-    played = Games(open_database(f"sqlite:///{path}"))
-    play_every_state(played)
-    return played
+    return every_state(tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture(scope="module")

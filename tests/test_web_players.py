@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from web_games import SECRETS, play_every_state
+from web_games import SECRETS, every_state, play_every_state, serving
 
 from judge.game import Games
 from judge.store import Game, open_database
@@ -23,7 +23,6 @@ from judge.testing.tables import POWERS
 from judge.web.export import export_site
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
-from judge.web.site import Site
 
 SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -31,10 +30,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
-    path = tmp_path_factory.mktemp("web") / "judge.sqlite"
-    played = Games(open_database(f"sqlite:///{path}"))
-    play_every_state(played)
-    return played
+    return every_state(tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +50,8 @@ def _get(url: str) -> tuple[int, str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def server(games: Games) -> Iterator[WebServer]:
-    served = WebServer(Site(games, SITE), "127.0.0.1", 0)
-    assert served.start()
-    yield served
-    served.stop()
+    with serving(games, SITE) as served:
+        yield served
 
 
 # --- search engines kept out, where the judge wants it ---------------------------------------------------------
@@ -82,17 +76,13 @@ def test_a_judge_that_keeps_search_engines_out_says_so_in_robots_txt_and_every_p
 
 @pytest.mark.slow
 def test_the_served_site_keeps_search_engines_out_where_the_judge_wants_it(games: Games) -> None:
-    served = WebServer(Site(games, replace(SITE, noindex=True)), "127.0.0.1", 0)
-    assert served.start()
-    try:
+    with serving(games, replace(SITE, noindex=True)) as served:
         status, body, _ = _get(served.url + "robots.txt")
         assert status == 200 and body == "User-agent: *\nDisallow: /\n"
         for path in ("", "games/running/", "games/running/frames/0.svg", "games/running/feed.atom", "nowhere"):
             _, body, headers = _get(served.url + path)
             assert headers.get("x-robots-tag") == "noindex, nofollow", path
         assert '<meta name="robots" content="noindex, nofollow">' in _get(served.url)[1]
-    finally:
-        served.stop()
 
 
 @pytest.mark.slow
@@ -254,10 +244,8 @@ def test_the_exported_list_is_paged_fifty_games_a_page(crowded: Games, tmp_path:
 
 @pytest.fixture(scope="module")
 def crowd_server(crowded: Games) -> Iterator[WebServer]:
-    served = WebServer(Site(crowded, SITE), "127.0.0.1", 0)
-    assert served.start()
-    yield served
-    served.stop()
+    with serving(crowded, SITE) as served:
+        yield served
 
 
 @pytest.mark.slow
