@@ -181,6 +181,18 @@ def test_a_rollback_forgets_the_events_of_the_phases_it_undid(eventful: Games, t
     assert "Nina Newcomer</bdi> took over" not in page and "Turkey was eliminated" not in page
 
 
+@pytest.mark.slow
+def test_a_served_page_shows_an_event_the_moment_it_happens(tmp_path: Path) -> None:
+    """The history a page is made from is kept by its stamp, which counts the events: an ejection changes
+    nothing else the stamp sees, and still shows at the next request."""
+    games = every_state(tmp_path)
+    with serving(games, SITE) as served:
+        assert "ejected" not in _get(served.url + "games/running/")[1]
+        games.controls.eject("running", "Italy")
+        page = _get(served.url + "games/running/")[1]
+        assert "during Spring 1902 Movement: The GM ejected the player of Italy." in page
+
+
 # --- a feed for the whole site ---------------------------------------------------------------------------------
 
 
