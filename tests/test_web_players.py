@@ -193,6 +193,11 @@ def test_a_served_page_shows_an_event_the_moment_it_happens(tmp_path: Path) -> N
         assert "during Spring 1902 Movement: The GM ejected the player of Italy." in page
 
 
+def test_a_game_ended_by_its_gm_says_how(exported: Path) -> None:
+    page = (exported / "games" / "finished" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"<li>[^<]*UTC: The game ended \(terminated\)\.</li>", page)
+
+
 # --- a feed for the whole site ---------------------------------------------------------------------------------
 
 
@@ -297,3 +302,11 @@ def test_a_malformed_list_query_answers_the_sites_own_page_never_a_traceback(
         status, body, _ = _get(f"{url}?{query}")
         assert status == 404 and "<h1>Not found</h1>" in body and "The list has" in body, query
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_sites_feed_links_absolutely_where_the_judge_has_a_base_url(games: Games, tmp_path: Path) -> None:
+    export_site(games, SITE, tmp_path, "https://judge.example.org/")
+    root = ET.parse(tmp_path / "feed.atom").getroot()
+    links = [link.get("href") for link in root.iter(f"{ATOM}link")]
+    assert links[:2] == ["https://judge.example.org/index.html", "https://judge.example.org/feed.atom"]
+    assert "https://judge.example.org/games/running/phases/1.html" in links
