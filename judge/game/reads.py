@@ -14,8 +14,9 @@ from judge.engine import Phase
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.names import as_shown
+from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
+from judge.game.public_events import public_events
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
@@ -34,7 +35,16 @@ from judge.game.views import (
     SeatView,
     YearCentres,
 )
-from judge.store import DrawVote, Game, GameStatus, PhaseRecord, Press, Seat, SeatStatus
+from judge.store import (
+    DrawVote,
+    Game,
+    GameEventRecord,
+    GameStatus,
+    PhaseRecord,
+    Press,
+    Seat,
+    SeatStatus,
+)
 
 
 class Reads(UseCase):
@@ -245,7 +255,8 @@ class Reads(UseCase):
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
             )
-            return PublicHistory(phases, press, tuple(centres))
+            events = public_events(s, game, phases)
+            return PublicHistory(phases, press, tuple(centres), events)
 
     def history_stamp(self, name: str) -> str:
         """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, the game
@@ -262,7 +273,13 @@ class Reads(UseCase):
             press = s.execute(
                 select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, _TO_EVERYBODY)
             ).one()
-            return f"{game.status}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}"
+            events = s.execute(
+                select(func.count(GameEventRecord.id), func.max(GameEventRecord.id)).where(
+                    GameEventRecord.game_id == game.id
+                )
+            ).one()
+            counts = (*phases, *press, *events)
+            return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
@@ -294,6 +311,7 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         winners=tuple(str(w if not isinstance(w, dict) else w.get("side", "")) for w in game.winners or ()),
         private=is_private(game.settings),
         position={k: game.position[k] for k in _SHOWN_POSITION if k in game.position} if game.position else None,
+        open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
     )
 
 
@@ -320,18 +338,6 @@ def _open_sides(game: Game) -> tuple[str, ...]:
     the preferences named at JOIN)."""
     asked = {seat.preferences[0] for seat in game.seats if seat.preferences}
     return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
-
-
-UNNAMED = "a player"
-"""what the public pages show for a name that holds an address"""
-
-
-def shown_name(name: str) -> str:
-    """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
-    but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
-    someone else's -- and addresses are never shown to another person. Otherwise the name as anyone sees it
-    (judge.game.names.as_shown: an old name's invisible characters dropped, its length bounded)."""
-    return UNNAMED if "@" in name else as_shown(name)
 
 
 _SHOWN_FIRST = (SeatStatus.VACANT, SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED, SeatStatus.LATE)
