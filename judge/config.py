@@ -75,13 +75,22 @@ class WebConfig:
     port: int = 8080
     base_url: str = ""
     """the site's address as the world reaches it (https://judge.example.org/); set, results mails link to their
-    game's page and the Atom feeds carry absolute links"""
+    phase's page and their game's, and the Atom feeds carry absolute links"""
+    search_engines: bool = True
+    """false: the site asks search engines to keep out (`robots.txt` refuses every robot, each page carries a meta
+    robots `noindex, nofollow` and each answer an `X-Robots-Tag`), for a judge whose games are its players' business"""
 
     def game_url(self, game: str) -> str | None:
         """The address of a game's page as mail gives it; None without a `base_url`."""
         from urllib.parse import quote
 
         return f"{self.base_url.rstrip('/')}/games/{quote(game)}/" if self.base_url else None
+
+    def phase_url(self, game: str, index: int) -> str | None:
+        """The address of a processed phase's own page (its map with its orders, its results), which a results mail
+        links to (issue 41); None without a `base_url`."""
+        page = self.game_url(game)
+        return f"{page}phases/{index}.html" if page else None
 
 
 @dataclass(frozen=True)

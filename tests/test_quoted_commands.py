@@ -75,12 +75,14 @@ def test_a_reminders_signon_line_mailed_back_as_written_signs_the_player_on(
 
 
 def test_a_reminder_for_faulty_orders_quotes_a_signon_that_works(judge: Judge) -> None:
-    """The other wording (orders on file with errors) quotes the same line."""
+    """The other wording (orders on file with errors) quotes the same line: the Major's orders have errors while
+    its Minor owes its own (attendance is reckoned per power owed, issue 40)."""
     _game(judge, "hop", "hoplite", MAJORS)
     judge.mail("athens@example.org", "SIGNON hop Athens pwathens\nBuild A xyz")
     reminders = _reminders(judge, "athens@example.org")
     text = reminders[0].get_content()
-    assert "some of your orders have errors" in text
+    assert "we have no orders for Anactorium" in text, text
+    assert "The orders on file for Athens have errors." in text, text
     assert "Signed on to hop as" in _mailed_back(judge, "athens@example.org", text, "pwathens")
 
 

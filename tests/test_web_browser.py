@@ -149,3 +149,14 @@ def test_every_page_passes_basic_accessibility(browser: Any, site: str, path: st
         assert _contrast(tuple(colour), tuple(back)) >= 4.5, (tag, colour, back)
     for label in page.evaluate("[...document.querySelectorAll('input')].map((i) => i.labels.length)"):
         assert label > 0
+
+
+def test_the_list_is_filtered_by_its_form_without_javascript_at_a_phones_width(browser: Any, site: str) -> None:
+    """Issue 41: the list's filter is a plain form; at 360 px it fits and works with scripts off."""
+    page = _page(browser, width=360, script=False)
+    page.goto(site)
+    page.select_option("#filter-state", "paused")
+    page.click("form.filter button")
+    page.wait_for_url("**/?state=paused&variant=")
+    assert page.eval_on_selector_all("ul.games h2", "hs => hs.map(h => h.textContent)") == ["paused"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

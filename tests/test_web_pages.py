@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import update
-from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, play_every_state
+from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, every_state, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
-from judge.game.reads import UNNAMED
+from judge.game.names import UNNAMED
 from judge.store import Player, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import full_games
@@ -37,10 +37,7 @@ SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
-    path = tmp_path_factory.mktemp("web") / "judge.sqlite"
-    played = Games(open_database(f"sqlite:///{path}"))
-    play_every_state(played)
-    return played
+    return every_state(tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +125,8 @@ def test_the_variant_pages_and_the_help_ship_with_the_package(exported: Path) ->
     assert "SIGNON" in (exported / "help.html").read_text(encoding="utf-8")
 
 
-def test_results_mail_links_to_the_games_page_when_the_judge_has_a_base_url(tmp_path: Path) -> None:
+def test_results_mail_links_to_its_phase_and_the_games_page_when_the_judge_has_a_base_url(tmp_path: Path) -> None:
+    """Issue 41: a results mail links to its own phase's page (the map with the orders drawn), not only the game's."""
     config = Config(address="judge@example.org", name="testjudge", pictures=False,
                     web=WebConfig(base_url="https://judge.example.org/"))  # fmt: skip
     judge = Judge(open_database(f"sqlite:///{tmp_path / 'j.sqlite'}"), config)
@@ -137,6 +135,7 @@ def test_results_mail_links_to_the_games_page_when_the_judge_has_a_base_url(tmp_
     (results, *_) = judge.outbound(kind="result")
     body = results.get_body(("plain",))
     assert body is not None and "The game on the web: https://judge.example.org/games/alpha/" in body.get_content()
+    assert "These results on the web: https://judge.example.org/games/alpha/phases/0.html\n" in body.get_content()
 
 
 # --- through the server ------------------------------------------------------------------------------------------
@@ -170,6 +169,7 @@ def test_the_served_pages_are_the_exported_pages_and_hold_no_secret(
         status, body = _get(server.url + name)
         if name == "index.html":  # a private game: the export names it, the judge links to its password form
             text = text.replace("(on the judge's own site)", '(<a href="games/closed/index.html">open</a>)')
+            body = re.sub(r'<form class="filter".*?</form>\n', "", body, flags=re.S)  # the served list's filter
         assert status == 200 and body == text, name
         for secret in (*SECRETS, ON_FILE):
             assert secret not in body

@@ -3,8 +3,16 @@ the web site's tests (tests/test_web_*.py). Every secret in them is a word the p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 from judge.game import Games
+from judge.store import open_database
 from judge.testing.tables import POWERS
+from judge.web.pages import SiteInfo
+from judge.web.server import WebServer
+from judge.web.site import Site
 
 SECRETS = ("sekret", "@players.test", "Belgium-whisper", "gm-note-words")
 """passwords, the players' addresses' domain, a private press message's words, the GM's note: none may be shown"""
@@ -51,3 +59,21 @@ def play_every_state(games: Games) -> None:
     games.controls.terminate("finished")
     games.setup.set_by_mail("closed", [("web.private", "on")])
     games.web.set_page_password("closed", PAGE_PASSWORD)
+
+
+def every_state(folder: Path) -> Games:
+    """`play_every_state` on a new SQLite database in `folder`."""
+    played = Games(open_database(f"sqlite:///{folder / 'judge.sqlite'}"))
+    play_every_state(played)
+    return played
+
+
+@contextmanager
+def serving(games: Games, site: SiteInfo) -> Iterator[WebServer]:
+    """The site of `games` served by uvicorn on a free port, for as long as the block runs."""
+    server = WebServer(Site(games, site), "127.0.0.1", 0)
+    assert server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

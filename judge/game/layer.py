@@ -15,6 +15,7 @@ from judge.game.accounts import Accounts
 from judge.game.adjudication import Adjudication
 from judge.game.controls import Controls
 from judge.game.events import GameEvent
+from judge.game.listing import Listing
 from judge.game.orders import Orders
 from judge.game.reads import Reads
 from judge.game.seating import Seating
@@ -43,6 +44,7 @@ class Games:
         self.talk = TableTalk(*parts)
         self.setup = Setup(*parts)
         self.reads = Reads(*parts)
+        self.listing = Listing(*parts)
         self.web = WebAccess(*parts)
 
     def bound(self, session: Session) -> Games:

@@ -110,6 +110,18 @@ def as_shown(name: str) -> str:
     return shown if len(shown) <= PLAYER_NAME_LIMIT else shown[: PLAYER_NAME_LIMIT - 1] + "…"
 
 
+UNNAMED = "a player"
+"""what the public pages show for a name that holds an address"""
+
+
+def shown_name(name: str) -> str:
+    """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
+    but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
+    someone else's -- and addresses are never shown to another person. Otherwise the name as anyone sees it
+    (judge.game.names.as_shown: an old name's invisible characters dropped, its length bounded)."""
+    return UNNAMED if "@" in name else as_shown(name)
+
+
 def look_alike_key(name: str) -> str:
     """What two names that look alike share: the UTS #39 skeleton (ICU's) of the name as shown, with case folded
     between two skeletons -- so `GM`, `GМ` (a Cyrillic Em), `gm` and `Gm` share one, and so do `alpha`, `аlpha`

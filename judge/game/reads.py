@@ -11,13 +11,13 @@ from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.engine import Phase
-from judge.engine.supply import powers_to_order
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
-from judge.game.names import as_shown
-from judge.game.settings import SETTINGS, given_settings, is_private, results_style
-from judge.game.store import position_of, rules_of
+from judge.game.names import as_shown, shown_name
+from judge.game.orders_in import order_sets, sides_in
+from judge.game.public_events import public_events
+from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
@@ -35,7 +35,16 @@ from judge.game.views import (
     SeatView,
     YearCentres,
 )
-from judge.store import DrawVote, Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus
+from judge.store import (
+    DrawVote,
+    Game,
+    GameEventRecord,
+    GameStatus,
+    PhaseRecord,
+    Press,
+    Seat,
+    SeatStatus,
+)
 
 
 class Reads(UseCase):
@@ -89,15 +98,7 @@ class Reads(UseCase):
         absences; and the game's settings and rule options."""
         with self.store.plain() as s:
             game = self.store.peek(s, name)
-            position = position_of(game) if game.position else None
-            due = powers_to_order(rules_of(game), position) if position is not None else set()
-            sets = dict(
-                s.execute(
-                    select(OrderSet.power, OrderSet.has_errors).where(
-                        OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
-                    )
-                ).all()
-            )
+            due, sets = order_sets(s, game)
             votes = {v.power: v for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id))}
             conceded: dict[str, str] = dict(game.settings.get("concessions", {}))
             away = {a.power: a for a in absences(game.settings)}
@@ -230,7 +231,8 @@ class Reads(UseCase):
 
     def public_game(self, name: str) -> PublicGame:
         with self.store.plain() as s:
-            return _public(self.store.peek(s, name))
+            game = self.store.peek(s, name)
+            return _public(game, sides_in(s, game) if shows_orders_in(game.settings) else None)
 
     def public_history(self, name: str) -> PublicHistory:
         """The processed phases (each outcome carries the orders, public once processed) and the press everyone
@@ -253,7 +255,8 @@ class Reads(UseCase):
                 PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
                 for row in rows
             )
-            return PublicHistory(phases, press, tuple(centres))
+            events = public_events(s, game, phases)
+            return PublicHistory(phases, press, tuple(centres), events)
 
     def history_stamp(self, name: str) -> str:
         """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, the game
@@ -270,14 +273,25 @@ class Reads(UseCase):
             press = s.execute(
                 select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, _TO_EVERYBODY)
             ).one()
-            return f"{game.status}:{game.phase_index}:{phases[0]}:{phases[1]}:{press[0]}:{press[1]}"
+            events = s.execute(
+                select(func.count(GameEventRecord.id), func.max(GameEventRecord.id)).where(
+                    GameEventRecord.game_id == game.id
+                )
+            ).one()
+            counts = (*phases, *press, *events)
+            return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
 """press everybody has read: to everybody, and delivered (held press only once released with the results)"""
 
 
-def _public(game: Game) -> PublicGame:
+_SHOWN_POSITION = ("units", "supply_centers", "sides", "state")
+"""what of the position the public view carries: what every results mail shows, and what its counts read"""
+
+
+def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
+    """`orders`: each side's "in" / "not in", where the GM shows it (`judge.game.orders_in`)."""
     finished = game.status == GameStatus.FINISHED
     return PublicGame(
         name=game.name,
@@ -286,7 +300,7 @@ def _public(game: Game) -> PublicGame:
         phase=("over" if finished else phase_name(game.position)) if game.position else "forming",
         deadline=None if finished or game.status == GameStatus.PAUSED else game.deadline,
         gm=shown_name(game.gm.name),
-        players=_players(game),
+        players=_players(game, orders or {}),
         joined=tuple(sorted({shown_name(seat.player.name) for seat in game.seats if seat.player}))
         if game.status == GameStatus.FORMING
         else (),
@@ -296,6 +310,8 @@ def _public(game: Game) -> PublicGame:
         result=game.result,
         winners=tuple(str(w if not isinstance(w, dict) else w.get("side", "")) for w in game.winners or ()),
         private=is_private(game.settings),
+        position={k: game.position[k] for k in _SHOWN_POSITION if k in game.position} if game.position else None,
+        open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
     )
 
 
@@ -324,18 +340,6 @@ def _open_sides(game: Game) -> tuple[str, ...]:
     return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
 
 
-UNNAMED = "a player"
-"""what the public pages show for a name that holds an address"""
-
-
-def shown_name(name: str) -> str:
-    """A player's name as the public pages show it: never an address. REGISTER refuses a name with an `@` in it,
-    but a name given before that rule, or written in by an operator, may still hold one -- the player's own or
-    someone else's -- and addresses are never shown to another person. Otherwise the name as anyone sees it
-    (judge.game.names.as_shown: an old name's invisible characters dropped, its length bounded)."""
-    return UNNAMED if "@" in name else as_shown(name)
-
-
 _SHOWN_FIRST = (SeatStatus.VACANT, SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED, SeatStatus.LATE)
 """a side's seats' statuses that LIST shows for the side, the first found in this order"""
 
@@ -356,7 +360,7 @@ def side_status(seats: list[Seat]) -> str:
     return next((status for status in _SHOWN_FIRST if any(seat.status == status for seat in live)), live[0].status)
 
 
-def _players(game: Game) -> tuple[PlayerView, ...]:
+def _players(game: Game, orders: dict[str, str] | None = None) -> tuple[PlayerView, ...]:
     by_power = {seat.power: seat for seat in game.seats if seat.power}
     if not by_power:
         return ()
@@ -365,7 +369,9 @@ def _players(game: Game) -> tuple[PlayerView, ...]:
         seats = [by_power[p] for p in side.powers if p in by_power]
         if seats:
             holder = next((seat.player for seat in seats if seat.player), None)
-            found.append(PlayerView(side.label, shown_name(holder.name) if holder else None, side_status(seats)))
+            name = shown_name(holder.name) if holder else None
+            shown = (orders or {}).get(side.label)
+            found.append(PlayerView(side.label, name, side_status(seats), side.powers, shown))
     return tuple(sorted(found, key=lambda p: p.side))
 
 

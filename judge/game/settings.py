@@ -63,6 +63,9 @@ SETTINGS: dict[str, Setting] = {
         "choice", "places in results by abbreviation (Nwy) or full name (Norway)", ("short", "full")
     ),
     "web.private": Setting("bool", "the game's web pages show nothing without its page password (SET WEB PASSWORD)"),
+    "web.orders_in": Setting(
+        "bool", "the game's web page shows whether each player's orders are in (never what they are)"
+    ),
     "timing.zone": Setting("zone", "the game's time zone, for deadlines (Europe/London)"),
     "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
@@ -206,6 +209,12 @@ def results_style(settings: dict[str, Any]) -> dict[str, str]:
     chosen = section(settings, "results")
     zone = str(section(settings, "timing").get("zone", "UTC"))
     return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short")), "zone": zone}
+
+
+def shows_orders_in(settings: dict[str, Any]) -> bool:
+    """`web.orders_in`: the game's page tells whether each player's orders are in, as DPjudge's and webDiplomacy's
+    pages do where the game allows it; off by default, since even that tells rivals who is still deciding."""
+    return bool(section(settings, "web").get("orders_in", False))
 
 
 def is_private(settings: dict[str, Any]) -> bool:

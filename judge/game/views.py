@@ -45,6 +45,12 @@ class PlayerView:
     player: str | None
     status: str
     """the side's state (playing, late, ...: `judge.game.reads.side_status`), its seats' counted power by power"""
+    powers: tuple[str, ...] = ()
+    """the powers the side holds (its colour on the map is its first's; its counts are theirs added up)"""
+    orders: str | None = None
+    """on the web, where the GM shows it (`web.orders_in`): "in" when every power of the side that must order has
+    orders on file, "not in" otherwise; None where the GM does not show it or the side has nothing to order.
+    Never what the orders are."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,35 @@ class PublicGame:
     winners: tuple[str, ...]
     private: bool
     """`web.private`: the pages show nothing without the join password"""
+    position: dict[str, Any] | None = None
+    """the board now, as every results mail shows it: the units and supply centres (and the variant's own state,
+    which the counts read), nothing else of the position"""
+    open_sides: tuple[str, ...] = ()
+    """in a forming game, the sides no player who joined asked for first (as LIST names them)"""
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """Something that happened to a game that every player was told: a player replaced, ejected or resigned, the
+    game paused, resumed, rolled back, started or ended, a power eliminated. From the stored events' public fields
+    and the processed phases' outcomes alone: never an address, a vote or a note."""
+
+    kind: str
+    """`GameEvent.kind` (`player replaced`, `game paused`, ...), or `eliminated`"""
+    phase_index: int
+    """the phase the game was in (an elimination: the phase that eliminated)"""
+    at: datetime
+    side: str = ""
+    """the side it concerns, as lists name it"""
+    power: str = ""
+    """an eliminated power (a board-nation under CW Heptadiplomacy option B, where `side` is its player's)"""
+    player: str = ""
+    """a replacement's name (as LIST names him)"""
+    phase: str = ""
+    """the phase a rollback returned to, as players read it"""
+    how: str = ""
+    """how a game ended without a phase's results (draw, conceded, terminated)"""
+    winners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -214,3 +249,18 @@ class PublicHistory:
     press: tuple[PublicPress, ...]
     centres: tuple[YearCentres, ...] = ()
     """as `Reads.centre_history` gives them, read with the phases"""
+    events: tuple[PublicEvent, ...] = ()
+    """what happened to the game beside its phases, in order (`Reads.public_events`)"""
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    """One page of the list of games, as a visitor filtered it: the games on it and where it stands."""
+
+    games: tuple[PublicGame, ...]
+    page: int
+    """from 1"""
+    pages: int
+    """how many pages the filtered list makes (1 for an empty list)"""
+    total: int
+    """the games the filter lets through"""

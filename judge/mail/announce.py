@@ -94,6 +94,7 @@ def _results(
             options=processed.options,
             style=processed.style,
             link=config.web.game_url(processed.game),
+            phase_link=config.web.phase_url(processed.game, processed.index),
         )
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
         mail = notice(config, to, subject, text)

@@ -43,10 +43,10 @@ def _scene(picture: Drawing, sides: Mapping[str, Sequence[str]] | None, only_boa
 
 
 def frame_svgs(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None,
-               only_board: int | None = None) -> list[str]:  # fmt: skip
+               only_board: int | None = None, names: bool = False) -> list[str]:  # fmt: skip
     """The frames as SVG documents (a web view shows them one by one); on a board of copies, `only_board` draws
-    that copy alone (a Heptadiplomacy page shows one board at a time)."""
-    return [_scene(p, sides, only_board).svg() for p in pictures]
+    that copy alone (a Heptadiplomacy page shows one board at a time); `names`: each province's name on hover."""
+    return [_scene(p, sides, only_board).svg(names) for p in pictures]
 
 
 def animate(pictures: Sequence[Drawing], sides: Mapping[str, Sequence[str]] | None = None, *,

@@ -31,6 +31,8 @@ from judge.picture.svg import num, text
 from judge.picture.units import Box, Split, draw_dislodged, draw_units, whole
 
 LABEL_SIZE = 9.0
+_HOVER = ".hv use{fill:#000;fill-opacity:0;stroke:none}.hv use:hover{fill-opacity:.12}"
+"""the names' layer: painted nowhere, a province under the pointer shaded a little"""
 
 
 def terrains(board: Board, geometry: Geometry) -> tuple[tuple[str, str], ...]:
@@ -125,11 +127,31 @@ class Scene:
             parts.append(legend.draw(self.entries, top, self.plan.width))
         return "".join(parts)
 
-    def svg(self) -> str:
+    def names(self) -> str:
+        """Each province's full name as the tooltip of its outline (an SVG `<title>`), in an invisible layer over
+        everything: a reader pointing at a province in a browser reads its name (`Gulf of Bothnia`, `Board 3:
+        Paris`) where the map writes only its abbreviation. Nothing of it is painted."""
+        out = [f'<g class="hv"><style>{_HOVER}</style>']
+        for panel in self.plan.panels.values():
+            out.append(f'<g transform="translate({num(panel.dx)} {num(panel.dy)})">')
+            for pid in self.geometry.outlines:
+                province = self.board.provinces.get(pid if panel.board is None else f"{panel.board}:{pid}")
+                if province is None:
+                    continue
+                name = province.name
+                if panel.board is not None:  # a copy's province, named `3:Paris` on the board
+                    name = f"Board {panel.board}: {name.removeprefix(f'{panel.board}:')}"
+                out.append(f'<use href="#p-{pid}"><title>{text(name)}</title></use>')
+            out.append("</g>")
+        out.append("</g>")
+        return "".join(out)
+
+    def svg(self, names: bool = False) -> str:
+        """The picture as an SVG document; `names`: with the provinces' names on hover (`names`), for a page."""
         defs = self.colours.defs()
         patterns = f"<defs>{defs}</defs>" if defs else ""
         body = [self.header(), self.base.defs, patterns, self.under(), self.tints(), self.over(), self.top()]
-        return "".join([*body, "</svg>\n"])
+        return "".join([*body, self.names() if names else "", "</svg>\n"])
 
     def layer(self, body: str) -> str:
         """A document of just `body` over nothing (with the style and the stripes, not the outlines)."""

@@ -39,6 +39,13 @@ def when_text(moment: datetime, zone: str | ZoneInfo | None = None) -> str:
     return f"{local:{FORM}} {place.key} ({utc:%H:%M} UTC{day})"
 
 
+def machine_stamp(moment: datetime) -> str:
+    """A moment as RFC 3339 writes it in UTC (`2026-01-03T12:00:00Z`), for programs, not people: the Atom feeds'
+    times, the `datetime` of a page's `<time>` (which a script then writes in the reader's zone)."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def day_text(day: date) -> str:
     """A day as every mail writes it (a player's absence): the moment's form without its time, `Sat 03 Jan 2026`."""
     return f"{day:%a %d %b %Y}"

@@ -165,6 +165,8 @@ class ResultSheet:
     """orders and headings as njudge prints them (`results.orders=njudge`), which its mappers read"""
     link: str | None = None
     """the game's web page (`[web] base_url`), printed at the foot"""
+    phase_link: str | None = None
+    """the page of the phase these results are of (its map with its orders drawn), printed above `link`"""
     left_out: LeftOut | None = None
     """a reply's brief sheet (PREVIEW, PREDICT, HISTORY): what it leaves out and how to ask for it all"""
 
@@ -345,6 +347,7 @@ def build_sheet(
     press: list[dict[str, Any]] | None = None,
     style: dict[str, str] | None = None,
     link: str | None = None,
+    phase_link: str | None = None,
     brief: Brief | None = None,
 ) -> ResultSheet:
     """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`); `brief`:
@@ -474,6 +477,7 @@ def build_sheet(
         press=list(press or []),
         njudge=form.unit_words,
         link=link,
+        phase_link=phase_link,
         left_out=LeftOut(holding, succeeded, others, brief.full)
         if brief and (holding or succeeded or others)
         else None,

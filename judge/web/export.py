@@ -12,13 +12,13 @@ serving the folder meanwhile never sends half a page.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.game import Games
 from judge.web import pages
 from judge.web.docs import variant_names
-from judge.web.feed import game_feed
+from judge.web.feed import SITE_ENTRIES, game_feed, site_feed
 from judge.web.frames import boards_of, phase_svg, start_svg
 from judge.web.pages import SiteInfo
 
@@ -88,13 +88,19 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     earlier export there wrote that the public site no longer has; ExportRefused for a folder that holds other
     files."""
     _check_folder(out)
-    site = SiteInfo(info.judge, info.address, info.code, exported=True)
+    site = replace(info, exported=True)
     done = Exported()
     listed = games.reads.public_games()
-    _write(out / "index.html", pages.games_page(site, listed), done)
-    for name in ("style.css", "stepper.js"):
+    first = games.listing.page(1, pages.GAMES_A_PAGE)
+    for page in range(1, first.pages + 1):
+        shown = first if page == 1 else games.listing.page(page, pages.GAMES_A_PAGE)
+        _write(out / pages.list_page_name(page), pages.games_page(site, shown), done)
+    latest = games.listing.latest(SITE_ENTRIES)
+    _write(out / "feed.atom", site_feed(site, latest, base_url), done)
+    for name in pages.STATIC:
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)
+    _write(out / "robots.txt", pages.robots_text(site), done)
     from judge.variants import VARIANTS
 
     for variant in variant_names():

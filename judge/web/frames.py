@@ -1,5 +1,5 @@
 """The map pictures of a game's pages: the frames of its history (the same drawings as the map animation's,
-`judge.picture.animation`), as SVG.
+`judge.picture.animation`), as SVG, each province's name on hover (`Scene.names`).
 
 A processed phase never changes (a rollback replaces it, with a new time of processing), so each frame is kept by
 game, phase and time of processing, and drawn once per process however often its page is read.
@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.game.views import PublicPhase
 from judge.picture.animation import frame_svgs, history
-from judge.picture.command import drawing, render
+from judge.picture.command import drawing
 from judge.picture.draw import side_colours
 from judge.picture.palette import Palette
 
@@ -35,7 +35,7 @@ def phase_svg(game: str, variant: str, phase: PublicPhase, board: int | None = N
         if found is not None:
             _frames.move_to_end(key)
             return found
-    svg = frame_svgs(history(variant, [phase.outcome]), only_board=board)[0]
+    svg = frame_svgs(history(variant, [phase.outcome]), only_board=board, names=True)[0]
     with _lock:
         _frames[key] = svg
         while len(_frames) > KEPT:
@@ -47,7 +47,7 @@ def phase_svg(game: str, variant: str, phase: PublicPhase, board: int | None = N
 def start_svg(variant: str, board: int | None = None) -> str:
     """The variant's starting position (the map of a game before its first phase is processed); `board` alone
     where given."""
-    return render(drawing(variant), "svg", only_board=board).decode("utf-8")
+    return frame_svgs([drawing(variant)], only_board=board, names=True)[0]
 
 
 def map_colours(variant: str, outcome: dict[str, Any] | None) -> Palette:

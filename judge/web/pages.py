@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from html import escape
 from typing import Any
+from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
@@ -21,9 +22,17 @@ from markupsafe import Markup
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
-from judge.game.views import PublicGame, PublicHistory, PublicPhase, PublicPress
+from judge.game.views import (
+    GamesPage,
+    PublicEvent,
+    PublicGame,
+    PublicHistory,
+    PublicPhase,
+    PublicPress,
+)
+from judge.picture.key import Mark, key_style, marks
 from judge.render import render_results
-from judge.render.dates import when_text
+from judge.render.dates import machine_stamp, when_text
 from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
 from judge.web.frames import boards_of, map_colours
@@ -41,6 +50,8 @@ class SiteInfo:
     """the judge's code in the results' header lines"""
     exported: bool = False
     """pages written by `judge web export` (a private game is listed, never linked)"""
+    noindex: bool = False
+    """`[web] search_engines = false`: every page asks robots not to index it or follow its links"""
 
 
 @cache
@@ -60,16 +71,23 @@ def environment() -> Environment:
     return env
 
 
+STATIC = ("style.css", "stepper.js", "times.js", "mapview.js")
+"""the files every page may load: the style sheet and the small scripts (the pages work without them)"""
+
+
 def static_file(name: str) -> str:
-    """The style sheet or the stepper's script, as shipped."""
-    if name not in ("style.css", "stepper.js"):
+    """The style sheet or a script, as shipped."""
+    if name not in STATIC:
         raise KeyError(name)
     return (data_path("templates") / "web" / name).read_text(encoding="utf-8")
 
 
-def when(moment: datetime | None) -> str:
-    """A deadline as the pages print it, in UTC (a page has no one reader's time zone)."""
-    return "none" if moment is None else when_text(moment)
+def when(moment: datetime | None) -> Markup | str:
+    """A deadline as the pages print it: in UTC, in a `<time>` that `times.js` rewrites in the reader's own time
+    zone, with the time left before it (a page has no one reader's zone; without scripts, UTC stays)."""
+    if moment is None:
+        return "none"
+    return Markup('<time class="deadline" datetime="{}">{}</time>').format(machine_stamp(moment), when_text(moment))
 
 
 def isolated(names: Iterable[str]) -> Markup:
@@ -79,20 +97,68 @@ def isolated(names: Iterable[str]) -> Markup:
     return Markup(", ").join(Markup("<bdi>{}</bdi>").format(name) for name in names)
 
 
+@cache
+def map_key(variant: str) -> tuple[Mark, ...]:
+    """The key to the marks of the variant's map (`judge.picture.key`); none for a variant the judge does not
+    know."""
+    from judge.variants import UnknownVariant, get_variant
+
+    try:
+        return tuple(marks(get_variant(variant).rules(None).board))
+    except (UnknownVariant, KeyError, ValueError):
+        return ()
+
+
 def _page(template: str, site: SiteInfo, root: str, **values: Any) -> str:
-    return environment().get_template(template).render(judge=site.judge, root=root, **values)
+    return environment().get_template(template).render(judge=site.judge, root=root, noindex=site.noindex, **values)
+
+
+def robots_text(site: SiteInfo) -> str:
+    """`robots.txt`: every robot welcome, or, where the judge keeps search engines out, every robot refused."""
+    return "User-agent: *\n" + ("Disallow: /\n" if site.noindex else "Disallow:\n")
 
 
 # --- the list of games -------------------------------------------------------------------------------------------
 
 
-def games_page(site: SiteInfo, games: Sequence[PublicGame]) -> str:
-    """`index.html`: every game, its variant, state, phase, next deadline and players by name; a private game by
-    its name alone (its own page asks for the password)."""
+GAMES_A_PAGE = 50
+"""games on one page of the list"""
+STATES = ("forming", "active", "paused", "finished")
+"""the states the list may be filtered by (`GameStatus`), in a game's order of life"""
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What a visitor asked the list of games for (`?state=active&variant=standard&page=2`): empty is any."""
+
+    state: str = ""
+    variant: str = ""
+    page: int = 1
+
+    def query(self, page: int) -> str:
+        """The served list's address for another page of the same filter."""
+        asked = {"state": self.state, "variant": self.variant, "page": str(page) if page > 1 else ""}
+        return "?" + urlencode({key: value for key, value in asked.items() if value}) if any(asked.values()) else "./"
+
+
+def list_page_name(page: int) -> str:
+    """A page of the exported list (a folder has no query strings): `index.html`, `page-2.html`, ..."""
+    return "index.html" if page == 1 else f"page-{page}.html"
+
+
+def games_page(site: SiteInfo, listed: GamesPage, asked: Filter = Filter()) -> str:
+    """`index.html`: a page of the games, each with its variant, state, phase, next deadline and players by name,
+    a forming game's open places; a private game by its name alone (its own page asks for the password). The
+    served list is filtered by state and variant (a form, without scripts); the export's is every game, paged."""
     from judge.variants import VARIANTS
 
     variants = [v for v in VARIANTS.values() if v.name in _documented()]
-    return _page("games.html.j2", site, "", games=games, variants=variants, exported=site.exported)
+
+    def page_link(page: int) -> str:
+        return list_page_name(page) if site.exported else asked.query(page)
+
+    return _page("games.html.j2", site, "", games=listed.games, listed=listed, asked=asked, page_link=page_link,
+                 states=STATES, variants=variants, playable=sorted(VARIANTS), exported=site.exported)  # fmt: skip
 
 
 @cache
@@ -120,8 +186,45 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
         latest=latest,
         latest_text=results_text(site, game, latest) if latest else "",
         chart=centre_chart(game, history),
+        players=player_lines(game),
+        key=map_key(game.variant),
+        key_style=key_style(),
         press=[_press_line(game, history, p) for p in history.press],
+        events=[_event_line(game, history, e) for e in history.events],
+        address=site.address,
     )
+
+
+def player_lines(game: PublicGame) -> list[dict[str, str]]:
+    """The players' table: one line a player's side, its colour on the map, its centres and units now (counted as
+    the results count them, by side: `judge.render.tally`), and whether its orders are in where the GM shows it."""
+    from judge.picture.palette import palette_for
+    from judge.variants import get_variant
+
+    if not game.players:
+        return []
+    held = holdings(game.variant, game.position or {}, game.options)
+    try:
+        board = get_variant(game.variant).rules(game.options or None).board
+        palette = palette_for(board, tuple((p.side, p.powers) for p in game.players if p.powers))
+        colour = {p.side: palette.of(p.powers[0]).strong for p in game.players if p.powers}
+    except (KeyError, ValueError):
+        colour = {}
+    lines = []
+    for p in game.players:
+        total = side_total(p.powers or (p.side,), held)
+        lines.append(
+            {
+                "side": p.side,
+                "player": p.player or "",
+                "status": p.status,
+                "colour": colour.get(p.side, ""),
+                "centres": half_text(total.centres),
+                "units": half_text(total.units),
+                "orders": p.orders or "",
+            }
+        )
+    return lines
 
 
 def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: int) -> str:
@@ -145,6 +248,8 @@ def phase_page(site: SiteInfo, game: PublicGame, history: PublicHistory, index: 
         prev=history.phases[at - 1] if at > 0 else None,
         next=history.phases[at + 1] if at + 1 < len(history.phases) else None,
         press=[p for p in history.press if p.phase_index == index],
+        key=map_key(game.variant),
+        key_style=key_style(),
     )
 
 
@@ -212,6 +317,36 @@ def _frames(game: PublicGame, history: PublicHistory) -> list[dict[str, Any]]:
 def _json(frames: list[dict[str, Any]]) -> str:
     """The frames for the page's script, safe inside its `<script>` element."""
     return json.dumps(frames).replace("</", "<\\/")
+
+
+def _during(game: PublicGame, history: PublicHistory, index: int) -> str:
+    """The phase a game was in at `index`, as players read it ("" once the game is over)."""
+    found = next((p.name for p in history.phases if p.index == index), None)
+    return found or ("" if game.status == "finished" else game.phase)
+
+
+def event_text(event: PublicEvent) -> Markup:
+    """What happened, in a sentence as the game's players were told it; a person's name isolated (`<bdi>`)."""
+    said = {
+        "game started": Markup("The game started."),
+        "game paused": Markup("The GM paused the game."),
+        "game resumed": Markup("The GM resumed the game."),
+        "game rolled back": Markup("The GM rolled the game back to {}.").format(event.phase),
+        "player ejected": Markup("The GM ejected the player of {}.").format(event.side),
+        "player resigned": Markup("The player of {} resigned.").format(event.side),
+        "player replaced": Markup("<bdi>{}</bdi> took over {}.").format(event.player, event.side),
+        "eliminated": Markup("{} was eliminated{}.").format(
+            event.power, f" ({event.side})" if event.side != event.power else ""
+        ),
+    }
+    if event.kind == "game ended":
+        winners = Markup(": {}").format(", ".join(event.winners)) if event.winners else ""
+        return Markup("The game ended ({}{}).").format(event.how, winners)
+    return said[event.kind]
+
+
+def _event_line(game: PublicGame, history: PublicHistory, event: PublicEvent) -> dict[str, Any]:
+    return {"at": event.at, "phase": _during(game, history, event.phase_index), "text": event_text(event)}
 
 
 def _press_line(game: PublicGame, history: PublicHistory, press: PublicPress) -> dict[str, Any]:

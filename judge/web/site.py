@@ -29,9 +29,12 @@ from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.config import Config
 from judge.game import Games
@@ -39,9 +42,9 @@ from judge.game.errors import NoSuchGame
 from judge.game.views import PublicGame, PublicHistory
 from judge.game.web_access import Guess
 from judge.web import pages
-from judge.web.feed import game_feed
+from judge.web.feed import SITE_ENTRIES, game_feed, site_feed
 from judge.web.frames import boards_of, phase_svg, start_svg
-from judge.web.pages import SiteInfo
+from judge.web.pages import GAMES_A_PAGE, STATES, Filter, SiteInfo
 
 PASS_DAYS = 30
 """how long a private game's pass opens its pages (the cookie's life, and checked on the pass itself)"""
@@ -68,6 +71,44 @@ PRIVATE_HEADERS = {"Cache-Control": "private, no-store", "Vary": "Cookie"}
 """on every answer that depends on a pass: no shared cache may keep it, nor serve it to another reader"""
 
 
+QUERY_LONGEST = 256
+"""the longest query string the list of games reads (its three parameters take fewer than 60 characters)"""
+_PAGE = re.compile(r"[1-9][0-9]{0,5}")
+"""a page of the list, as its links write it"""
+
+
+class NotUnderstood(Exception):
+    """A query the site cannot read (a state or variant it does not know, a page that is no number, a parameter
+    given twice): answered with the site's own 400 page, saying `what`."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def list_filter(request: Request) -> Filter:
+    """The list of games asked for: `state`, `variant` and `page`, each at most once, each checked against what
+    the site knows (an empty one is any); other parameters are ignored. NotUnderstood for anything else."""
+    from judge.variants import VARIANTS
+
+    if len(request.url.query) > QUERY_LONGEST:
+        raise NotUnderstood("That address asks too much of the list of games.")
+    given: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key in ("state", "variant", "page"):
+            if key in given:
+                raise NotUnderstood(f"The list of games takes one {key}.")
+            given[key] = value
+    state, variant, page = given.get("state", ""), given.get("variant", ""), given.get("page", "") or "1"
+    if state and state not in STATES:
+        raise NotUnderstood(f"A game's state is one of {', '.join(STATES)}.")
+    if variant and variant not in VARIANTS:
+        raise NotUnderstood("The judge plays no variant of that name.")
+    if not _PAGE.fullmatch(page):
+        raise NotUnderstood("A page of the list is a number: 1, 2, ...")
+    return Filter(state, variant, int(page))
+
+
 class NotFound(Exception):
     """An address the site makes no page for: answered with the site's own 404 page, saying `what`."""
 
@@ -78,7 +119,8 @@ class NotFound(Exception):
 
 def site_info(config: Config, exported: bool = False) -> SiteInfo:
     """What the pages say of this judge."""
-    return SiteInfo(judge=config.name, address=config.address, code=config.judge_code, exported=exported)
+    return SiteInfo(judge=config.name, address=config.address, code=config.judge_code, exported=exported,
+                    noindex=not config.web.search_engines)  # fmt: skip
 
 
 def game_name(request: Request) -> str:
@@ -231,7 +273,18 @@ class Site:
     # --- the pages -------------------------------------------------------------------------------------------
 
     def index(self, request: Request) -> Response:
-        return HTMLResponse(pages.games_page(self.info, self.games.reads.public_games()))
+        asked = list_filter(request)
+        listed = self.games.listing.page(asked.page, GAMES_A_PAGE, asked.state, asked.variant)
+        if asked.page > listed.pages:
+            raise NotFound(f"The list has {listed.pages} {'page' if listed.pages == 1 else 'pages'}.")
+        return HTMLResponse(pages.games_page(self.info, listed, asked))
+
+    def site_feed(self, request: Request) -> Response:
+        body = site_feed(self.info, self.games.listing.latest(SITE_ENTRIES), self.base_url)
+        return Response(body, media_type="application/atom+xml")
+
+    def robots(self, request: Request) -> Response:
+        return Response(pages.robots_text(self.info), media_type="text/plain")
 
     def help(self, request: Request) -> Response:
         return HTMLResponse(pages.help_page(self.info))
@@ -395,8 +448,9 @@ class Site:
             Route("/", self.index),
             Route("/index.html", self.index),
             Route("/help.html", self.help),
-            Route("/style.css", self.static),
-            Route("/stepper.js", self.static),
+            Route("/robots.txt", self.robots),
+            Route("/feed.atom", self.site_feed),
+            *(Route(f"/{name}", self.static) for name in pages.STATIC),
             Route("/variants/{name}.html", self.variant),
             Route("/variants/{name}.svg", self.variant_map),
             Route("/games/{game}", self.game_slash, methods=["GET", "HEAD", "POST"]),
@@ -409,5 +463,28 @@ class Site:
             page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what, "Not taken")
             return HTMLResponse(page, status_code=405, headers={"Allow": "GET, HEAD"})
 
-        handlers = {NotFound: missing, NoSuchGame: missing, 404: missing, 405: read_only}
-        return Starlette(routes=routes, exception_handlers=handlers)
+        async def not_understood(request: Request, exc: Exception) -> Response:
+            what = exc.what if isinstance(exc, NotUnderstood) else "The judge cannot read that address."
+            page = await run_in_threadpool(pages.missing_page, self.info, root_of(request), what, "Not understood")
+            return HTMLResponse(page, status_code=400)
+
+        handlers = {NotFound: missing, NoSuchGame: missing, NotUnderstood: not_understood, 404: missing,
+                    405: read_only}  # fmt: skip
+        middleware = [Middleware(KeepOut)] if self.info.noindex else []
+        return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+
+
+class KeepOut:
+    """Where the judge keeps search engines out: `X-Robots-Tag: noindex, nofollow` on every answer, the pictures
+    and feeds too, which carry no meta tag of their own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def tagged(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).append("X-Robots-Tag", "noindex, nofollow")
+            await send(message)
+
+        await self.app(scope, receive, tagged if scope["type"] == "http" else send)

@@ -1,6 +1,7 @@
 // The map's script: previous and next buttons and a slider that show each phase's map in place, and on a map of
 // several boards (CW Heptadiplomacy's seven) a chooser that shows one board at a time, kept from phase to phase.
 // Without this script the page still works: each phase is a link to its own page, each board a link to its picture.
+// With mapview.js (loaded first), the map it shows in the page (zoomed, names on hover) swaps the picture.
 (function () {
   "use strict";
   var data = document.getElementById("frames");
@@ -17,13 +18,23 @@
   var choices = document.querySelectorAll("a[data-board]");
   var at = frames.length - 1;
   var board = choices.length ? "1" : "";
+  var current = img.getAttribute("src");
+  var zoom = window.judgeMap ? "" : " (open the picture to zoom)";  // mapview.js has the buttons
+  function put(src, alt) {
+    if (window.judgeMap) {
+      if (src !== current) { window.judgeMap.show(src, alt); }
+    } else {
+      img.src = src; img.alt = alt;
+      if (link) { link.href = src; }
+    }
+    current = src;
+  }
   function show(i) {
     at = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[at];
     var src = board ? f.boards[board] : f.src;
-    img.src = src; link.href = src;
-    img.alt = (board ? "Board " + board + ": " : "") + f.alt;
-    caption.textContent = f.label + (board ? ", board " + board : "") + " (open the picture to zoom)";
+    put(src, (board ? "Board " + board + ": " : "") + f.alt);
+    caption.textContent = f.label + (board ? ", board " + board : "") + zoom;
     choices.forEach(function (a) {
       var mine = a.getAttribute("data-board");
       a.href = mine ? f.boards[mine] : f.src;

@@ -1,0 +1,51 @@
+"""The site's views across games: a page of the list of games, filtered, and the phases processed last in every
+public game (the site's feed). A private game's state, variant and phases are in neither (issue 41)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from judge.game.reads import _code, _public
+from judge.game.settings import is_private
+from judge.game.use_case import UseCase, phase_name
+from judge.game.views import GamesPage, PublicGame, PublicPhase
+from judge.store import Game, PhaseRecord
+
+
+class Listing(UseCase):
+    """What the site shows of many games at once; one game's views are `Reads`'."""
+
+    def page(self, page: int, size: int, status: str = "", variant: str = "") -> GamesPage:
+        """One page of the list of games, `size` to a page, by name, of the state and variant asked for (empty: any).
+        A filtered list leaves the private games out: their names are public, their state and variant are not."""
+        with self.store.plain() as s:
+            query = select(Game.id, Game.settings).order_by(Game.name)
+            if status:
+                query = query.where(Game.status == status)
+            if variant:
+                query = query.where(Game.variant == variant)
+            filtered = bool(status or variant)
+            ids = [id for id, settings in s.execute(query).all() if not (filtered and is_private(settings or {}))]
+            chosen = ids[(page - 1) * size : page * size]
+            found = self.store.peek_ids(s, chosen)
+            return GamesPage(tuple(_public(found[id]) for id in chosen), page, max(1, -(-len(ids) // size)), len(ids))
+
+    def latest(self, limit: int) -> list[tuple[PublicGame, PublicPhase]]:
+        """The `limit` phases processed last in the public games, newest first (the site's feed): a private game's
+        phases never among them."""
+        with self.store.plain() as s:
+            every = s.execute(select(Game.id, Game.settings)).all()
+            public = [id for id, settings in every if not is_private(settings or {})]
+            if not public:
+                return []
+            rows = s.execute(
+                select(PhaseRecord.game_id, PhaseRecord.index, PhaseRecord.outcome, PhaseRecord.processed_at)
+                .where(PhaseRecord.game_id.in_(public))
+                .order_by(PhaseRecord.processed_at.desc(), PhaseRecord.id.desc())
+                .limit(limit)
+            ).all()
+            games = {id: _public(game) for id, game in self.store.peek_ids(s, (row[0] for row in rows)).items()}
+            return [
+                (games[game_id], PublicPhase(index, _code(outcome), phase_name(outcome), outcome, at))
+                for game_id, index, outcome, at in rows
+            ]
