@@ -1,9 +1,10 @@
 """Issue 41, "For players": CW Heptadiplomacy's map one board at a time, chosen in the page without a reload (and
 each board a link of its own without scripts); the centre chart a line a player's side, its key whole, in the
 map's colours (Hoplite Wars' sides as the map draws them); the stepper's phases named as the pages name them
-(`Spring 450 BC Movement`); the stepper from the opening position; nothing wider than the screen at 1200 and
-360 px. Games played by mail through the real processor (judge/testing/mail_rig.py), served by the real server,
-read by headless Chromium (tests/test_web_browser.py) and plain HTTP."""
+(`Spring 450 BC Movement`); the stepper from the opening position; the board chosen shown through mapview.js
+(zoomed, its provinces named on hover); the players' table in the chart's colours; nothing wider than the
+screen at 1200 and 360 px. Games played by mail through the real processor (judge/testing/mail_rig.py), served by
+the real server, read by headless Chromium (tests/test_web_browser.py) and plain HTTP."""
 
 from __future__ import annotations
 
@@ -102,6 +103,17 @@ def test_each_hepta_board_of_each_phase_is_a_picture_of_its_own(site: str) -> No
     assert _get(site + "games/hop/frames/board1/1.svg")[0] == 404  # Hoplite Wars is one board
 
 
+def test_a_boards_picture_names_its_own_provinces_on_hover(site: str) -> None:
+    """A board shown alone names its provinces on hover as the whole map does (`Board 3: Paris`), its own board's
+    only, and its opening position too."""
+    for path in ("frames/board3/1.svg", "frames/board3/start.svg"):
+        names = re.findall(r'<use href="#p-\w+"><title>([^<]+)</title></use>', _get(site + "games/hep/" + path)[1])
+        assert "Board 3: Paris" in names and "Board 3: Serbia" in names, path
+        assert all(n.startswith("Board 3: ") for n in names), path
+    whole = re.findall(r"<title>(Board \d): [^<]+</title></use>", _get(site + "games/hep/frames/1.svg")[1])
+    assert sorted(set(whole)) == [f"Board {n}" for n in range(1, 8)]
+
+
 def test_the_export_holds_each_board_of_each_phase_as_served(played: Judge, site: str, tmp_path: Path) -> None:
     export_site(Games(played.db, played.clock), SITE, tmp_path / "out")
     frames = tmp_path / "out" / "games" / "hep" / "frames"
@@ -122,6 +134,19 @@ def test_the_hepta_chart_has_a_line_a_player_and_its_key_whole(site: str) -> Non
     lines, key = _chart(_get(site + "games/hep/")[1])
     assert sorted(lines) == sorted(COUNTRIES) == sorted(key)
     assert len(set(lines.values())) == 7
+
+
+@pytest.mark.parametrize("game", ["hop", "hep"])
+def test_the_players_table_gives_each_side_the_charts_colour(site: str, game: str) -> None:
+    """The players' table and the chart name a side by one colour, the map's (a Hoplite Wars side its Major's)."""
+    page = _get(site + f"games/{game}/")[1]
+    lines, _ = _chart(page)
+    rows = re.findall(
+        r'<tr><td><span class="swatch" style="background:([^"]+)" aria-hidden="true"></span> ([^<]+)</td>', page
+    )
+    assert sorted(unescape(side) for _, side in rows) == sorted(lines)
+    for colour, side in rows:
+        assert lines[unescape(side)] == colour, side
 
 
 @pytest.mark.parametrize("game", ["hop", "hep"])
@@ -184,6 +209,31 @@ def test_the_hepta_board_chooser_shows_one_board_at_a_time_without_a_reload(brow
     page.click("nav.boards >> text=All 7 boards")
     assert page.get_attribute("#map", "src") == "frames/0.svg"
     assert page.evaluate("window.unreloaded") is True  # the same page throughout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["games/hep/", "games/hep/phases/1.html"])
+def test_the_chosen_board_is_the_map_in_the_page_zoomed_and_named(browser: Any, site: str, path: str) -> None:  # noqa: F811
+    """The chooser and mapview.js together: the board chosen is the SVG put in the page (its provinces named on
+    hover, `open the picture` opening that board), and the zoom buttons zoom it."""
+    page = _page(browser, width=1200)
+    page.goto(site + path)
+    root = "" if path.endswith("/") else "../"
+    page.click("nav.boards >> text=Board 4")
+    page.wait_for_function(
+        "document.querySelector('.mapview svg.map-svg use > title') && "
+        "document.querySelector('.mapview svg.map-svg use > title').textContent.startsWith('Board 4: ')"
+    )
+    names = page.evaluate(
+        "[...document.querySelectorAll('.mapview svg.map-svg use > title')].map((t) => t.textContent)"
+    )
+    assert "Board 4: Vienna" in names and all(n.startswith("Board 4: ") for n in names)
+    assert page.get_attribute(".mapbar a", "href") == root + "frames/board4/1.svg"
+    assert page.get_attribute(".mapview svg.map-svg", "aria-label", timeout=5000).startswith("Board 4: ")
+    before = page.evaluate("document.querySelector('.mapview svg.map-svg').getBoundingClientRect().width")
+    page.click(".mapbar >> text=Zoom in")
+    assert page.evaluate("document.querySelector('.mapview svg.map-svg').getBoundingClientRect().width") > before
+    assert page.locator(".mapview svg.map-svg").count() == 1  # one map in the page, not a board beside another
 
 
 @pytest.mark.slow
