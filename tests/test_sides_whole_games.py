@@ -163,11 +163,15 @@ class Table:
         with self.daemon.db.transaction() as s:
             return int(s.scalar(select(Game.phase_index).where(Game.name == self.game)) or 0)
 
-    def pass_deadline(self) -> None:
-        """The calendar moves past the deadline and its grace; the scheduler processes the phase."""
+    def pass_deadline(self, index: int | None = None) -> None:
+        """The calendar moves past the deadline and its grace; the scheduler processes the phase. With `index`,
+        only while the game is still in that phase: the daemon's own keeper may have taken it early meanwhile, and
+        moving the clock past the next phase's deadline would then process that one with nobody's orders."""
         self.settle()
         with self.daemon.db.transaction() as s:
             game = s.scalars(select(Game).where(Game.name == self.game)).one()
+            if index is not None and game.phase_index != index:
+                return
             deadline = as_utc(game.deadline)
             phase_type = str(game.position["phase"]["type"]) if game.position else PhaseType.MOVEMENT.value
             timing = timing_from_settings(game.settings)
@@ -311,12 +315,17 @@ def _play(
         pending.setdefault(seat, []).extend(lines)
     expected = late_names(table, phase, pending)
     table.settle()
+    taken: list[Delivered] = []  # what came while the daemon's keeper took the phase early, as it may meanwhile
     if table.phase_index() == index:
         pending_mail = table.new_mail()
-        _check_privacy(table, pending_mail, pending)
-        assert not _results(pending_mail)
-        table.pass_deadline()
-    mails = table.new_mail()
+        if table.phase_index() == index:
+            _check_privacy(table, pending_mail, pending)
+            assert not _results(pending_mail)
+            table.pass_deadline(index)
+        else:
+            taken = pending_mail
+            table.settle()
+    mails = taken + table.new_mail()
     _check_privacy(table, [m for m in mails if "results of" not in str(m.message["Subject"]).lower()], pending)
     _check_privacy(table, mails, {})
     assert table.phase_index() > index, "the phase was not processed"
