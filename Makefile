@@ -25,7 +25,12 @@ $(COMPILED): $(STAMP) $(HOT) judge/speedups.py
 	fi
 	touch $(COMPILED)
 
+# PyICU (names that look alike) builds against the system's ICU: where its headers are missing and apt-get can
+# install them (as root on Debian, as on these machines), they are installed first
 $(STAMP): pyproject.toml
+	@pkg-config --exists icu-i18n 2>/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		libicu-dev pkg-config g++ >/dev/null; } || echo "ICU's headers (libicu-dev, pkg-config) are needed to build PyICU"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
