@@ -1,5 +1,5 @@
 """Shared fixtures: real SQLite files and a real PostgreSQL database per test, a real Dovecot (IMAP + LMTP)
-and a real SMTP relay."""
+and a real SMTP relay; the web site's games in every state and their export, made once for the web tests."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from web_games import SITE, every_state
 
+from judge.game import Games
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.smtp_relay import SmtpRelay
+from judge.web.export import export_site
 
 _POSTGRES_PROBLEM = postgres_problem()
 
@@ -90,3 +93,18 @@ def golden() -> object:
         assert text == path.read_text(encoding="utf-8")
 
     return check
+
+
+@pytest.fixture(scope="session")
+def web_games(tmp_path_factory: pytest.TempPathFactory) -> Games:
+    """Games in every state a web page shows (tests/web_games.py `play_every_state`), played once for every web
+    test that only reads them; a test that changes its games plays its own."""
+    return every_state(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="session")
+def web_export(web_games: Games, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`judge web export` of `web_games`, written once for every test that reads the exported pages."""
+    out = tmp_path_factory.mktemp("site")
+    export_site(web_games, SITE, out)
+    return out

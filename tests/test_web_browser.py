@@ -14,13 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_games import play_every_state
+from web_games import SITE, serving
 
 from judge.game import Games
-from judge.store import open_database
-from judge.web.pages import SiteInfo
-from judge.web.server import WebServer
-from judge.web.site import Site
 
 pytestmark = pytest.mark.slow
 
@@ -30,20 +26,14 @@ PAGES = ("", "games/running/", "games/running/phases/1.html", "games/forming/", 
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site(web_games: Games) -> Iterator[str]:
     if not Path(CHROMIUM).is_file():
         message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    folder = tmp_path_factory.mktemp("browser")
-    games = Games(open_database(f"sqlite:///{folder / 'judge.sqlite'}"))
-    play_every_state(games)
-    info = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
-    server = WebServer(Site(games, info), "127.0.0.1", 0)
-    assert server.start()
-    yield server.url
-    server.stop()
+    with serving(web_games, SITE) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")

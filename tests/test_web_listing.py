@@ -15,29 +15,15 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from web_games import SECRETS, every_state, play_every_state, serving
+from web_games import SECRETS, SITE, every_state, play_every_state, serving
 
 from judge.game import Games
 from judge.store import Game, open_database
 from judge.testing.tables import POWERS
 from judge.web.export import export_site
-from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
 
-SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 ATOM = "{http://www.w3.org/2005/Atom}"
-
-
-@pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
-    return every_state(tmp_path_factory.mktemp("web"))
-
-
-@pytest.fixture(scope="module")
-def exported(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    export_site(games, SITE, out)
-    return out
 
 
 def _get(url: str) -> tuple[int, str, dict[str, str]]:
@@ -49,24 +35,24 @@ def _get(url: str) -> tuple[int, str, dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def server(games: Games) -> Iterator[WebServer]:
-    with serving(games, SITE) as served:
+def server(web_games: Games) -> Iterator[WebServer]:
+    with serving(web_games, SITE) as served:
         yield served
 
 
 # --- search engines kept out, where the judge wants it ---------------------------------------------------------
 
 
-def test_a_judge_welcomes_search_engines_by_default(exported: Path) -> None:
-    assert (exported / "robots.txt").read_text() == "User-agent: *\nDisallow:\n"
-    assert 'name="robots"' not in (exported / "index.html").read_text(encoding="utf-8")
+def test_a_judge_welcomes_search_engines_by_default(web_export: Path) -> None:
+    assert (web_export / "robots.txt").read_text() == "User-agent: *\nDisallow:\n"
+    assert 'name="robots"' not in (web_export / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_judge_that_keeps_search_engines_out_says_so_in_robots_txt_and_every_page(
-    games: Games, tmp_path: Path
+    web_games: Games, tmp_path: Path
 ) -> None:
     """`[web] search_engines = false`: robots.txt refuses every robot and every page says noindex, nofollow."""
-    export_site(games, replace(SITE, noindex=True), tmp_path)
+    export_site(web_games, replace(SITE, noindex=True), tmp_path)
     assert (tmp_path / "robots.txt").read_text() == "User-agent: *\nDisallow: /\n"
     pages = [p for p in tmp_path.rglob("*.html")]
     assert len(pages) > 10
@@ -75,8 +61,8 @@ def test_a_judge_that_keeps_search_engines_out_says_so_in_robots_txt_and_every_p
 
 
 @pytest.mark.slow
-def test_the_served_site_keeps_search_engines_out_where_the_judge_wants_it(games: Games) -> None:
-    with serving(games, replace(SITE, noindex=True)) as served:
+def test_the_served_site_keeps_search_engines_out_where_the_judge_wants_it(web_games: Games) -> None:
+    with serving(web_games, replace(SITE, noindex=True)) as served:
         status, body, _ = _get(served.url + "robots.txt")
         assert status == 200 and body == "User-agent: *\nDisallow: /\n"
         for path in ("", "games/running/", "games/running/frames/0.svg", "games/running/feed.atom", "nowhere"):
@@ -94,22 +80,22 @@ def test_the_served_site_welcomes_robots_by_default(server: WebServer) -> None:
 # --- a forming game's open places and how to join --------------------------------------------------------------
 
 
-def test_a_forming_games_page_says_which_places_are_open_and_the_join_line_to_mail(exported: Path) -> None:
+def test_a_forming_games_page_says_which_places_are_open_and_the_join_line_to_mail(web_export: Path) -> None:
     """Two of seven joined, asking for Austria and England: five places open, the other five sides nobody asked
     for, and the line to mail the judge (its address, never the join password: the GM gives it)."""
-    page = (exported / "games" / "forming" / "index.html").read_text(encoding="utf-8")
+    page = (web_export / "games" / "forming" / "index.html").read_text(encoding="utf-8")
     join = page[page.index('<section id="join"') :]
     join = join[: join.index("</section>")]
     assert "5 of 7 places are open; nobody has asked for France, Germany, Italy, Russia, Turkey." in join
     assert '<a href="mailto:judge@judge.test">judge@judge.test</a>' in join
     assert "<pre>JOIN forming password France</pre>" in join and "join password, which its GM gives" in join
     assert "sekret-join" not in page
-    running = (exported / "games" / "running" / "index.html").read_text(encoding="utf-8")
+    running = (web_export / "games" / "running" / "index.html").read_text(encoding="utf-8")
     assert 'id="join"' not in running  # a started game takes no JOIN
 
 
-def test_the_list_gives_a_forming_games_open_places_and_links_to_how_to_join(exported: Path) -> None:
-    index = (exported / "index.html").read_text(encoding="utf-8")
+def test_the_list_gives_a_forming_games_open_places_and_links_to_how_to_join(web_export: Path) -> None:
+    index = (web_export / "index.html").read_text(encoding="utf-8")
     assert (
         "<dt>Open places</dt><dd>5 of 7; nobody has asked for France, Germany, Italy, Russia, Turkey "
         '(<a href="games/forming/index.html#join">how to join</a>)</dd>'
@@ -193,8 +179,8 @@ def test_a_served_page_shows_an_event_the_moment_it_happens(tmp_path: Path) -> N
         assert "during Spring 1902 Movement: The GM ejected the player of Italy." in page
 
 
-def test_a_game_ended_by_its_gm_says_how(exported: Path) -> None:
-    page = (exported / "games" / "finished" / "index.html").read_text(encoding="utf-8")
+def test_a_game_ended_by_its_gm_says_how(web_export: Path) -> None:
+    page = (web_export / "games" / "finished" / "index.html").read_text(encoding="utf-8")
     assert re.search(r"<li>(?:<time [^>]*>)?[^<]*UTC(?:</time>)?: The game ended \(terminated\)\.</li>", page)
 
 
@@ -202,9 +188,9 @@ def test_a_game_ended_by_its_gm_says_how(exported: Path) -> None:
 
 
 def test_the_sites_feed_carries_the_latest_phases_of_every_public_game_and_none_of_a_private_one(
-    exported: Path,
+    web_export: Path,
 ) -> None:
-    root = ET.parse(exported / "feed.atom").getroot()
+    root = ET.parse(web_export / "feed.atom").getroot()
     assert root.tag == f"{ATOM}feed"
     for required in ("id", "title", "updated", "author"):
         assert root.find(f"{ATOM}{required}") is not None
@@ -218,17 +204,17 @@ def test_the_sites_feed_carries_the_latest_phases_of_every_public_game_and_none_
     assert stamps == sorted(stamps, reverse=True)
     links = {e.find(f"{ATOM}link").get("href") for e in root.findall(f"{ATOM}entry")}  # type: ignore[union-attr]
     assert "games/running/phases/1.html" in links
-    text = (exported / "feed.atom").read_text(encoding="utf-8")
+    text = (web_export / "feed.atom").read_text(encoding="utf-8")
     for secret in SECRETS:
         assert secret not in text
-    assert '<link rel="alternate" type="application/atom+xml"' in (exported / "index.html").read_text()
+    assert '<link rel="alternate" type="application/atom+xml"' in (web_export / "index.html").read_text()
 
 
 @pytest.mark.slow
-def test_the_served_sites_feed_is_the_exported_one(server: WebServer, exported: Path) -> None:
+def test_the_served_sites_feed_is_the_exported_one(server: WebServer, web_export: Path) -> None:
     status, body, headers = _get(server.url + "feed.atom")
     assert status == 200 and headers["content-type"].startswith("application/atom+xml")
-    assert body == (exported / "feed.atom").read_text(encoding="utf-8")
+    assert body == (web_export / "feed.atom").read_text(encoding="utf-8")
 
 
 # --- the list filtered and paged -------------------------------------------------------------------------------
@@ -304,8 +290,8 @@ def test_a_malformed_list_query_answers_the_sites_own_page_never_a_traceback(
     assert "Traceback" not in capfd.readouterr().err
 
 
-def test_the_sites_feed_links_absolutely_where_the_judge_has_a_base_url(games: Games, tmp_path: Path) -> None:
-    export_site(games, SITE, tmp_path, "https://judge.example.org/")
+def test_the_sites_feed_links_absolutely_where_the_judge_has_a_base_url(web_games: Games, tmp_path: Path) -> None:
+    export_site(web_games, SITE, tmp_path, "https://judge.example.org/")
     root = ET.parse(tmp_path / "feed.atom").getroot()
     links = [link.get("href") for link in root.iter(f"{ATOM}link")]
     assert links[:2] == ["https://judge.example.org/index.html", "https://judge.example.org/feed.atom"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import update
-from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, STATES, WHITE, every_state, play_every_state
+from web_games import GREY, ON_FILE, PAGE_PASSWORD, SECRETS, SITE, STATES, WHITE, play_every_state
 
 from judge.config import Config, WebConfig
 from judge.game import Games
@@ -28,23 +28,8 @@ from judge.store import Player, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import full_games
 from judge.web.export import export_site
-from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
 from judge.web.site import Site
-
-SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
-
-
-@pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
-    return every_state(tmp_path_factory.mktemp("web"))
-
-
-@pytest.fixture(scope="module")
-def exported(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    export_site(games, SITE, out)
-    return out
 
 
 def _pages(folder: Path) -> dict[str, str]:
@@ -55,18 +40,18 @@ def _pages(folder: Path) -> dict[str, str]:
     }
 
 
-def test_no_page_of_a_game_in_any_state_shows_a_secret(exported: Path) -> None:
+def test_no_page_of_a_game_in_any_state_shows_a_secret(web_export: Path) -> None:
     """Passwords, the players' addresses, private press, the GM's note and the orders on file for the phase under
     way: on none of the pages, in none of the states."""
-    pages = _pages(exported)
+    pages = _pages(web_export)
     assert {f"games/{state}/index.html" for state in STATES[:-1]} <= set(pages)
     for name, text in pages.items():
         for secret in (*SECRETS, ON_FILE, ON_FILE.lower()):
             assert secret not in text, (name, secret)
 
 
-def test_a_running_games_page_shows_its_phases_players_broadcasts_and_settings(exported: Path) -> None:
-    page = (exported / "games" / "running" / "index.html").read_text(encoding="utf-8")
+def test_a_running_games_page_shows_its_phases_players_broadcasts_and_settings(web_export: Path) -> None:
+    page = (web_export / "games" / "running" / "index.html").read_text(encoding="utf-8")
     assert "<h1>running</h1>" in page and "Spring 1902 Movement" in page
     assert 'href="phases/0.html"' in page and 'href="phases/1.html"' in page
     assert 'src="frames/1.svg"' in page and 'alt="Map of running after Fall 1901 Movement' in page
@@ -78,32 +63,32 @@ def test_a_running_games_page_shows_its_phases_players_broadcasts_and_settings(e
     assert 'href="../../variants/standard.html"' in page
 
 
-def test_a_phases_page_carries_its_results_as_the_mail_gave_them_with_its_orders(exported: Path) -> None:
-    page = (exported / "games" / "running" / "phases" / "0.html").read_text(encoding="utf-8")
+def test_a_phases_page_carries_its_results_as_the_mail_gave_them_with_its_orders(web_export: Path) -> None:
+    page = (web_export / "games" / "running" / "phases" / "0.html").read_text(encoding="utf-8")
     assert ":: Phase: S1901M" in page and "France:   A Par - Bur" in page
     assert 'rel="next" href="1.html"' in page and 'src="../frames/0.svg"' in page
-    assert (exported / "games" / "running" / "frames" / "0.svg").read_text().startswith("<svg")
+    assert (web_export / "games" / "running" / "frames" / "0.svg").read_text().startswith("<svg")
 
 
-def test_the_forming_paused_and_finished_games_say_so(exported: Path) -> None:
-    forming = (exported / "games" / "forming" / "index.html").read_text(encoding="utf-8")
+def test_the_forming_paused_and_finished_games_say_so(web_export: Path) -> None:
+    forming = (web_export / "games" / "forming" / "index.html").read_text(encoding="utf-8")
     assert "2 of 7 players joined: <bdi>Austria Hopeful</bdi>, <bdi>England Hopeful</bdi>." in forming
     assert 'src="frames/start.svg"' in forming
-    paused = (exported / "games" / "paused" / "index.html").read_text(encoding="utf-8")
+    paused = (web_export / "games" / "paused" / "index.html").read_text(encoding="utf-8")
     assert "paused: Spring 1902 Movement" in paused and "orders are due" not in paused
-    finished = (exported / "games" / "finished" / "index.html").read_text(encoding="utf-8")
+    finished = (web_export / "games" / "finished" / "index.html").read_text(encoding="utf-8")
     assert "The game is over (terminated)" in finished
 
 
-def test_the_export_lists_a_private_game_by_name_and_writes_nothing_of_it(exported: Path) -> None:
-    index = (exported / "index.html").read_text(encoding="utf-8")
+def test_the_export_lists_a_private_game_by_name_and_writes_nothing_of_it(web_export: Path) -> None:
+    index = (web_export / "index.html").read_text(encoding="utf-8")
     assert "<h2>closed</h2>" in index and "A private game" in index
     assert 'href="games/closed/' not in index
-    assert not (exported / "games" / "closed").exists()
+    assert not (web_export / "games" / "closed").exists()
 
 
-def test_the_feed_is_atom_with_an_entry_a_processed_phase(exported: Path) -> None:
-    root = ET.parse(exported / "games" / "running" / "feed.atom").getroot()
+def test_the_feed_is_atom_with_an_entry_a_processed_phase(web_export: Path) -> None:
+    root = ET.parse(web_export / "games" / "running" / "feed.atom").getroot()
     atom = "{http://www.w3.org/2005/Atom}"
     assert root.tag == f"{atom}feed"
     for required in ("id", "title", "updated", "author"):
@@ -118,11 +103,11 @@ def test_the_feed_is_atom_with_an_entry_a_processed_phase(exported: Path) -> Non
         assert ":: Judge: TEST" in (entry.findtext(f"{atom}content") or "")
 
 
-def test_the_variant_pages_and_the_help_ship_with_the_package(exported: Path) -> None:
-    standard = (exported / "variants" / "standard.html").read_text(encoding="utf-8")
+def test_the_variant_pages_and_the_help_ship_with_the_package(web_export: Path) -> None:
+    standard = (web_export / "variants" / "standard.html").read_text(encoding="utf-8")
     assert "<h1>" in standard and standard.count("<img") == 1 and 'src="standard.svg"' in standard
-    assert (exported / "variants" / "hepta.svg").read_text(encoding="utf-8").startswith("<svg")
-    assert "SIGNON" in (exported / "help.html").read_text(encoding="utf-8")
+    assert (web_export / "variants" / "hepta.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "SIGNON" in (web_export / "help.html").read_text(encoding="utf-8")
 
 
 def test_results_mail_links_to_its_phase_and_the_games_page_when_the_judge_has_a_base_url(tmp_path: Path) -> None:

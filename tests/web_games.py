@@ -21,6 +21,8 @@ ON_FILE = "Bur - Gas"
 GREY = "An unsigned word to all"
 WHITE = "Germany greets everybody"
 STATES = ("forming", "running", "paused", "finished", "closed")
+SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
+"""the judge the tests' sites belong to"""
 PAGE_PASSWORD = "sekret-pages"
 """the private game's page password (its GM's SET WEB PASSWORD): apart from its join password, `sekret-join`"""
 

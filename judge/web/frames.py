@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -55,6 +56,18 @@ def map_colours(variant: str, outcome: dict[str, Any] | None) -> Palette:
     draws them: the centre chart's lines take them, so a side's line is its colour on the map."""
     picture = drawing(variant) if outcome is None else drawing(variant, outcome)
     return side_colours(picture.board, picture.position, picture.rules)
+
+
+def side_colour(palette: Palette, powers: Sequence[str]) -> str:
+    """The one rule for a side's colour on the pages -- the players' table, the chart's lines and its key read it
+    here, with the palette the map was drawn with (`map_colours`), so a side has one colour on the map, in the
+    table and in the chart: the colour of the lead power of the map's side that holds the side's first power (the
+    power that side is named after, a Hoplite Major, else its first), solid (a Minor's stripes are the map's
+    alone)."""
+    first = powers[0]
+    label = palette.side_of.get(first, first)
+    held = dict(palette.sides).get(label, (first,))
+    return palette.of(label if label in held else held[0]).strong
 
 
 @lru_cache(maxsize=64)

@@ -31,11 +31,12 @@ from judge.game.views import (
     PublicPress,
 )
 from judge.picture.key import Mark, key_style, marks
+from judge.picture.palette import Palette
 from judge.render import render_results
 from judge.render.dates import machine_stamp, when_text
 from judge.render.tally import holdings, side_total, sides_holding
 from judge.web.docs import variant_html
-from judge.web.frames import boards_of, map_colours
+from judge.web.frames import boards_of, map_colours, side_colour
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
         latest=latest,
         latest_text=results_text(site, game, latest) if latest else "",
         chart=centre_chart(game, history),
-        players=player_lines(game),
+        players=player_lines(game, history),
         key=map_key(game.variant),
         key_style=key_style(),
         press=[_press_line(game, history, p) for p in history.press],
@@ -195,19 +196,16 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
     )
 
 
-def player_lines(game: PublicGame) -> list[dict[str, str]]:
-    """The players' table: one line a player's side, its colour on the map, its centres and units now (counted as
-    the results count them, by side: `judge.render.tally`), and whether its orders are in where the GM shows it."""
-    from judge.picture.palette import palette_for
-    from judge.variants import get_variant
-
+def player_lines(game: PublicGame, history: PublicHistory) -> list[dict[str, str]]:
+    """The players' table: one line a player's side, its colour on the map now (`side_colour`, as the chart's), its
+    centres and units now (counted as the results count them, by side: `judge.render.tally`), and whether its
+    orders are in where the GM shows it."""
     if not game.players:
         return []
     held = holdings(game.variant, game.position or {}, game.options)
     try:
-        board = get_variant(game.variant).rules(game.options or None).board
-        palette = palette_for(board, tuple((p.side, p.powers) for p in game.players if p.powers))
-        colour = {p.side: palette.of(p.powers[0]).strong for p in game.players if p.powers}
+        palette = _map_now(game, history)
+        colour = {p.side: side_colour(palette, p.powers) for p in game.players if p.powers}
     except (KeyError, ValueError):
         colour = {}
     lines = []
@@ -384,6 +382,11 @@ def results_text(site: SiteInfo, game: PublicGame, phase: PublicPhase) -> str:
     return text
 
 
+def _map_now(game: PublicGame, history: PublicHistory) -> Palette:
+    """The colours of the map the game's page shows now: after the phase last processed, else the opening."""
+    return map_colours(game.variant, history.phases[-1].outcome if history.phases else None)
+
+
 # --- the centre chart ---------------------------------------------------------------------------------------------
 
 
@@ -404,9 +407,8 @@ def centre_chart(game: PublicGame, history: PublicHistory) -> str:
     sides = sides_holding(game.variant, game.options, present)
     halves = [{s.label: side_total(s.powers, held).centres for s in sides} for held in counted]
     powers = [s.label for s in sides]
-    palette = map_colours(game.variant, history.phases[-1].outcome if history.phases else None)
-    # a side's colour is its lead power's: the one it is named after (a Hoplite Major), else its first (palette.py)
-    colour_of = {s.label: palette.of(s.name if s.name in s.powers else s.powers[0]).strong for s in sides}
+    palette = _map_now(game, history)
+    colour_of = {s.label: side_colour(palette, s.powers) for s in sides}
     top = max(1, -(-max(max(year.values(), default=0) for year in halves) // 2))
     width, height, left, bottom, right, upper = 640, 260, 34, 26, 16, 10
     plot_w, plot_h = width - left - right, height - bottom - upper
