@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.contract import run_case
 from judge.game.checking import read_lines
 from judge.notation import render_order
 from judge.variants import VARIANTS, get_variant
@@ -90,6 +91,24 @@ def test_the_examples_mean_what_the_pages_say_they_mean() -> None:
     assert reads("hepta", "A(1:Par)-3:Par") == ["A 1:par - 3:par"]
 
 
-def test_the_web_page_of_a_variant_shows_its_examples_as_written() -> None:
+def test_the_web_page_of_a_variant_shows_its_examples_one_order_a_line_as_written() -> None:
     html = variant_html("multiplomacy")
-    assert '<code class="language-orders">3 F Eng-Bre\n' in html
+    assert '<pre class="orders"><code><span class="order">3 F Eng-Bre</span>\n' in html
+    assert '<span class="order">2 F Wes sup 1 A &amp; 1 F Naf</span>' in html
+
+
+def test_the_claims_the_hepta_page_shows_are_judged_not_discounted() -> None:
+    """Rule 7: "If any problems arise with any particular claims they will be discounted". Each claim line the page
+    shows, sent with an Autumn's orders, is read and judged (it fails here: nobody holds the centres), never
+    discounted as unreadable."""
+    claims = [line for line in _examples("hepta") if line.startswith("CLAIM")]
+    assert len(claims) >= 3
+    case = {
+        "variant": "hepta",
+        "phase": {"season": "Fall", "year": 1901, "type": "Movement"},
+        "units": [{"power": "4:Italy", "unit": "A", "at": "4:par"}],
+        "orders": {"1:England": claims, "4:Italy": ["A 4:par - 4:bur"]},
+    }
+    rows = {row["input"]: row for row in run_case(case)["orders"]}
+    for line in claims:
+        assert rows[line]["result"] != "illegal", (line, rows[line]["reason"])

@@ -17,6 +17,7 @@ import pytest
 from web_games import SITE, serving
 
 from judge.game import Games
+from judge.web.docs import variant_names
 
 pytestmark = pytest.mark.slow
 
@@ -90,6 +91,31 @@ def test_every_page_reads_at_a_phones_width(browser: Any, site: str, path: str) 
     page = _page(browser, width=360)
     page.goto(site + path)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+OVERFLOWING = """() => [...document.querySelectorAll("main *")]
+  .filter((el) => !el.parentElement.closest("pre:not(.orders)"))
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible"
+      && !el.matches("pre:not(.orders)")
+    || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+  .map((el) => el.tagName + ": " + el.textContent.slice(0, 60))"""
+"""what overflows on a page: an element wider than the screen, or one scrolling sideways inside itself (a table
+that reads only by scrolling it is not readable on a phone); only a listing of code (adding-a-variant's Python)
+keeps its lines and scrolls within its box"""
+
+
+@pytest.mark.parametrize("width", [1200, 360])
+@pytest.mark.parametrize("name", variant_names())
+def test_every_variant_page_fits_the_screen_tables_and_examples_too(
+    browser: Any, site: str, name: str, width: int
+) -> None:
+    """Issue 41: "tables readable at 360 px". Each variant's page (and the Hoplite Wars map's) at a desktop's width and
+    a phone's: nothing wider than the screen, no table or order example that must be scrolled sideways."""
+    page = _page(browser, width=width)
+    page.goto(f"{site}variants/{name}.html")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(OVERFLOWING) == []
+    assert page.locator("main table").count() >= (1 if name != "adding-a-variant" else 0)
 
 
 def _luminance(rgb: tuple[float, float, float]) -> float:

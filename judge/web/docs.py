@@ -3,11 +3,18 @@ markdown-it-py, CommonMark with its tables.
 
 A picture the Markdown links to lies outside the package (docs/images); the web page shows the variant's own
 starting map instead, drawn from its geometry (`pages.variant_page`), so the image is left out and its text kept.
+
+A page's order examples (its ```orders blocks, which tests/test_variant_pages.py reads through the judge's order
+reader) are shown one order a line, each line its own block with a hanging indent: on a phone's screen a long order
+wraps under itself instead of widening the page or reading as two orders.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from html import escape
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -27,6 +34,7 @@ def variant_html(name: str) -> str:
     if name not in variant_names() or not path.is_file():
         raise KeyError(name)
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.add_render_rule("fence", _fence)
     tokens = md.parse(path.read_text(encoding="utf-8"))
     for token in tokens:
         if token.children:
@@ -45,3 +53,12 @@ def _without_outside_images(token: Token) -> Token:
         if href.endswith(".md") and "/" not in href:
             token.attrs["href"] = href[:-3] + ".html"
     return token
+
+
+def _fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """A fenced block as CommonMark renders it; an `orders` block one order a line (module docstring)."""
+    token = tokens[idx]
+    if token.info.strip() != "orders":
+        return str(self.fence(tokens, idx, options, env))
+    lines = "".join(f'<span class="order">{escape(line)}</span>\n' for line in token.content.splitlines() if line)
+    return f'<pre class="orders"><code>{lines}</code></pre>\n'
