@@ -93,8 +93,8 @@ def test_the_examples_mean_what_the_pages_say_they_mean() -> None:
 
 def test_the_web_page_of_a_variant_shows_its_examples_one_order_a_line_as_written() -> None:
     html = variant_html("multiplomacy")
-    assert '<pre class="orders"><code><span class="order">3 F Eng-Bre</span>\n' in html
-    assert '<span class="order">2 F Wes sup 1 A &amp; 1 F Naf</span>' in html
+    assert '<pre class="orders"><code><span class="order">3 F Eng-Bre\n</span>' in html
+    assert '<span class="order">2 F Wes sup 1 A &amp; 1 F Naf\n</span>' in html
 
 
 def test_the_claims_the_hepta_page_shows_are_judged_not_discounted() -> None:

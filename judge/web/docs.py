@@ -60,5 +60,5 @@ def _fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any)
     token = tokens[idx]
     if token.info.strip() != "orders":
         return str(self.fence(tokens, idx, options, env))
-    lines = "".join(f'<span class="order">{escape(line)}</span>\n' for line in token.content.splitlines() if line)
+    lines = "".join(f'<span class="order">{escape(line)}\n</span>' for line in token.content.splitlines() if line)
     return f'<pre class="orders"><code>{lines}</code></pre>\n'
