@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 CHROMIUM = os.environ.get("JUDGE_TEST_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 PAGES = ("", "games/running/", "games/running/phases/1.html", "games/forming/", "games/closed/", "help.html",
-         "variants/standard.html", "variants/hoplite.html")  # fmt: skip
+         *(f"variants/{name}.html" for name in variant_names()))  # fmt: skip
 
 
 @pytest.fixture(scope="module")
