@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from test_one_count import _hoplite_to_the_sack
-from test_players_not_powers import COUNTRIES, _game
+from test_players_not_powers import COUNTRIES, MAJORS, _game
 from test_web_browser import COLOURS, _contrast, _page, browser  # noqa: F401 (the Chromium fixture)
 
 from judge.game import Games
@@ -26,6 +26,7 @@ from judge.store import open_database
 from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 from judge.web.export import export_site
+from judge.web.frames import map_colours, side_colour
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
 from judge.web.site import Site
@@ -301,3 +302,16 @@ def test_the_pages_pass_basic_accessibility(browser: Any, site: str, path: str) 
     assert any(tag == "A" for tag, _, _ in texts)
     for tag, colour, back in texts:
         assert _contrast(tuple(colour), tuple(back)) >= 4.5, (tag, colour, back)
+
+
+def test_a_side_has_one_colour_whichever_of_its_powers_names_it() -> None:
+    """One rule for a side's colour (`side_colour`), read by the players' table and the chart: the map's colour of
+    the side's lead power, solid. A Hoplite Wars side named by its Minor first is still its Major's colour (the map
+    stripes the Minor; the table and the chart never do); a Hepta player's board-nations are one colour."""
+    hoplite = map_colours("hoplite", None)
+    sparta = side_colour(hoplite, ("Sparta", "Elatea"))
+    assert side_colour(hoplite, ("Elatea", "Sparta")) == side_colour(hoplite, ("Elatea",)) == sparta
+    assert sparta == hoplite.of("Sparta").strong and hoplite.of("Elatea").hatch is not None
+    assert len({side_colour(hoplite, (major,)) for major in MAJORS}) == 7
+    hepta = map_colours("hepta", None)
+    assert {side_colour(hepta, (f"{board}:England",)) for board in range(1, 8)} == {hepta.of("1:England").strong}
