@@ -45,6 +45,8 @@ class Audience:
 @dataclass(frozen=True, kw_only=True)
 class GameEvent:
     game: str
+    variant: str = field(default="", metadata=PRIVATE, repr=False)
+    """the game's variant, whose own templates word its notices where it has them (set by `UseCase.raise_event`)"""
     kind: ClassVar[str] = "event"
     stored: ClassVar[bool] = True
     """kept with the game (its history and the web read it), or only delivered"""

@@ -10,12 +10,11 @@ from typing import Any
 from judge.config import Config
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
-from judge.game.house_rules import press_heading
 from judge.game.use_case import phase_name
-from judge.mail.compose import notice
+from judge.mail.compose import notice, press_heading, words
 from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
-from judge.render import render, render_results
+from judge.render import render_results
 from judge.render.results import phase_code, season_and_year
 from judge.render.tally import holdings, side_total, sides_holding
 
@@ -90,7 +89,11 @@ def _results(
             late=processed.late,
             note=processed.note,
             finished=processed.finished,
-            press=[{**processed.press[i], "heading": press_heading(processed.press[i], gm)} for i in visible if i >= 0],
+            press=[
+                {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)}
+                for i in visible
+                if i >= 0
+            ],
             options=processed.options,
             style=processed.style,
             link=config.web.game_url(processed.game),
@@ -127,8 +130,8 @@ def game_over_mail(
     )
     centres = [(label, halves(n)) for label, n in counted if n]
     winners = [side.label for side in sides_holding(variant, options, powers)]  # a side named once, as lists do
-    text = render(
-        "game_over.txt.j2",
+    said = words(
+        "game_over",
         variant,
         judge=config.judge_code,
         game=game,
@@ -142,7 +145,7 @@ def game_over_mail(
         centres=centres,
         width=max([10, *(len(label) + 2 for label, _ in centres)]),
     )
-    return readers_mail(config, addresses, game, f"{game}: the game is over ({how})", text)
+    return readers_mail(config, addresses, game, said.subject, said.text)
 
 
 def readers_mail(config: Config, addresses: list[str], game: str, subject: str, text: str) -> ResultsMail:
