@@ -24,6 +24,7 @@ from judge.mail.admin_events import AdminEvent
 from judge.mail.notifier import Notifier, UnhandledEvent
 from judge.render import environment
 from judge.store import open_database
+from judge.testing.mail_rig import Judge, start_game
 
 AUDIENCE = Audience({"Sparta": "sparta@example.org"}, "gm@example.org")
 
@@ -102,3 +103,16 @@ def test_a_use_case_tells_its_events_the_games_variant_and_the_history_does_not_
     paused = games.events[-1]
     assert isinstance(paused, GamePaused) and paused.variant == "hoplite"
     assert "variant" not in paused.data()
+
+
+def test_set_says_what_it_changed_and_a_private_game_without_a_page_password_is_a_line_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """The use case says what SET changed as values; the reply words them (it once read "Set No page password
+    yet: ... (SET WEB PASSWORD).." when the GM made a game private)."""
+    judge = Judge(open_database(f"sqlite:///{tmp_path / 'j.sqlite'}"))
+    start_game(judge)
+    reply = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET web.private=on")
+    assert "   Set web.private=on.\n" in reply
+    assert "   No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).\n" in reply
+    assert "Set No page password" not in reply

@@ -56,6 +56,7 @@ from judge.mail.compose import notice, press_heading, words
 from judge.mail.outbox import outbound_row
 from judge.render import render
 from judge.render.dates import deadline_text, resumed_text, when_text
+from judge.render.orders import orders_report
 from judge.render.position import position_lines
 from judge.variants import get_variant
 
@@ -318,7 +319,7 @@ class Notifier:
                 power=event.power,
                 phase=event.phase,
                 sender=event.sender,
-                report=event.report,
+                report=orders_report(event.submission),
             )
         ]
 
