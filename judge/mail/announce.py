@@ -49,7 +49,6 @@ def _results(
     outcome = processed.outcome
     phase = outcome["phase"]
     when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
-    subject = f"{processed.game} {phase_code(phase)}: results of {when}"
     # the map after the phase, drawn once for every copy (judge.toml [judge] pictures; players may turn it off):
     # one picture, or one a board for a variant of several boards; drawn ahead by the keeper's picture workers
     # when they drew this very outcome (judge/mail/predrawn.py), else here
@@ -100,7 +99,8 @@ def _results(
             phase_link=config.web.phase_url(processed.game, processed.index),
         )
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
-        mail = notice(config, to, subject, text)
+        said = words("results", variant, game=processed.game, code=phase_code(phase), when=when, sheet=text)
+        mail = notice(config, to, said.subject, said.text)
         if with_picture:
             mail.make_mixed()
             for picture in pictures:
