@@ -18,6 +18,7 @@ import judge.game
 import judge.mail
 import judge.schedule
 from judge.config import Config
+from judge.data import data_dir
 from judge.game import Games
 from judge.game.events import Audience, GameEvent, GamePaused, GameResumed
 from judge.mail.admin_events import AdminEvent
@@ -65,6 +66,23 @@ def test_an_event_without_a_handler_is_logged_counted_and_raised(caplog: pytest.
         told.mails([GamePaused(game="g", audience=AUDIENCE), Unheard(game="g")])
     assert told.unhandled["Unheard"] == 1
     assert "no handler for Unheard" in caplog.text
+
+
+def test_every_notice_template_begins_with_its_subject_line() -> None:
+    """`templates/notices/<name>.txt.j2` and a variant's own (`templates/<variant>/notices/`): after the comment that
+    says what it is (and any value it sets), the first line is the subject, then a blank line
+    (`judge.mail.compose.words`)."""
+    templates = Path(str(data_dir("templates")))
+    found = sorted([*templates.glob("notices/*.txt.j2"), *templates.glob("*/notices/*.txt.j2")])
+    assert len(found) >= 20
+    for each in found:
+        text = each.read_text()
+        if text.startswith("{#"):
+            text = text[text.index("#}") + 2 :].lstrip("\n")
+        first, _, rest = text.partition("\n")
+        while first.startswith("{% set "):
+            first, _, rest = rest.partition("\n")
+        assert first.startswith("Subject: ") and rest.startswith("\n"), each.name
 
 
 @pytest.fixture
@@ -116,3 +134,23 @@ def test_set_says_what_it_changed_and_a_private_game_without_a_page_password_is_
     assert "   Set web.private=on.\n" in reply
     assert "   No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).\n" in reply
     assert "Set No page password" not in reply
+
+
+def test_a_replys_subject_and_foot_say_what_the_mail_was_about_and_what_it_lacked(tmp_path: Path) -> None:
+    """The reply's template words its subject (the sender's own, as a reply's, tagged with the game) and its foot:
+    a mail of no commands, one of more lines than a reply answers, one cut short, the game's phase and deadline."""
+    judge = Judge(open_database(f"sqlite:///{tmp_path / 'j.sqlite'}"))
+    assert judge.mail("x@example.org", "").endswith(
+        "\n\nYour mail held no commands. Send HELP for the list of commands.\n"
+    )
+    many = judge.mail("x@example.org", "\n".join(["FROB"] * 600))
+    assert many.endswith(
+        "\n\n> (the rest of the mail)\n** 300 more line(s) were not answered: a reply answers the first 200\n"
+        "\nYour mail was too long: only its beginning was read.\n"
+    )
+    start_game(judge)
+    stored = judge.store("france@example.org", "SIGNON alpha France francepw\nA par - bur", subject="my orders")
+    judge.processor.process_pending()
+    (reply,) = judge.outbound(kind="reply", inbound_id=stored)
+    assert reply["Subject"] == "Re: my orders [alpha Spring 1901 Movement]"
+    assert "\n\nalpha is in Spring 1901 Movement.\n\nDeadline: " in judge.reply_to(stored)
