@@ -15,6 +15,7 @@ from judge.commands.base import REGISTRY, CommandError, MailContext, Role, looku
 from judge.config import Config
 from judge.game import GameError, Games
 from judge.mail.answer import Answer, Request
+from judge.render.orders import orders_report
 
 END_BODY = "ENDPRESS"
 
@@ -99,6 +100,6 @@ def flush_orders(ctx: MailContext) -> None:
     except GameError as exc:
         ctx.say("(orders)", [str(exc)], failed=True)
         return
-    ctx.say("(orders)", [f"Orders for {done.power} in {done.game}, {done.phase}:", *done.report()],
+    ctx.say("(orders)", [f"Orders for {done.power} in {done.game}, {done.phase}:", *orders_report(done)],
             failed=bool(done.errors))  # fmt: skip
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase

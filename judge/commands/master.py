@@ -158,8 +158,8 @@ class SetGrace(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 1, f"usage: {self.usage}")
-        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("grace_hours", args[0])])
-        return [f"Set {told}: late orders are taken that long after every deadline."]
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("grace_hours", args[0])]).changed
+        return [f"Set {told.name}={told.value}: late orders are taken that long after every deadline."]
 
 
 @command
@@ -177,7 +177,11 @@ class SetOption(Command):
             require(bool(sep and key and value), f"usage: {self.usage} (HELP SET lists the settings)")
             pairs.append((key, value))
         require(bool(pairs), f"usage: {self.usage} (HELP SET lists the settings)")
-        return [f"Set {told}." for told in ctx.games.setup.set_by_mail(_game(ctx), pairs)]
+        settled = ctx.games.setup.set_by_mail(_game(ctx), pairs)
+        told = [f"Set {c.name}={c.value}{' (rule option)' if c.rule_option else ''}." for c in settled.changed]
+        if settled.no_page_password:
+            told.append("No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).")
+        return told
 
 
 @command

@@ -18,6 +18,7 @@ from judge.variants import Side
 
 if TYPE_CHECKING:
     from judge.game.adjudication import Processed
+    from judge.game.orders import Submission
     from judge.game.table_talk import PressSent
 
 PRIVATE: dict[str, bool] = {"private": True}
@@ -45,6 +46,8 @@ class Audience:
 @dataclass(frozen=True, kw_only=True)
 class GameEvent:
     game: str
+    variant: str = field(default="", metadata=PRIVATE, repr=False)
+    """the game's variant, whose own templates word its notices where it has them (set by `UseCase.raise_event`)"""
     kind: ClassVar[str] = "event"
     stored: ClassVar[bool] = True
     """kept with the game (its history and the web read it), or only delivered"""
@@ -264,8 +267,8 @@ class OrdersFromAnotherAddress(GameEvent):
     phase: str = ""
     owner: str = field(metadata=PRIVATE, repr=False)
     sender: str = field(metadata=PRIVATE, repr=False)
-    report: tuple[str, ...] = field(metadata=PRIVATE, repr=False)
-    """the reply's lines on the orders, as the sender got them"""
+    submission: Submission = field(metadata=PRIVATE, repr=False)
+    """what became of the orders, which the player is told as the sender was"""
 
 
 @dataclass(frozen=True, kw_only=True)

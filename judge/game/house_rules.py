@@ -58,19 +58,6 @@ class PressRules:
             raise HouseRuleError("this game has no partial press (press.partial=false): BROADCAST to everybody")
 
 
-def press_heading(press: dict[str, Any], for_gm: bool) -> str:
-    """The line above a press message: who sent it (unless grey, but for the GM) and to whom."""
-    to = press["recipients"]
-    whom = "everybody" if to == ["*"] else "the GM" if to == ["MASTER"] else ", ".join(to)
-    if press["sender"] is None:
-        return f"Press from the GM to {whom}:"
-    if press.get("grey"):
-        if for_gm:
-            return f"Grey press from {press['sender']} (only the GM is told) to {whom}:"
-        return f"Grey press (its sender is not named) to {whom}:"
-    return f"Press from {press['sender']} to {whom}:"
-
-
 @dataclass(frozen=True)
 class DrawRules:
     dias: bool = True

@@ -10,8 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.engine import OrderKind, PhaseType, Position, Rules
-from judge.engine.refusals import some_of
-from judge.engine.supply import balances, halves, powers_to_order
+from judge.engine.supply import balances, powers_to_order
 from judge.game.checking import LineCheck, check_orders, route_lines
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
@@ -23,6 +22,9 @@ from judge.store import GameStatus, OrderSet
 
 @dataclass(frozen=True)
 class Submission:
+    """What became of the orders a mail filed, as values: the reply and the notice to the power's player word it
+    (`judge.render.orders.orders_report`)."""
+
     game: str
     power: str
     phase: str
@@ -39,46 +41,8 @@ class Submission:
     for them: docs/deadlines.md, "Several powers to a player")"""
 
     @property
-    def fate_of_errors(self) -> str:
-        """What becomes of the units an unusable order names, in this kind of phase."""
-        if self.phase_type is PhaseType.RETREAT:
-            return "a dislodged unit without a usable retreat order is disbanded"
-        if self.phase_type is PhaseType.ADJUSTMENT:
-            return "builds not ordered are waived, and removals not ordered are made by the civil-disorder rules"
-        if self.phase_type is PhaseType.PLACEMENT:
-            return "what is left unplaced is placed or waived by the variant's placement rules"
-        return "the units they name will hold"
-
-    @property
     def errors(self) -> list[LineCheck]:
         return [c for c in self.checks if c.error]
-
-    def report(self) -> list[str]:
-        """Each line as it was read (or why it was not), and what became of the set: the reply's lines."""
-        output = [check.reply_line() for check in self.checks]
-        if len(self.filed) > 1:
-            output.append(
-                "These orders replace the ones you sent before for the powers they order; your other powers keep "
-                "theirs."
-                if self.replaced
-                else "Orders filed; your other powers keep the orders they have."
-            )
-            output.append(f"Now on file for {self.power}:")
-            for power, orders in self.filed.items():
-                output.append(f"  {power}: {'; '.join(orders) if orders else 'no orders'}")
-            if self.owed:
-                hint = (
-                    " (one order for a unit of a power will do: its others hold)"
-                    if self.phase_type is PhaseType.MOVEMENT
-                    else ""
-                )
-                output.append(f"Still owed: {', '.join(self.owed)}. The phase waits for them until the deadline{hint}.")
-        else:
-            output.append("These orders replace the ones you sent before." if self.replaced else "Orders filed.")
-        output += adjustments_due(self.due)
-        if self.errors:
-            output.append(f"{len(self.errors)} order(s) could not be accepted; {self.fate_of_errors}.")
-        return output
 
 
 def as_filed(check: dict[str, Any]) -> str:
@@ -91,27 +55,6 @@ def printed(check: dict[str, Any]) -> bool:
     """Whether the results will print this line (`LineCheck.printed`; a check stored before it was kept: any line
     read as an order)."""
     return bool(check.get("order")) and bool(check.get("printed", True))
-
-
-def adjustment_due(power: str, change: int) -> str:
-    """What a power has to do this winter, as a player reads it (in whole or half centres)."""
-    if change > 0:
-        return f"{power} may build {halves(change)} ({halves(change)} build(s) due; builds not ordered are waived)."
-    if change < 0:
-        return f"{power} must remove {halves(-change)} ({halves(-change)} removal(s) due)."
-    return f"{power} has no builds or removals due."
-
-
-def adjustments_due(due: dict[str, int]) -> list[str]:
-    """A side's Winter in the reply: a line for each power with builds or removals due, and one line for all of
-    those with none (issue 40: a Heptadiplomacy player got seven lines of "no builds or removals due")."""
-    idle = [power for power, change in due.items() if not change]
-    lines = [adjustment_due(power, change) for power, change in due.items() if change]
-    if len(idle) > 1:
-        lines.append(f"No builds or removals due for {some_of(idle)}.")
-    elif idle:
-        lines.append(adjustment_due(idle[0], 0))
-    return lines
 
 
 def _due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:
@@ -210,9 +153,8 @@ class Orders(UseCase):
             )
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(
-                    game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender,
-                    report=tuple(done.report()),
-                )  # fmt: skip
+                    game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender, submission=done
+                )
                 self.raise_event(s, game, event)
             return done
 

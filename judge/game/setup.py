@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -22,8 +23,26 @@ from judge.store import GameStatus
 from judge.variants import get_variant
 
 
+@dataclass(frozen=True)
+class Changed:
+    """One setting or rule option SET changed, and its value as SET reads it back (`shown`, `shown_option`)."""
+
+    name: str
+    value: str
+    rule_option: bool = False
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What `SET name=value ...` changed, for the GM's reply to word."""
+
+    changed: tuple[Changed, ...]
+    no_page_password: bool = False
+    """the game's pages are private and no page password is set yet: they open to nobody until the GM sets one"""
+
+
 class Setup(UseCase):
-    def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
+    def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> Settled:
         """`SET name=value ...` as written: each name a setting (`judge.game.settings`) or a rule option (before
         the start), each value read as its kind. All or nothing: a wrong name or value refuses the lot."""
         with self.store.write() as s:
@@ -31,7 +50,7 @@ class Setup(UseCase):
             options = dict(game.options)
             settings = dict(game.settings)
             variant = get_variant(game.variant)
-            told: list[str] = []
+            told: list[Changed] = []
             try:
                 for key, text in pairs:
                     option = variant.options.get(key.strip().lower())
@@ -40,18 +59,16 @@ class Setup(UseCase):
                             raise GameError(f"the rule option {key} can only be changed before {name} starts")
                         options[key.strip().lower()] = read_option(key, option, text)
                         chosen = shown_option(options[key.strip().lower()])
-                        told.append(f"{key.strip().lower()}={chosen} (rule option)")
+                        told.append(Changed(key.strip().lower(), chosen, rule_option=True))
                         continue
                     setting, value = apply_setting(settings, key, text)
-                    told.append(f"{setting}={shown(setting, value)}")
+                    told.append(Changed(setting, shown(setting, value)))
                 variant.rules(options)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None
             game.options = options
             game.settings = settings
-            if is_private(settings) and game.page_password_hash is None:
-                told.append("No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).")
-            return told
+            return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
 
     def change_settings(self, name: str, **changes: Any) -> None:
         """Timing, press and house rules: any time. Rule options: only before the game starts."""

@@ -3,7 +3,7 @@ use cases need (who gets its mail, when its phase falls due, how it ends)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +32,10 @@ class UseCase:
 
     def raise_event(self, s: Session, game: Game | Snapshot, event: GameEvent, phase: int | None = None) -> None:
         """Say what happened: for the notifier, and kept with the game where a later reader needs it, under the
-        phase it happened in (`phase`: when that is not the phase the game is in now)."""
+        phase it happened in (`phase`: when that is not the phase the game is in now). The event is told its
+        game's variant, whose own templates word its notices where it has them."""
+        if not event.variant:
+            event = replace(event, variant=game.variant)
         self.events.append(event)
         if event.stored:
             index = game.phase_index if phase is None else phase

@@ -10,12 +10,11 @@ from typing import Any
 from judge.config import Config
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
-from judge.game.house_rules import press_heading
 from judge.game.use_case import phase_name
-from judge.mail.compose import notice
+from judge.mail.compose import notice, press_heading, words
 from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
-from judge.render import render, render_results
+from judge.render import render_results
 from judge.render.results import phase_code, season_and_year
 from judge.render.tally import holdings, side_total, sides_holding
 
@@ -50,7 +49,6 @@ def _results(
     outcome = processed.outcome
     phase = outcome["phase"]
     when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
-    subject = f"{processed.game} {phase_code(phase)}: results of {when}"
     # the map after the phase, drawn once for every copy (judge.toml [judge] pictures; players may turn it off):
     # one picture, or one a board for a variant of several boards; drawn ahead by the keeper's picture workers
     # when they drew this very outcome (judge/mail/predrawn.py), else here
@@ -90,14 +88,19 @@ def _results(
             late=processed.late,
             note=processed.note,
             finished=processed.finished,
-            press=[{**processed.press[i], "heading": press_heading(processed.press[i], gm)} for i in visible if i >= 0],
+            press=[
+                {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)}
+                for i in visible
+                if i >= 0
+            ],
             options=processed.options,
             style=processed.style,
             link=config.web.game_url(processed.game),
             phase_link=config.web.phase_url(processed.game, processed.index),
         )
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
-        mail = notice(config, to, subject, text)
+        said = words("results", variant, game=processed.game, code=phase_code(phase), when=when, sheet=text)
+        mail = notice(config, to, said.subject, said.text)
         if with_picture:
             mail.make_mixed()
             for picture in pictures:
@@ -127,8 +130,8 @@ def game_over_mail(
     )
     centres = [(label, halves(n)) for label, n in counted if n]
     winners = [side.label for side in sides_holding(variant, options, powers)]  # a side named once, as lists do
-    text = render(
-        "game_over.txt.j2",
+    said = words(
+        "game_over",
         variant,
         judge=config.judge_code,
         game=game,
@@ -142,7 +145,7 @@ def game_over_mail(
         centres=centres,
         width=max([10, *(len(label) + 2 for label, _ in centres)]),
     )
-    return readers_mail(config, addresses, game, f"{game}: the game is over ({how})", text)
+    return readers_mail(config, addresses, game, said.subject, said.text)
 
 
 def readers_mail(config: Config, addresses: list[str], game: str, subject: str, text: str) -> ResultsMail:

@@ -1,17 +1,48 @@
 """Building the judge's outgoing mail with `email.message.EmailMessage`, so that nothing a player wrote can
-add a header: header values are single lines, and the library refuses anything else."""
+add a header: header values are single lines, and the library refuses anything else; and the words of a notice,
+subject and text, from its template (`words`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.headerregistry import Group
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
+from typing import Any
 
 from judge.config import Config
 from judge.mail.policies import WRITING, set_text
+from judge.render import render
 
 LOOP_HEADER = "X-Judge-Loop"
+SUBJECT = "Subject: "
+"""how a notice's template begins: its first line is the mail's subject, then a blank line, then the text"""
+
+
+class TemplateError(ValueError):
+    """A notice's template that does not begin with its subject line (a mistake in the template, never the mail's)."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """A notice as its template wrote it: the subject and the text."""
+
+    subject: str
+    text: str
+
+
+def words(name: str, variant: str | None, /, **values: Any) -> Words:
+    """The words of one notice, from `templates/notices/<name>.txt.j2` -- or the variant's own
+    `templates/<variant>/notices/<name>.txt.j2`, where it has one. Every notice the judge sends of its own accord is
+    written this way, so that a variant (or a judge's keeper editing the templates) changes any notice in one
+    file, subject and all. The template file's last line break is the file's, not the text's (a press message
+    ends as its writer ended it)."""
+    written = render(f"notices/{name}.txt.j2", variant or None, **values)
+    first, blank, text = written.partition("\n\n")
+    if not first.startswith(SUBJECT) or "\n" in first or not blank:
+        raise TemplateError(f"notices/{name}.txt.j2 must begin with a line {SUBJECT!r}... and a blank line")
+    return Words(first.removeprefix(SUBJECT), text.removesuffix("\n"))
 
 
 def _one_line(text: str) -> str:
@@ -48,3 +79,10 @@ def notice(config: Config, to: str | Group, subject: str, body: str, kind: str =
     message = _base(config, to, subject, body)
     message["Auto-Submitted"] = kind
     return message
+
+
+def press_heading(press: dict[str, Any], for_gm: bool, variant: str | None = None) -> str:
+    """The line above a press message, in its own mail and in the results (`templates/press_heading.txt.j2`): who
+    sent it (unless grey, but for the GM) and to whom."""
+    values = {"sender": press["sender"], "recipients": press["recipients"], "grey": bool(press.get("grey"))}
+    return render("press_heading.txt.j2", variant or None, for_gm=for_gm, **values)

@@ -3,11 +3,22 @@ accord: the game-start mail, results, announcements, press, reminders and late n
 
 Commands and the deadline keeper never compose mail: a use case raises events, and whoever ran it (the mail
 processor for a mail, the keeper for a deadline) hands them here and queues what comes back in the same
-transaction as the change. An event with no mail (a draw vote) gives none.
+transaction as the change. An event with no mail (a draw vote) gives none, by a handler that says so.
+
+Every notice's words, subject and text, are a template's (`templates/notices/<name>.txt.j2`, through
+`judge.mail.compose.words`), the game's variant's own where it has one (`templates/<variant>/notices/...`): this
+module chooses the template, the readers and the values, and writes no words itself.
+
+An event kind with no handler is a mistake in the judge, never a notice to lose: `mails` logs it, counts it
+(`Notifier.unhandled`) and raises `UnhandledEvent`, which undoes the transaction that raised it (the mail is tried
+again and in the end shunted, the deadline's work is tried again and the admin told), and
+`tests/test_notices.py` fails for any event class the game layer defines without a handler.
 """
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +29,9 @@ from judge.config import Config
 from judge.engine import PhaseType
 from judge.game.events import (
     Audience,
+    ConcessionMade,
     DeadlineMoved,
+    DrawVoted,
     GameEnded,
     GameEvent,
     GamePaused,
@@ -37,22 +50,21 @@ from judge.game.events import (
     Reminder,
     WaitingForReplacements,
 )
-from judge.game.house_rules import press_heading
 from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
-from judge.mail.compose import notice
+from judge.mail.compose import notice, press_heading, words
 from judge.mail.outbox import outbound_row
 from judge.render import render
 from judge.render.dates import deadline_text, resumed_text, when_text
+from judge.render.orders import orders_report
 from judge.render.position import position_lines
 from judge.variants import get_variant
 
-VOTES_AFTER_ROLLBACK = (
-    "Draw votes cast before that phase was processed still stand; those cast since are withdrawn "
-    "(vote again if you still wish a draw)."
-)
-"""What becomes of the draw votes, as everyone is told after a ROLLBACK: the rule, never whose votes (they are
-secret; the GM's reply names them), and said whether or not anyone had voted, so that saying it tells nothing."""
+log = logging.getLogger(__name__)
+
+
+class UnhandledEvent(LookupError):
+    """An event the notifier has no handler for: a mistake in the judge, raised so that no notice is lost."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,8 @@ class Outgoing:
 class Notifier:
     def __init__(self, config: Config) -> None:
         self.config = config
+        self.unhandled: Counter[str] = Counter()
+        """the events met without a handler, by class name (each also logged and raised: `UnhandledEvent`)"""
         self._by_kind: dict[type[GameEvent | AdminEvent], Callable[[Any], list[Outgoing]]] = {
             MessageShunted: self._shunted,
             MailUndeliverable: self._undeliverable,
@@ -84,6 +98,8 @@ class Notifier:
             PlayerReplaced: self._replaced,
             PressPosted: self._press,
             HeldPressReleased: self._held_press,
+            DrawVoted: self._no_mail,
+            ConcessionMade: self._no_mail,
             GameEnded: self._ended,
             OrdersFromAnotherAddress: self._from_elsewhere,
             Reminder: self._reminder,
@@ -92,13 +108,22 @@ class Notifier:
             WaitingForReplacements: self._waiting,
         }
 
+    def handles(self, kind: type) -> bool:
+        """Whether events of this class are turned into mail (or, by a handler that says so, into none)."""
+        return kind in self._by_kind
+
     def mails(self, events: Iterable[GameEvent | AdminEvent]) -> list[Outgoing]:
-        """Every mail the events call for, in the order they happened."""
+        """Every mail the events call for, in the order they happened. An event with no handler is logged, counted
+        and raised (`UnhandledEvent`): the caller's transaction is undone rather than a notice lost."""
         out: list[Outgoing] = []
         for event in events:
             make = self._by_kind.get(type(event))
-            if make is not None:
-                out.extend(make(event))
+            if make is None:
+                name = type(event).__name__
+                self.unhandled[name] += 1
+                log.error("the notifier has no handler for %s events (%d met): %r", name, self.unhandled[name], event)
+                raise UnhandledEvent(f"the notifier has no handler for {name} events")
+            out.extend(make(event))
         return out
 
     def rows(
@@ -122,9 +147,21 @@ class Notifier:
     def _notice(self, to: str, subject: str, text: str, kind: str = "notice") -> Outgoing:
         return Outgoing(notice(self.config, to, subject, text), kind)
 
-    def _announce(self, audience: Audience, game: str, subject: str, text: str) -> list[Outgoing]:
-        """Tell everyone in the game (its players, the GM, its observers)."""
-        return [self._notice(address, f"{game}: {subject}", text) for address in audience.everyone()]
+    def _told(self, to: str, name: str, variant: str | None, queue: str = "notice", /, **values: Any) -> Outgoing:
+        """One notice to one reader, in the words of its template (the variant's own where it has one); `queue`:
+        its kind in the outbound queue."""
+        said = words(name, variant, judge=self.config.judge_code, **values)
+        return self._notice(to, said.subject, said.text, queue)
+
+    def _announce(self, event: GameEvent, audience: Audience, name: str, **values: Any) -> list[Outgoing]:
+        """Tell everyone in the game (its players, the GM, its observers) the same notice."""
+        said = words(name, event.variant, judge=self.config.judge_code, game=event.game, **values)
+        return [self._notice(address, said.subject, said.text) for address in audience.everyone()]
+
+    def _no_mail(self, event: GameEvent) -> list[Outgoing]:
+        """An event nobody is mailed about when it happens (a draw vote, a concession: secret until the game ends,
+        which `GameEnded` tells)."""
+        return []
 
     # --- the game's life -------------------------------------------------------------------------------------
 
@@ -133,34 +170,30 @@ class Notifier:
         its deadline, and how to place units where the game opens with a placement."""
         variant = get_variant(event.variant)
         phase = variant.first_phase()
-        placing = variant.opening_help
-        if phase.type is not PhaseType.MOVEMENT and not placing:
-            placing = (
-                f"The game opens with {variant.phase_name(phase)}: each power places its units on its home centres, "
-                "one order a unit (Build A Par, Build F StP/nc), as the variant's rules allow."
-            )
         out = []
         for address in event.audience.everyone():
             side = event.side_of(address)  # each player is told what he plays (his powers: his alone)
-            text = render(
-                "start.txt.j2",
-                event.variant,
-                judge=self.config.judge_code,
-                game=event.game,
-                title=variant.title,
-                options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
-                players=[(seat.power, seat.player) for seat in event.seats],
-                you_play=side.described if side else None,
-                sign_on=side.name if side else None,
-                first=variant.phase_name(phase),
-                deadline=deadline_text(event.deadline) if event.deadline else None,
-                due=when_text(event.deadline) if event.deadline else None,
-                placing=placing,
-                code=phase.code,
-                deadline_code=phase.code if event.deadline else None,
-                variant=event.variant,
+            out.append(
+                self._told(
+                    address,
+                    "game_started",
+                    event.variant,
+                    game=event.game,
+                    title=variant.title,
+                    options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
+                    players=[(seat.power, seat.player) for seat in event.seats],
+                    you_play=side.described if side else None,
+                    sign_on=side.name if side else None,
+                    first=variant.phase_name(phase),
+                    deadline=deadline_text(event.deadline) if event.deadline else None,
+                    due=when_text(event.deadline) if event.deadline else None,
+                    placing=variant.opening_help,
+                    opens_with_movement=phase.type is PhaseType.MOVEMENT,
+                    code=phase.code,
+                    deadline_code=phase.code if event.deadline else None,
+                    variant=event.variant,
+                )
             )
-            out.append(self._notice(address, f"{event.game} has started", text))
         return out
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
@@ -171,8 +204,8 @@ class Notifier:
         """One message for everyone in the game (they all read the same text), as a results sheet is."""
         readers = event.audience.everyone()
         if not event.started or event.position is None:
-            text = f"{event.game} was terminated by its GM before it started."
-            mail = readers_mail(self.config, readers, event.game, f"{event.game}: terminated", text)
+            said = words("game_terminated", event.variant, judge=self.config.judge_code, game=event.game)
+            mail = readers_mail(self.config, readers, event.game, said.subject, said.text)
             return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
         mail = game_over_mail(
             self.config, readers, event.game, event.position, event.how, list(event.winners), event.options
@@ -182,128 +215,113 @@ class Notifier:
     # --- the GM's controls -------------------------------------------------------------------------------------
 
     def _deadline(self, event: DeadlineMoved) -> list[Outgoing]:
-        zone = event.zone
-        if event.why == "absence":
-            when = when_text(event.deadline, zone) if event.deadline else "no deadline"
-            text = f"The deadline is extended to {when} for a player's absence."
-            return self._announce(event.audience, event.game, "deadline extended", text)
-        if event.deadline is None:
-            text = "The GM has removed the deadline: the phase waits for the GM's PROCESS."
-            return self._announce(event.audience, event.game, "no deadline", text)
-        text = f"The GM has set the deadline to {when_text(event.deadline, zone)}."
-        return self._announce(event.audience, event.game, "new deadline", text)
+        when = when_text(event.deadline, event.zone) if event.deadline else None
+        return self._announce(event, event.audience, "deadline_moved", why=event.why, when=when)
 
     def _paused(self, event: GamePaused) -> list[Outgoing]:
-        deadline = (
-            f" The deadline ({when_text(event.deadline, event.zone)}) stops with the clock: when the game is "
-            "resumed it is moved on by the time paused, unless the GM sets another."
-            if event.deadline
-            else ""
-        )
-        text = f"The GM has paused {event.game}: no phase is processed until it is resumed.{deadline}"
-        return self._announce(event.audience, event.game, "paused", text)
+        when = when_text(event.deadline, event.zone) if event.deadline else None
+        return self._announce(event, event.audience, "game_paused", when=when)
 
     def _resumed(self, event: GameResumed) -> list[Outgoing]:
-        return self._announce(
-            event.audience,
-            event.game,
-            "resumed",
-            f"The GM has resumed {event.game}. {resumed_text(event.deadline, event.extended_by, event.zone)}",
-        )
+        deadline = resumed_text(event.deadline, event.extended_by, event.zone)
+        return self._announce(event, event.audience, "game_resumed", deadline=deadline)
 
     def _rolled_back(self, event: GameRolledBack) -> list[Outgoing]:
-        when = when_text(event.deadline, event.zone) if event.deadline else "the GM's PROCESS"
-        orders = (
-            "the orders sent for it are kept"
-            if event.orders_kept
-            else "the orders sent for it are cleared: send them again"
+        when = when_text(event.deadline, event.zone) if event.deadline else None
+        return self._announce(
+            event, event.audience, "game_rolled_back", phase=event.phase, orders_kept=event.orders_kept, when=when
         )
-        text = (
-            f"The GM has rolled {event.game} back to {event.phase}; {orders}. "
-            f"It will be processed at its deadline, {when}, or when the GM processes it. {VOTES_AFTER_ROLLBACK}"
-        )
-        return self._announce(event.audience, event.game, f"rolled back to {event.phase}", text)
 
     def _ejected(self, event: PlayerEjected) -> list[Outgoing]:
-        text = f"The GM has removed the player of {event.side}; it waits for a replacement."
-        out = self._announce(event.audience, event.game, f"{event.side} ejected", text)
+        out = self._announce(event, event.audience, "player_ejected", side=event.side)
         if event.address is not None:
-            told = (
-                f"The GM of {event.game} has removed you from the game: you no longer play {event.side}, and the "
-                "game's mail will not reach you. Write to the GM if you think this a mistake."
-            )
-            out.append(self._notice(event.address, f"{event.game}: you no longer play {event.side}", told))
+            out.append(self._told(event.address, "player_ejected_you", event.variant, game=event.game, side=event.side))
         return out
 
     def _resigned(self, event: PlayerResigned) -> list[Outgoing]:
-        text = (
-            f"The player of {event.side} has resigned from {event.game}. "
-            f"REPLACE {event.sign_on} address to fill the seat."
-        )
-        return [self._notice(event.audience.gm, f"{event.game}: {event.side} resigned", text)]
+        values = {"game": event.game, "side": event.side, "sign_on": event.sign_on}
+        return [self._told(event.audience.gm, "player_resigned", event.variant, **values)]
 
     def _replaced(self, event: PlayerReplaced) -> list[Outgoing]:
         """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
         the player he replaces that he no longer plays it, and who does; everyone else in the game once that the
         side has a new player, by name (never an address)."""
-        lines = [f"The GM of {event.game} has given you {event.side}: you play {event.plays} from now on.", ""]
-        if event.position is not None:
-            lines += [*position_lines(event.variant, event.position, event.deadline), ""]
-        lines.append(
-            f"Sign on with SIGNON {event.game} {event.sign_on} <your password> and send your orders; "
-            f"LIST {event.game} shows the game again, HISTORY {event.game} its last results."
-        )
-        told = self._notice(event.address, f"{event.game}: you play {event.side}", "\n".join(lines))
-        out = [told]
-        if event.replaced is not None and event.replaced != event.address:
-            text = (
-                f"The GM of {event.game} has replaced you: {event.player} plays {event.side} from now on. You can "
-                "no longer sign on, order or write press in the game, and its mail will not reach you. Write to "
-                "the GM if you think this a mistake."
+        values = {"game": event.game, "side": event.side, "player": event.player}
+        position = None if event.position is None else position_lines(event.variant, event.position, event.deadline)
+        out = [
+            self._told(
+                event.address,
+                "player_replaced_you",
+                event.variant,
+                plays=event.plays,
+                sign_on=event.sign_on,
+                position=position,
+                **values,
             )
-            out.append(self._notice(event.replaced, f"{event.game}: you no longer play {event.side}", text))
+        ]
+        if event.replaced is not None and event.replaced != event.address:
+            out.append(self._told(event.replaced, "player_replaced_old", event.variant, **values))
         others = [a for a in event.audience.everyone() if a not in (event.address, event.replaced)]
-        text = f"{event.side} has a new player, chosen by the GM: {event.player}."
-        return [*out, *(self._notice(a, f"{event.game}: {event.side} replaced", text) for a in others)]
+        said = words("player_replaced", event.variant, judge=self.config.judge_code, **values)
+        return [*out, *(self._notice(a, said.subject, said.text) for a in others)]
 
     # --- press -------------------------------------------------------------------------------------------------
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent
-        sender = sent.press["sender"]
-        subject = f"{event.game}: press" + (f" from {sender}" if sender and not sent.press["grey"] else "")
         out = []
         for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
             if for_gm and event.by_gm:
                 continue  # the GM wrote it
-            heading = press_heading(sent.press, for_gm)
-            out.append(self._notice(address, subject, f"{heading}\n\n{sent.press['body']}", "press"))
+            heading = press_heading(sent.press, for_gm, event.variant)
+            out.append(
+                self._told(
+                    address,
+                    "press_posted",
+                    event.variant,
+                    "press",
+                    game=event.game,
+                    sender=sent.press["sender"],
+                    grey=bool(sent.press.get("grey")),
+                    heading=heading,
+                    body=sent.press["body"],
+                )
+            )
         return out
 
     def _held_press(self, event: HeldPressReleased) -> list[Outgoing]:
         out = []
         for sent in event.messages:
             for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
-                heading = press_heading(sent.press, for_gm)
-                text = f"{heading}\n(held for the results, released as {event.game} ends)\n\n{sent.press['body']}"
-                out.append(self._notice(address, f"{event.game}: press released", text, "press"))
+                heading = press_heading(sent.press, for_gm, event.variant)
+                out.append(
+                    self._told(
+                        address,
+                        "held_press_released",
+                        event.variant,
+                        "press",
+                        game=event.game,
+                        heading=heading,
+                        body=sent.press["body"],
+                    )
+                )
         return out
 
     # --- orders ------------------------------------------------------------------------------------------------
 
     def _from_elsewhere(self, event: OrdersFromAnotherAddress) -> list[Outgoing]:
-        text = "\n".join(
-            [
-                f"Orders for {event.power} in {event.game}, {event.phase}, were sent from {event.sender}",
-                "with your password, and now replace any you sent before:",
-                "",
-                *event.report,
-                "",
-                "If you did not send them, change your password (SET PASSWORD) and tell the GM.",
-            ]
-        )
-        subject = f"{event.game}: orders for {event.power} sent from another address"
-        return [self._notice(event.owner, subject, text)]
+        return [
+            self._told(
+                event.owner,
+                "orders_from_another_address",
+                event.variant,
+                game=event.game,
+                power=event.power,
+                phase=event.phase,
+                sender=event.sender,
+                report=orders_report(event.submission),
+            )
+        ]
 
     # --- deadlines -----------------------------------------------------------------------------------------------
 
@@ -341,33 +359,35 @@ class Notifier:
     # --- the admin ----------------------------------------------------------------------------------------------
 
     def _shunted(self, event: MessageShunted) -> list[Outgoing]:
-        text = (
-            f"Message {event.message_id} (Message-ID {event.header_id}) could not be processed after "
-            f"{event.attempts} attempts and was shunted:\n\n{event.error}\n\n"
-            f"judge shunt show {event.message_id}   /   judge shunt retry {event.message_id}"
-        )
-        return [self._notice(self.config.admin, f"shunted message {event.message_id}", text)]
+        return [
+            self._told(
+                self.config.admin,
+                "message_shunted",
+                None,
+                message_id=event.message_id,
+                header_id=event.header_id,
+                attempts=event.attempts,
+                error=event.error,
+            )
+        ]
 
     def _undeliverable(self, event: MailUndeliverable) -> list[Outgoing]:
-        text = (
-            f"The judge gave up outbound mail {event.row_id} ({event.kind}) to {', '.join(event.recipients)}: "
-            f"{event.error}\n\n`judge outbox show {event.row_id}` shows it; `judge outbox retry {event.row_id}` "
-            "queues it again."
-        )
-        return [self._notice(self.config.admin, f"undeliverable mail {event.row_id}", text, "undeliverable")]
+        return [
+            self._told(
+                self.config.admin,
+                "mail_undeliverable",
+                None,
+                "undeliverable",
+                row_id=event.row_id,
+                kind=event.kind,
+                recipients=event.recipients,
+                error=event.error,
+            )
+        ]
 
     def _work_failed(self, event: GameWorkFailed) -> list[Outgoing]:
-        admin = (
-            f"The judge could not do the work due for {event.game} ({event.phase}): {event.error}\n\n"
-            "Nothing was changed: the game waits, and the judge tries again every minute (the log has the whole "
-            f"trace). Its GM, {event.gm}, was told the game is held up."
-        )
-        gm = (
-            f"The judge could not process {event.game} ({event.phase}): it met an error of its own, and its admin "
-            "has been told. Nothing was changed and nothing sent is lost: the orders on file stay on file, and the "
-            "phase is processed as soon as the judge is mended (it tries again every minute)."
-        )
+        values = {"game": event.game, "phase": event.phase, "gm": event.gm}
         return [
-            self._notice(self.config.admin, f"{event.game}: the work due failed", admin),
-            self._notice(event.gm, f"{event.game}: {event.phase} is held up", gm),
+            self._told(self.config.admin, "game_work_failed", None, error=event.error, **values),
+            self._told(event.gm, "game_work_failed_gm", None, **values),
         ]

@@ -53,14 +53,13 @@ from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.config import Config
 from judge.game import Games
 from judge.mail.admin_events import MessageShunted
-from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request, Section
+from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request
 from judge.mail.claims import alive, this_process
-from judge.mail.compose import reply
+from judge.mail.compose import reply, words
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
-from judge.render import render_reply
 from judge.render.dates import due_text
 from judge.store import Database, InboundMail, MailStatus
 from judge.store.lists import one_of
@@ -518,16 +517,12 @@ class Processor:
         games = Games(self.db, self.clock).bound(s)
         request = Request(mail.sender, mail.lines, now, mail.message_id, received)
         said = self.handler(games, self.config, request)
-        footer = self._footer(games, said, mail)
-        subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}".strip()
-        if said.game and said.game not in subject:
-            subject += f" [{said.game}{' ' + said.phase if said.phase else ''}]"
-        if said.unanswered:
-            more = f"{said.unanswered} more line(s) were not answered: a reply answers the first {MAX_SECTIONS}"
-            said.sections.append(Section("(the rest of the mail)", [more], True))
-        body = render_reply(self.config.name, said.sections, footer)
+        answered = words("reply", None, judge=self.config.name, subject=mail.subject, game=said.game,
+                         phase=said.phase, sections=said.sections, unanswered=said.unanswered,
+                         answered_at_most=MAX_SECTIONS, truncated=mail.truncated,
+                         **self._foot(games, said))  # fmt: skip
         to = mail.reply_to or mail.sender
-        answer = reply(self.config, to, subject, body, mail.message_id, mail.references)
+        answer = reply(self.config, to, answered.subject, answered.text, mail.message_id, mail.references)
         for filename, png in said.attachments:  # the MAP command's pictures
             attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id, recipients=[to])]
@@ -542,19 +537,13 @@ class Processor:
             why=f"answered {mail.sender}",
         )
 
-    def _footer(self, games: Games, said: Answer, mail: IncomingMail) -> list[str]:
-        lines = []
-        if not said.sections:
-            lines.append("Your mail held no commands. Send HELP for the list of commands.")
-        if mail.truncated:
-            lines.append("Your mail was too long: only its beginning was read.")
-        if said.game:
-            phase, deadline, zone = games.reads.brief(said.game)
-            if phase:
-                lines.append(f"{said.game} is in {phase}.")
-            if deadline:
-                lines.append(f"Deadline: {due_text(deadline, self.clock.now(), zone)}.")
-        return lines
+    def _foot(self, games: Games, said: Answer) -> dict[str, str | None]:
+        """What the foot of a reply about a game says of it (its template words it): the phase it is in now and
+        its deadline, from the sender's point of view in time."""
+        if not said.game:
+            return {"now_in": None, "deadline": None}
+        phase, deadline, zone = games.reads.brief(said.game)
+        return {"now_in": phase or None, "deadline": due_text(deadline, self.clock.now(), zone) if deadline else None}
 
 
 @dataclass

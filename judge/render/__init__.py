@@ -46,10 +46,6 @@ def render_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any
     return render("results.txt.j2", sheet.variant, s=sheet)
 
 
-def render_reply(judge: str, sections: list[Any], footer: list[str]) -> str:
-    return render("reply.txt.j2", None, judge=judge, sections=sections, footer=footer)
-
-
 def reply_results(
     game: str,
     outcome: dict[str, Any],
