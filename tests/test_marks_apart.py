@@ -1,5 +1,6 @@
-"""The judge's own marks kept apart from the GM's settings (issue 42, item 4): migration 0011_marks moves the marks
-an older database holds in `games.settings` into their columns, and leaves the GM's settings as they were."""
+"""The judge's own marks and the players' state kept apart from the GM's settings (issue 42, item 4): migration
+0011_marks moves what an older database holds in `games.settings` into their columns, and leaves there only what
+SET takes, as it was."""
 
 from __future__ import annotations
 
@@ -25,7 +26,13 @@ OLD_SETTINGS = {
     "_no_early": 4,
     "_failed": 3,
     "_paused_at": "2026-12-02T10:30:00+00:00",
+    "observers": ["watcher@example.org"],
+    "concessions": {"Italy": "France"},
+    "pictures.off": ["England"],
+    "note": "Press is grey from now on.",
 }
+GM_SETTINGS = {"timing": {"zone": "Europe/Paris", "manual": False}, "nmr": "wait"}
+"""what SET takes, of the settings above: all that is left in the settings"""
 
 
 def _old_database(url: str) -> None:
@@ -44,20 +51,26 @@ def _old_database(url: str) -> None:
     engine.dispose()
 
 
-def test_the_upgrade_moves_every_mark_out_of_the_settings(database_url: str) -> None:
+def test_the_upgrade_moves_every_mark_and_the_players_state_out_of_the_settings(database_url: str) -> None:
     _old_database(database_url)
     db = open_database(database_url)  # upgrades to the head on start
     with db.transaction() as s:
         game = s.scalars(select(Game).where(Game.name == "old")).one()
         marks, settings = game.marks, game.settings
+        absences, observers, concessions = game.absences, game.observers, game.concessions
+        pictures_off, note = game.pictures_off, game.note
     db.dispose()
     paused = datetime(2026, 12, 2, 10, 30, tzinfo=UTC)
     assert as_utc(marks.paused_at) == paused  # SQLite keeps no zone: read back as UTC, as every moment is
     assert replace(marks, paused_at=None) == Marks(reminded=7, late=6, gm_told=5, processed=6, no_early=4, failed=3)
-    assert settings == {key: value for key, value in OLD_SETTINGS.items() if not key.startswith("_")}
+    assert settings == GM_SETTINGS
+    assert (absences, observers, concessions, pictures_off, note) == (
+        OLD_SETTINGS["absences"], ["watcher@example.org"], {"Italy": "France"}, ["England"],
+        "Press is grey from now on.",
+    )  # fmt: skip
 
 
-def test_the_downgrade_puts_the_marks_back_where_the_older_judge_reads_them(sqlite_url: str) -> None:
+def test_the_downgrade_puts_everything_back_where_the_older_judge_reads_it(sqlite_url: str) -> None:
     _old_database(sqlite_url)
     engine = make_engine(sqlite_url)
     with engine.begin() as conn:

@@ -26,7 +26,7 @@ from judge.contract import position_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game.adjudication import Adjudication
-from judge.game.attendance import held_away, owed_by_sides, owed_texts
+from judge.game.attendance import Away, held_away, owed_by_sides, owed_texts
 from judge.game.events import OrdersLate, PhaseDeadline, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.timing import Timing, grace_end, reminder_time, timing_from_settings
 from judge.game.use_case import UseCase, audience_of, sides_of
@@ -46,6 +46,8 @@ class Look:
     index: int
     settings: dict[str, Any]
     marks: Marks
+    away: Away
+    """the players' absences (`Game.absences`)"""
     deadline: datetime | None
     phase_type: PhaseType
     due: frozenset[str]
@@ -87,7 +89,7 @@ def plan(look: Look, now: datetime) -> Plan:
     timing = timing_from_settings(settings)
     # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
     disorder = {power for power, status, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
-    awaited = look.due - disorder - held_away(settings, now)
+    awaited = look.due - disorder - held_away(settings, look.away, now)
     missing = sorted(awaited - look.sets.keys())
     faulty = sorted(p for p in awaited if look.sets.get(p))
     waiting = any(wait for power, _, wait in look.seats if power in awaited)
@@ -198,6 +200,7 @@ class Deadlines(UseCase):
             game.phase_index,
             game.settings,
             game.marks,
+            game.absences,
             game.deadline,
             position.phase.type,
             frozenset(powers_to_order(rules, position)),

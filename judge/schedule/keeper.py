@@ -324,8 +324,8 @@ class DeadlineKeeper:
         with self.db.transaction() as s:
             games = s.execute(
                 select(
-                    Game.id, Game.name, Game.version, Game.phase_index, Game.settings, Game.marks, Game.deadline,
-                    Game.variant, Game.options,
+                    Game.id, Game.name, Game.version, Game.phase_index, Game.settings, Game.marks, Game.absences,
+                    Game.deadline, Game.variant, Game.options,
                 ).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)
             ).all()  # fmt: skip
             seats: dict[int, list[tuple[str, str, bool]]] = {}
@@ -372,6 +372,7 @@ class DeadlineKeeper:
                     game.phase_index,
                     game.settings,
                     game.marks,
+                    game.absences,
                     game.deadline,
                     phase_type,
                     due,

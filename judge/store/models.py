@@ -131,8 +131,18 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     """rule options passed to the variant (`judge variants --options NAME`)"""
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    """press, timing and house rules (deadlines, NMR handling) as set by the GM (`judge.game.settings`), and the
-    players' state (absences, observers, concessions, pictures off)"""
+    """press, timing and house rules (deadlines, NMR handling) as set by the GM: only what SET takes
+    (`judge.game.settings.SETTINGS`)"""
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+    """the GM's note, printed with every results mail until changed (`NOTE`)"""
+    absences: Mapped[dict[str, list[str]]] = mapped_column(JSON, default=dict)
+    """the players' absences (`SET ABSENCE`): power -> [start, end], ISO instants (`judge.game.attendance`)"""
+    observers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the addresses that observe the game (`OBSERVE`), sorted"""
+    concessions: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    """power -> the power its player concedes to (`CONCEDE`)"""
+    pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
