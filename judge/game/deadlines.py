@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -56,6 +56,29 @@ class Look:
     """(power, status, SET WAIT) of every seat with a power"""
     sets: dict[str, bool]
     """the powers with orders on file for this phase: power -> the set has errors"""
+
+    @classmethod
+    def of(
+        cls,
+        game: Looked,
+        phase_type: PhaseType,
+        due: frozenset[str],
+        seats: tuple[tuple[str, str, bool], ...],
+        sets: dict[str, bool],
+    ) -> Look:
+        """The look of a game (loaded, or a row of the keeper's one query of every game) in its phase."""
+        return cls(game.phase_index, game.settings, game.marks, game.absences, game.deadline, phase_type, due,
+                   seats, sets)  # fmt: skip
+
+
+class Looked(Protocol):
+    """What the rules read of a game itself: a `Game`, or a row of those columns."""
+
+    phase_index: int
+    settings: dict[str, Any]
+    marks: Marks
+    absences: dict[str, list[str]]
+    deadline: datetime | None
 
 
 @dataclass(frozen=True)
@@ -196,17 +219,8 @@ class Deadlines(UseCase):
                 )
             )
         }
-        look = Look(
-            game.phase_index,
-            game.settings,
-            game.marks,
-            game.absences,
-            game.deadline,
-            position.phase.type,
-            frozenset(powers_to_order(rules, position)),
-            tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power),
-            sets,
-        )
+        seats = tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power)
+        look = Look.of(game, position.phase.type, frozenset(powers_to_order(rules, position)), seats, sets)
         return look, position.phase
 
     def keep(self, s: Session, game: Game) -> list[str]:

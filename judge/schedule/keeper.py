@@ -368,17 +368,7 @@ class DeadlineKeeper:
                     position = position_from_json(rules, stored)
                     known[key] = (frozenset(powers_to_order(rules, position)), position.phase.type)
                 due, phase_type = known[key]
-                look = Look(
-                    game.phase_index,
-                    game.settings,
-                    game.marks,
-                    game.absences,
-                    game.deadline,
-                    phase_type,
-                    due,
-                    tuple(seats.get(game.id, ())),
-                    sets.get(game.id, {}),
-                )
+                look = Look.of(game, phase_type, due, tuple(seats.get(game.id, ())), sets.get(game.id, {}))
                 due_now = plan(look, now)
                 if due_now:
                     found.append((game.id, game.name, game.phase_index))
