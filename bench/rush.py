@@ -57,7 +57,7 @@ from bench.cpu import process_cpu
 from bench.deadlines import build_games
 from judge.game.settings import DEFAULT_SETTINGS
 from judge.game.timing import grace_end, timing_from_settings
-from judge.store import Game, Player, open_database
+from judge.store import Game, Marks, Player, open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available, free_port
 from judge.testing.lmtp_delivery import Delivered, LmtpDelivery
 from judge.testing.postgres import postgres_problem, scratch_database
@@ -175,9 +175,8 @@ def _due_at(url: str, moment: datetime) -> None:
     grace = grace_end(moment, timing, "movement") - moment
     db = open_database(url, migrate=False)
     with db.transaction() as s:
-        for game_id, settings in s.execute(select(Game.id, Game.settings)).all():
-            done = {**settings, "_reminded": 0, "_late": 0, "_gm_told": 0}
-            s.execute(update(Game).where(Game.id == game_id).values(deadline=moment - grace, settings=done))
+        done = Marks(reminded=0, late=0, gm_told=0)  # the games' phase 0
+        s.execute(update(Game).values(deadline=moment - grace, marks=done))
     db.dispose()
 
 

@@ -1,7 +1,8 @@
-"""Issue 40: attendance is reckoned per power owed and reported per side. The keeper's decision (`_plan`, a pure
-function) waits for every power that owes orders -- a Hepta player's seven board-nations, a Hoplite Major and its
-Minor, each apart -- and goes early only when each has orders on file without errors (docs/deadlines.md, "What
-happens"); the lists name a side once, with the powers it still owes when they are not all it has."""
+"""Issue 40: attendance is reckoned per power owed and reported per side. The deadline's rules
+(`judge.game.deadlines.plan`, a pure function) wait for every power that owes orders -- a Hepta player's seven
+board-nations, a Hoplite Major and its Minor, each apart -- and goes early only when each has orders on file without
+errors (docs/deadlines.md, "What happens"); the lists name a side once, with the powers it still owes when they are
+not all it has."""
 
 from __future__ import annotations
 
@@ -14,14 +15,18 @@ from sqlalchemy import select
 from judge.engine.phase import PhaseType
 from judge.game.attendance import held_away, owed_by_sides, owed_text, owed_texts
 from judge.game.checking import route_lines
+from judge.game.deadlines import Look
+from judge.game.deadlines import plan as _plan
 from judge.game.reads import side_status
-from judge.schedule.keeper import _Look, _plan
-from judge.store import Game, Seat, SeatStatus, open_database
+from judge.store import Game, Marks, Seat, SeatStatus, open_database
 from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 DEADLINE = NOW + timedelta(days=2)
+
+NO_MARKS = Marks()
+"""a phase the judge has done nothing for yet"""
 
 HEPTA_A = get_variant("hepta").sides({"assignment": "a"})
 ENGLAND = next(side for side in HEPTA_A if side.name == "England")
@@ -36,11 +41,21 @@ def _look(
     seats: dict[str, str] | None = None,
     settings: dict[str, Any] | None = None,
     deadline: datetime = DEADLINE,
-) -> _Look:
+    marks: Marks = NO_MARKS,
+    away: dict[str, list[str]] | None = None,
+) -> Look:
     """A game's look as the keeper reads it: every power due has a seat with a player (`seats`: other statuses)."""
     status = {power: SeatStatus.PLAYING for power in due} | (seats or {})
-    return _Look(
-        3, settings or {}, deadline, phase, frozenset(due), tuple((p, s, False) for p, s in status.items()), sets
+    return Look(
+        3,
+        settings or {},
+        marks,
+        away or {},
+        deadline,
+        phase,
+        frozenset(due),
+        tuple((p, s, False) for p, s in status.items()),
+        sets,
     )
 
 
@@ -78,10 +93,10 @@ def test_orders_with_errors_for_one_board_hold_the_phase() -> None:
 def test_powers_in_civil_disorder_or_held_away_are_not_waited_for() -> None:
     """docs/deadlines.md: civil disorder and `absence.mode=hold` excuse a power, each apart."""
     due = set(ENGLAND.powers) | {"1:France"}
-    away = {"absence": {"mode": "hold"}, "absences": {"1:France": [(NOW - timedelta(days=1)).isoformat(),
-                                                                   (NOW + timedelta(days=3)).isoformat()]}}  # fmt: skip
+    hold = {"absence": {"mode": "hold"}}
+    away = {"1:France": [(NOW - timedelta(days=1)).isoformat(), (NOW + timedelta(days=3)).isoformat()]}
     sets = dict.fromkeys(ENGLAND.powers[1:], False)
-    plan = _plan(_look(due, sets, seats={"1:England": SeatStatus.CIVIL_DISORDER}, settings=away), NOW)
+    plan = _plan(_look(due, sets, seats={"1:England": SeatStatus.CIVIL_DISORDER}, settings=hold, away=away), NOW)
     assert plan.early == "every order is in"
 
 
@@ -92,7 +107,7 @@ def test_a_side_partly_in_is_reminded_and_late_for_what_it_still_owes() -> None:
     assert reminded.remind and reminded.missing == ["6:England", "7:England"]
     late = _plan(_look(due, sets), DEADLINE + timedelta(minutes=1))
     assert late.late and late.missing == ["6:England", "7:England"]
-    assert not _plan(_look(due, dict.fromkeys(due, False), settings={"_no_early": 3}), DEADLINE).late
+    assert not _plan(_look(due, dict.fromkeys(due, False), marks=Marks(no_early=3)), DEADLINE).late
 
 
 def test_a_side_is_named_once_with_the_powers_it_still_owes() -> None:
@@ -162,13 +177,13 @@ def test_a_hepta_players_absence_covers_his_seven_board_nations(tmp_path: Path) 
         away = f"SET ABSENCE {today} TO {today + timedelta(days=3)}"
         assert "away from" in judge.mail("england@example.org", f"SIGNON hep 3:England pwengland\n{away}")
         with db.transaction() as s:
-            settings = s.scalars(select(Game.settings).where(Game.name == "hep")).one()
-        assert sorted(settings["absences"]) == sorted(ENGLAND.powers)
-        assert held_away(settings, judge.clock.now()) == set(ENGLAND.powers)
+            settings, kept = s.execute(select(Game.settings, Game.absences).where(Game.name == "hep")).one()
+        assert sorted(kept) == sorted(ENGLAND.powers)
+        assert held_away(settings, kept, judge.clock.now()) == set(ENGLAND.powers)
         judge.mail("england@example.org", "SIGNON hep England pwengland\nSET NO ABSENCE")
         with db.transaction() as s:
-            settings = s.scalars(select(Game.settings).where(Game.name == "hep")).one()
-        assert not settings["absences"]
+            kept = s.scalars(select(Game.absences).where(Game.name == "hep")).one()
+        assert not kept
     finally:
         db.dispose()
 

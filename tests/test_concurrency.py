@@ -108,7 +108,7 @@ def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database
 
     from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
     from judge.serve import RECHECK, Daemon
-    from judge.store import Game
+    from judge.store import Game, Marks
 
     _set_up(database_url)
     config = Config(
@@ -121,7 +121,7 @@ def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database
     with db.transaction() as s:  # nothing due for two days, and a phase that waits for its deadline
         game = s.scalars(select(Game).where(Game.name == "race")).one()
         game.deadline = datetime.now(UTC) + timedelta(days=2)
-        game.settings = {**game.settings, "_no_early": game.phase_index}
+        game.marks = Marks(no_early=game.phase_index)
     daemon = Daemon(config)
     daemon.start()
     try:

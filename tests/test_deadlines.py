@@ -163,32 +163,33 @@ def test_the_next_due_instant_is_the_earliest_pending_event(table: Table) -> Non
 # --- absences (judge.game.attendance) -------------------------------------------------------------------
 
 
-def _away(*spans: tuple[str, str, str], **absence: object) -> dict[str, object]:
+def _away(*spans: tuple[str, str, str], **absence: object) -> tuple[dict[str, object], dict[str, list[str]]]:
+    """A game's `absence.*` settings, and its absences as kept (`Game.absences`)."""
     zone = ZoneInfo("Europe/London")
     found = {
         power: stored(absence_of(power, date.fromisoformat(first), date.fromisoformat(last), zone))
         for power, first, last in spans
     }
-    return {"absences": found, "absence": absence}
+    return {"absence": absence}, found
 
 
 def test_a_deadline_in_an_absence_moves_to_a_day_after_it_ends() -> None:
-    settings = _away(("France", "2026-12-01", "2026-12-03"))
+    settings, away = _away(("France", "2026-12-01", "2026-12-03"))
     deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
-    assert extended_deadline(settings, deadline, {"France"}) == datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
-    assert extended_deadline(settings, deadline, {"Germany"}) is None  # France has nothing to order
-    assert extended_deadline(settings, datetime(2026, 12, 4, 0, 0, tzinfo=UTC), {"France"}) is None
+    assert extended_deadline(settings, away, deadline, {"France"}) == datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
+    assert extended_deadline(settings, away, deadline, {"Germany"}) is None  # France has nothing to order
+    assert extended_deadline(settings, away, datetime(2026, 12, 4, 0, 0, tzinfo=UTC), {"France"}) is None
 
 
 def test_absences_that_follow_each_other_move_a_deadline_on_but_never_past_the_limit() -> None:
-    settings = _away(("France", "2026-12-01", "2026-12-03"), ("Italy", "2026-12-04", "2026-12-30"), max_days=7)
+    settings, away = _away(("France", "2026-12-01", "2026-12-03"), ("Italy", "2026-12-04", "2026-12-30"), max_days=7)
     deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
-    assert extended_deadline(settings, deadline, {"France", "Italy"}) == deadline + timedelta(days=7)
+    assert extended_deadline(settings, away, deadline, {"France", "Italy"}) == deadline + timedelta(days=7)
 
 
 def test_under_hold_an_absence_moves_no_deadline_and_the_power_is_not_waited_for() -> None:
-    settings = _away(("France", "2026-12-01", "2026-12-03"), mode="hold")
+    settings, away = _away(("France", "2026-12-01", "2026-12-03"), mode="hold")
     deadline = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
-    assert extended_deadline(settings, deadline, {"France"}) is None
-    assert held_away(settings, deadline) == {"France"}
-    assert held_away(settings, datetime(2026, 12, 4, 0, 0, tzinfo=UTC)) == set()
+    assert extended_deadline(settings, away, deadline, {"France"}) is None
+    assert held_away(settings, away, deadline) == {"France"}
+    assert held_away(settings, away, datetime(2026, 12, 4, 0, 0, tzinfo=UTC)) == set()

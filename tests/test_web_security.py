@@ -295,7 +295,7 @@ def test_nothing_private_changes_what_a_stranger_can_measure_of_a_game(served: S
     served.games.talk.post_press("running", "France", ["Germany"], "Belgium-whisper again")
     served.games.talk.post_press("running", "France", ["GM"], "to the GM alone")
     served.games.orders.submit("running", "Germany", ["A Mun - Bur"])
-    served.games.setup.change_settings("running", note="another gm-note-words")
+    served.games.setup.set_note("running", "another gm-note-words")
     assert served.games.reads.history_stamp("running") == stamp
     assert stranger.ask("/games/running/").body == before
     assert served.site.history("running") is kept

@@ -56,7 +56,7 @@ def play_every_state(games: Games) -> None:
         games.talk.post_press(name, "England", ["*"], GREY, grey=True)
         games.adjudication.process(name)
         games.orders.submit(name, "France", ["A Bur - Gas"])
-        games.setup.change_settings(name, note="gm-note-words for the next results")
+        games.setup.set_note(name, "gm-note-words for the next results")
     games.controls.pause("paused")
     games.controls.terminate("finished")
     games.setup.set_by_mail("closed", [("web.private", "on")])

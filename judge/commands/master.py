@@ -291,7 +291,7 @@ class Note(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         text = " ".join(args).strip()
-        ctx.games.setup.change_settings(_game(ctx), note=text or None)
+        ctx.games.setup.set_note(_game(ctx), text or None)
         # the GM's own words, as written: the judge adds no stop of its own ("grey.." was the old reply)
         return [f"Note for the results: {text}" if text else "The note is cleared."]
 

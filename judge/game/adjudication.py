@@ -23,7 +23,7 @@ from judge.game.attendance import not_awaited, owed_texts
 from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
-from judge.game.settings import PICTURES_OFF, results_style
+from judge.game.settings import results_style
 from judge.game.store import rules_of
 from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, side_of, sides_of
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
@@ -201,7 +201,7 @@ class Adjudication(UseCase):
                 processed_at=now,
             )
         )
-        excused = not_awaited(game.seats, game.settings, now)
+        excused = not_awaited(game.seats, game.settings, game.absences, now)
         late = _mark_attendance(game, powers_to_order(rules, position) - excused, set(lines))
         alive = surviving_powers(after)
         for seat in game.seats:
@@ -216,7 +216,6 @@ class Adjudication(UseCase):
             finished = "victory"
         game.deadline = None if finished else next_deadline(game, now)
         s.flush()  # the unique (game, index) key stops a second process here
-        note = game.settings.get("note")
         processed = Processed(
             game=game.name,
             index=index,
@@ -225,11 +224,11 @@ class Adjudication(UseCase):
             late=late,
             finished=finished,
             deadline=game.deadline,
-            note=str(note) if note else None,
+            note=game.note,
             press=release_press(s, game),
             options=dict(game.options),
             style=results_style(game.settings),
-            pictures_off=list(game.settings.get(PICTURES_OFF) or ()),
+            pictures_off=list(game.pictures_off),
         )
         event = PhaseProcessed(
             game=game.name,

@@ -16,7 +16,7 @@ A power in civil disorder (no player, since the GM started the game short or lef
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -68,10 +68,14 @@ def absence_of(power: str, first: date, last: date, zone: ZoneInfo) -> Absence:
     return Absence(power, start, end)
 
 
-def absences(settings: dict[str, Any]) -> list[Absence]:
-    """The absences a game's settings hold (`absences`: power -> [start, end] as ISO instants)."""
+Away = Mapping[str, Sequence[str]]
+"""a game's absences as kept (`Game.absences`): power -> [start, end], ISO instants"""
+
+
+def absences(away: Away) -> list[Absence]:
+    """The absences a game holds (`Game.absences`)."""
     found = []
-    for power, (start, end) in sorted((settings.get("absences") or {}).items()):
+    for power, (start, end) in sorted(away.items()):
         found.append(Absence(power, datetime.fromisoformat(start), datetime.fromisoformat(end)))
     return found
 
@@ -88,13 +92,14 @@ def max_days(settings: dict[str, Any]) -> float:
     return float(section(settings, "absence").get("max_days", DEFAULT_MAX_DAYS))
 
 
-def extended_deadline(settings: dict[str, Any], deadline: datetime, due: Iterable[str]) -> datetime | None:
-    """The deadline an absence moves `deadline` to (mode `extend`), or None when no absence of a power in `due`
-    covers it. A later absence that the moved deadline falls in moves it again, within the same limit."""
+def extended_deadline(settings: dict[str, Any], kept: Away, deadline: datetime, due: Iterable[str]) -> datetime | None:
+    """The deadline an absence (of those `kept`) moves `deadline` to under the game's `settings` (mode `extend`),
+    or None when no absence of a power in `due` covers it. A later absence that the moved deadline falls in moves
+    it again, within the same limit."""
     if mode(settings) != "extend":
         return None
     powers = set(due)
-    away = [a for a in absences(settings) if a.power in powers]
+    away = [a for a in absences(kept) if a.power in powers]
     limit = deadline + timedelta(days=max_days(settings))
     moved = deadline
     for _ in range(len(away) + 1):
@@ -107,17 +112,18 @@ def extended_deadline(settings: dict[str, Any], deadline: datetime, due: Iterabl
     return moved if moved != deadline else None
 
 
-def not_awaited(seats: Iterable[Seat], settings: dict[str, Any], moment: datetime) -> set[str]:
+def not_awaited(seats: Iterable[Seat], settings: dict[str, Any], kept: Away, moment: datetime) -> set[str]:
     """The powers a phase does not wait for and does not count late: in civil disorder, or away under `hold`."""
     disorder = {seat.power for seat in seats if seat.power and seat.status == SeatStatus.CIVIL_DISORDER}
-    return disorder | held_away(settings, moment)
+    return disorder | held_away(settings, kept, moment)
 
 
-def held_away(settings: dict[str, Any], moment: datetime) -> set[str]:
-    """The powers not waited for at `moment` because their player is away and the GM holds their orders."""
+def held_away(settings: dict[str, Any], kept: Away, moment: datetime) -> set[str]:
+    """The powers not waited for at `moment` because their player is away (`kept`) and the GM holds their
+    orders (`absence.mode=hold` in the `settings`)."""
     if mode(settings) != "hold":
         return set()
-    return {a.power for a in absences(settings) if a.covers(moment)}
+    return {a.power for a in absences(kept) if a.covers(moment)}
 
 
 def owed_by_sides(sides: Iterable[Side], owing: Iterable[str]) -> list[tuple[Side, list[str]]]:

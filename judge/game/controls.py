@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from judge.clock import as_utc
 from judge.contract import position_from_json
 from judge.engine.supply import surviving_powers
+from judge.game.deadlines import mark
 from judge.game.errors import GameError
 from judge.game.events import (
     DeadlineMoved,
@@ -49,10 +50,6 @@ def _votes_after_rollback(
     return tuple(sorted(kept)), tuple(sorted(dropped))
 
 
-_PAUSED_AT = "_paused_at"
-"""the setting that keeps when a paused game was paused (for RESUME's extension of the deadline)"""
-
-
 class Controls(UseCase):
     def pause(self, name: str) -> GamePaused:
         """Stop the clock. The deadline stops with it: RESUME extends it by the time paused (njudge's habit),
@@ -62,7 +59,7 @@ class Controls(UseCase):
             if game.status != GameStatus.ACTIVE:
                 raise GameError(f"{name} is {game.status}; only an active game can be paused")
             game.status = GameStatus.PAUSED
-            game.settings = {**game.settings, _PAUSED_AT: self.clock.now().isoformat()}
+            mark(game, paused_at=self.clock.now())  # RESUME moves the deadline on from it
             zone = timing_from_settings(game.settings).zone
             event = GamePaused(game=name, deadline=game.deadline, zone=zone, audience=audience_of(game))
             self.raise_event(s, game, event)
@@ -76,14 +73,13 @@ class Controls(UseCase):
             if game.status != GameStatus.PAUSED:
                 raise GameError(f"{name} is not paused")
             game.status = GameStatus.ACTIVE
-            settings = dict(game.settings)
-            paused_at = settings.pop(_PAUSED_AT, None)
-            game.settings = settings
+            paused_at = as_utc(game.marks.paused_at)
+            mark(game, paused_at=None)
             extended = None
             if set_deadline:
                 game.deadline = deadline
             elif game.deadline is not None and paused_at is not None:
-                extended = self.clock.now() - as_utc(datetime.fromisoformat(paused_at))
+                extended = self.clock.now() - paused_at
                 game.deadline = as_utc(game.deadline) + extended
             zone = timing_from_settings(game.settings).tz
             event = GameResumed(
@@ -135,7 +131,7 @@ class Controls(UseCase):
             game.position = record.position_before
             game.phase_index = to_index
             game.deadline = next_deadline(game, now)
-            game.settings = {**game.settings, "_no_early": to_index}
+            mark(game, no_early=to_index)
             if game.status == GameStatus.FINISHED:
                 game.status = GameStatus.ACTIVE
                 game.result = None

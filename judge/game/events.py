@@ -271,6 +271,22 @@ class OrdersFromAnotherAddress(GameEvent):
     """what became of the orders, which the player is told as the sender was"""
 
 
+@dataclass(frozen=True)
+class PhaseDeadline:
+    """The deadline a reminder or late notice is about, as moments: the notifier's templates word them in the
+    game's zone (`judge.render.dates`, the one form of a moment), and njudge's header line names the phase by its
+    code."""
+
+    variant: str
+    code: str
+    """the phase's njudge code (`F1901M`), for the `:: Deadline:` and `:: Phase:` header lines"""
+    deadline: datetime
+    grace_end: datetime
+    """when orders stop being awaited: the deadline itself where the phase has no grace"""
+    zone: str
+    """the game's time zone (`timing.zone`)"""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Reminder(GameEvent):
     """A power's orders are missing or faulty as the deadline nears."""
@@ -288,8 +304,8 @@ class Reminder(GameEvent):
     """the side's powers still without orders, when they are not all it has (a side's powers are owed apart)"""
     with_errors: tuple[str, ...] = ()
     """the side's powers whose orders have errors, when they are not all it has"""
-    notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
-    """what the reminder and late templates print (deadline, grace)"""
+    deadline: PhaseDeadline = field(metadata=PRIVATE, repr=False)
+    """the moments the reminder names (its words are the notifier's templates')"""
     address: str = field(metadata=PRIVATE, repr=False)
 
 
@@ -304,7 +320,8 @@ class OrdersLate(GameEvent):
     """the players (their sides, as lists name them) owing orders, each with the powers it owes when they are not
     all it has (`England (3:England)`: `judge.game.attendance.owed_text`)"""
     faulty: tuple[str, ...] = ()
-    notice: dict[str, Any] = field(metadata=PRIVATE, repr=False)
+    deadline: PhaseDeadline = field(metadata=PRIVATE, repr=False)
+    """the moments the late notices name"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
     addresses: dict[str, str] = field(metadata=PRIVATE, repr=False)
     """each missing player's address, by side (its label)"""

@@ -14,6 +14,7 @@ from judge.clock import SYSTEM_CLOCK, Clock
 from judge.game.accounts import Accounts
 from judge.game.adjudication import Adjudication
 from judge.game.controls import Controls
+from judge.game.deadlines import Deadlines
 from judge.game.events import GameEvent
 from judge.game.listing import Listing
 from judge.game.orders import Orders
@@ -41,6 +42,7 @@ class Games:
         self.orders = Orders(*parts)
         self.adjudication = Adjudication(*parts)
         self.controls = Controls(*parts)
+        self.deadlines = Deadlines(*parts)
         self.talk = TableTalk(*parts)
         self.setup = Setup(*parts)
         self.reads = Reads(*parts)

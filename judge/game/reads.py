@@ -100,8 +100,8 @@ class Reads(UseCase):
             game = self.store.peek(s, name)
             due, sets = order_sets(s, game)
             votes = {v.power: v for v in s.scalars(select(DrawVote).where(DrawVote.game_id == game.id))}
-            conceded: dict[str, str] = dict(game.settings.get("concessions", {}))
-            away = {a.power: a for a in absences(game.settings)}
+            conceded: dict[str, str] = dict(game.concessions)
+            away = {a.power: a for a in absences(game.absences)}
             zone = timing_from_settings(game.settings).tz
             by_power = {seat.power: seat for seat in game.seats if seat.power}
             players = []

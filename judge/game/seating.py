@@ -183,10 +183,10 @@ class Seating(UseCase):
             player = self.store.player(s, address)
             if password is not None and not verify_password(password, game.password_hash):
                 raise GameError(f"wrong password for {name}")
-            observers = [a for a in game.settings.get("observers", []) if a != player.address]
+            observers = [a for a in game.observers if a != player.address]
             if password is not None:
                 observers.append(player.address)
-            game.settings = {**game.settings, "observers": sorted(observers)}
+            game.observers = sorted(observers)
             return password is not None
 
     def signon(self, name: str, power: str, password: str) -> SignedOn:

@@ -262,22 +262,16 @@ def help_lines() -> list[str]:
     return lines
 
 
-PICTURES_OFF = "pictures.off"
-"""the game setting listing the powers whose players turned the map pictures off (`SET PICTURES OFF`); kept
-by the judge, not set with SET as a house rule"""
-
 DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3,  # consecutive phases without orders before a power is marked abandoned
     "auto_start": True,  # start (and assign powers) when the last player joins
 }
 
-PLAYERS_STATE = frozenset({"absences", "concessions", "observers", PICTURES_OFF})
-"""settings that are the players' own state, not the GM's choices (shown in their own lines of the GM's view)"""
-
 
 def given_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings a GM gave (those not the judge's defaults), flat (`timing.zone`), without the judge's own
-    bookkeeping (`_paused_at`) or the players' state (absences, observers, concessions)."""
+    """The settings a GM gave (those not the judge's defaults), flat (`timing.zone`). Only what SET takes is kept
+    in the settings (the judge's marks and the players' state have columns of their own: `Game.marks`,
+    `Game.absences` ...); a name SET does not know, put there by hand, is shown too, for the GM to see it."""
     flat: dict[str, Any] = {}
 
     def walk(prefix: str, value: Any) -> None:
@@ -288,7 +282,7 @@ def given_settings(settings: dict[str, Any]) -> dict[str, Any]:
             flat[prefix] = value
 
     for key, value in settings.items():
-        if key.startswith("_") or key in PLAYERS_STATE or DEFAULT_SETTINGS.get(key, _NONE) == value:
+        if DEFAULT_SETTINGS.get(key, _NONE) == value:
             continue
         walk(key, value)
     return dict(sorted(flat.items()))

@@ -15,7 +15,7 @@ from judge.game.attendance import AbsenceError, absence_of, absences, extended_d
 from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved
-from judge.game.settings import PICTURES_OFF, SettingError, apply_setting, is_private, read_option, shown, shown_option
+from judge.game.settings import SettingError, apply_setting, is_private, read_option, shown, shown_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, seat_of, side_of
@@ -70,26 +70,10 @@ class Setup(UseCase):
             game.settings = settings
             return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
 
-    def change_settings(self, name: str, **changes: Any) -> None:
-        """Timing, press and house rules: any time. Rule options: only before the game starts."""
+    def set_note(self, name: str, note: str | None) -> None:
+        """The GM's note, printed with every results mail until changed (`NOTE`; None clears it)."""
         with self.store.write() as s:
-            game = self.store.lock(s, name)
-            options = dict(game.options)
-            settings = dict(game.settings)
-            variant = get_variant(game.variant)
-            for key, value in changes.items():
-                if key in variant.options:
-                    if game.status != GameStatus.FORMING:
-                        raise GameError(f"the rule option {key} can only be changed before {name} starts")
-                    options[key] = value
-                else:
-                    settings[key] = value
-            try:
-                variant.rules(options)
-            except ValueError as exc:
-                raise GameError(str(exc)) from None
-            game.options = options
-            game.settings = settings
+            self.store.lock(s, name).note = note or None
 
     def set_wait(self, name: str, power: str, wait: bool) -> None:
         with self.store.write() as s:
@@ -99,12 +83,10 @@ class Setup(UseCase):
         """A player's choice of map pictures on the results mails of these powers (`SET PICTURES ON|OFF`)."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
-            settings = dict(game.settings)
-            off = set(settings.get(PICTURES_OFF) or ()) - set(powers)
+            off = set(game.pictures_off) - set(powers)
             if not wanted:
                 off |= set(powers)
-            settings[PICTURES_OFF] = sorted(off)
-            game.settings = settings
+            game.pictures_off = sorted(off)
 
     def set_absence(self, name: str, power: str, first: date | None, last: date | None) -> datetime | None:
         """Record that the player of `power` is away from `first` to `last` (whole days in the game's zone), or
@@ -118,7 +100,7 @@ class Setup(UseCase):
             seat_of(game, power)
             side = set(side_of(game, power).powers) | {power}
             now = self.clock.now()
-            kept = {a.power: stored(a) for a in absences(game.settings) if a.power not in side and as_utc(a.end) > now}
+            kept = {a.power: stored(a) for a in absences(game.absences) if a.power not in side and as_utc(a.end) > now}
             zone = timing_from_settings(game.settings).tz
             if first is not None and last is not None:
                 try:
@@ -128,11 +110,11 @@ class Setup(UseCase):
                 if absence.end <= now:
                     raise GameError("that absence is over already")
                 kept.update((each, stored(absence)) for each in sorted(side))
-            game.settings = {**game.settings, "absences": kept}
+            game.absences = kept
             if game.status != GameStatus.ACTIVE or game.deadline is None or first is None:
                 return None
             due = powers_to_order(rules_of(game), position_of(game))
-            moved = extended_deadline(game.settings, as_utc(game.deadline), due & side)
+            moved = extended_deadline(game.settings, game.absences, as_utc(game.deadline), due & side)
             if moved is not None:
                 game.deadline = moved
                 event = DeadlineMoved(

@@ -73,7 +73,7 @@ class TableTalk(UseCase):
             )
             addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
             if everybody:
-                addresses.update(game.settings.get("observers", []))
+                addresses.update(game.observers)
             addresses.discard(game.gm.address)
             press = {"sender": sender, "recipients": stored, "body": body, "grey": is_grey}
             sent = PressSent(press, sorted(addresses), game.gm.address, held)
@@ -140,7 +140,7 @@ class TableTalk(UseCase):
             side = side_of(game, power)
             if not alive & set(side.powers):
                 raise GameError(f"{side.label} is eliminated: only surviving powers concede")
-            concessions = dict(game.settings.get("concessions", {}))
+            concessions = dict(game.concessions)
             winner = side_of(game, to_power) if to_power is not None else None
             if winner is not None:
                 if not alive & set(winner.powers):
@@ -154,7 +154,7 @@ class TableTalk(UseCase):
                     concessions.pop(own, None)
                 else:
                     concessions[own] = to_power
-            game.settings = {**game.settings, "concessions": concessions}
+            game.concessions = concessions
             self.raise_event(s, game, ConcessionMade(game=name, power=power, to=to_power))
             if to_power is None:
                 return False
@@ -189,7 +189,7 @@ def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
         powers = press_readers(game, press["recipients"])
         addresses = {seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)}
         if everyone:
-            addresses.update(game.settings.get("observers", []))
+            addresses.update(game.observers)
         addresses.discard(game.gm.address)
         released.append(PressSent(press, sorted(addresses), game.gm.address, True))
     if released:

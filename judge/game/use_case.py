@@ -47,7 +47,7 @@ class UseCase:
 def audience_of(game: Game) -> Audience:
     """Who gets the game's mail now."""
     players = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
-    return Audience(players, game.gm.address, tuple(game.settings.get("observers", [])))
+    return Audience(players, game.gm.address, tuple(game.observers))
 
 
 def seat_of(game: Game, power: str) -> Seat:
@@ -155,11 +155,11 @@ def next_deadline(game: Game, now: datetime) -> datetime | None:
         return None
     timing = timing_from_settings(game.settings)
     deadline = deadline_after(now, timing, str(game.position["phase"]["type"]))
-    if not game.settings.get("absences"):
+    if not game.absences:
         return deadline
     rules = rules_of(game)
     due = powers_to_order(rules, position_from_json(rules, game.position))
-    return extended_deadline(game.settings, deadline, due) or deadline
+    return extended_deadline(game.settings, game.absences, deadline, due) or deadline
 
 
 def finish(game: Game, result: str, winners: list[str], now: datetime) -> None:

@@ -54,8 +54,7 @@ from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverabl
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.outbox import outbound_row
-from judge.render import render
-from judge.render.dates import deadline_text, resumed_text, when_text
+from judge.render.dates import deadline_text, resumed_text, span_text, when_text
 from judge.render.orders import orders_report
 from judge.render.position import position_lines
 from judge.variants import get_variant
@@ -325,36 +324,45 @@ class Notifier:
 
     # --- deadlines -----------------------------------------------------------------------------------------------
 
+    def _deadline_words(self, event: Reminder | OrdersLate) -> dict[str, Any]:
+        """What the deadline templates print of the event's moments, each in the one form of a moment
+        (`judge.render.dates`) in the game's zone; the header's `:: Deadline:` line in njudge's form."""
+        moments = event.deadline
+        grace = moments.grace_end - moments.deadline
+        return {
+            "game": event.game,
+            "variant": moments.variant,
+            "code": moments.code,
+            "deadline_code": moments.code,
+            "deadline": deadline_text(moments.deadline),
+            "due": when_text(moments.deadline, moments.zone),
+            "phase": event.phase,
+            "grace": span_text(grace) if grace else None,
+            "grace_end": when_text(moments.grace_end, moments.zone) if grace else None,
+        }
+
     def _reminder(self, event: Reminder) -> list[Outgoing]:
-        text = render("reminder.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
-                      power=event.power, signon=event.signon or event.power, missing=event.missing,
-                      owing=event.owing, with_errors=event.with_errors)  # fmt: skip
-        return [self._notice(event.address, f"{event.game}: reminder, {event.phase}", text)]
+        return [self._told(event.address, "reminder", event.deadline.variant, **self._deadline_words(event),
+                           power=event.power, signon=event.signon or event.power, missing=event.missing,
+                           owing=event.owing, with_errors=event.with_errors)]  # fmt: skip
 
     def _late(self, event: OrdersLate) -> list[Outgoing]:
-        out = []
-        for side, address in event.addresses.items():
-            text = render("late.txt.j2", event.notice["variant"], judge=self.config.judge_code, **event.notice,
-                          power=side, owing=event.owing.get(side, ()))  # fmt: skip
-            out.append(self._notice(address, f"{event.game}: late, {event.phase}", text))
-        text = " ".join(
-            part
-            for part in (
-                f"No orders yet from: {', '.join(event.missing)}." if event.missing else "",
-                f"Orders with errors from: {', '.join(event.faulty)}." if event.faulty else "",
-            )
-            if part
-        )
-        out.append(self._notice(event.audience.gm, f"{event.game}: late powers, {event.phase}", text))
+        said = self._deadline_words(event)
+        variant = event.deadline.variant
+        out = [
+            self._told(address, "late", variant, **said, power=side, owing=event.owing.get(side, ()))
+            for side, address in event.addresses.items()
+        ]
+        out.append(self._told(event.audience.gm, "late_powers", variant, game=event.game, phase=event.phase,
+                              missing=event.missing, faulty=event.faulty))  # fmt: skip
         return out
 
     def _due(self, event: PhaseDue) -> list[Outgoing]:
-        text = "The deadline and grace are over: PROCESS when ready."
-        return [self._notice(event.audience.gm, f"{event.game}: {event.phase} is due", text)]
+        return [self._told(event.audience.gm, "phase_due", event.variant, game=event.game, phase=event.phase)]
 
     def _waiting(self, event: WaitingForReplacements) -> list[Outgoing]:
-        text = f"Waiting for a replacement for {', '.join(event.powers)} before {event.phase} is processed."
-        return [self._notice(event.audience.gm, f"{event.game}: waiting for replacements", text)]
+        return [self._told(event.audience.gm, "waiting", event.variant, game=event.game, phase=event.phase,
+                           powers=event.powers)]  # fmt: skip
 
     # --- the admin ----------------------------------------------------------------------------------------------
 

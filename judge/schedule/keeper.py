@@ -1,20 +1,22 @@
-"""The deadline keeper: looks at every running game and does what has fallen due -- early processing when every
-order is in, reminders before the deadline, late notices after it, processing at the end of grace.
+"""The deadline keeper: decides when to wake and which games have something due, takes each of those under its row
+lock (several judge processes share one database), and coordinates the pictures drawn ahead of the deadline. What
+is due -- early processing when every order is in, reminders before the deadline, late notices after it,
+processing at the end of grace -- is the deadline's rules', a use case of the game layer (`judge.game.deadlines`),
+which raises the events the notifier words; the keeper raises none and writes no deadline itself.
 
 The games table is the source of truth: the keeper keeps no state of its own (only the powers each position has
 to order, parsed once), so a judge that was down catches up on its first round, and several judges on one database
 do each thing once: a game is dealt with under its row lock, and only while its phase is the one found due. What
-was done for a phase is remembered in the game's settings (`_reminded`, `_late`, `_gm_told`, `_processed`: the
-phase index).
+was done for a phase is remembered in the game's marks (`judge.store.Marks`: the phase index).
 
-A round reads every active game at once (three queries) and decides which have something due, with the same
-function (`_plan`) that decides again under the lock; only those games are locked, so a round with nothing due
-costs a few milliseconds whatever the number of games. The due games are taken by one statement each: the first of
-a group of 50 that no other transaction holds (`SKIP LOCKED`) and whose phase is still the one found due, so
-several judge processes divide a crowded minute between them without ever waiting for, or redoing, each other's
-games. A game then costs one transaction of about ten statements: the lock (with seats, players and the GM), its
-order sets, the phase record, one update of the game and of its seats, held press, and every mail it sends in one
-insert. A game whose work fails is logged and left for a later round; the others go on.
+A round reads every active game at once (three queries) and decides which have something due, with the same function
+(`judge.game.deadlines.plan`) that decides again under the lock; only those games are locked, so a round with
+nothing due costs a few milliseconds whatever the number of games. The due games are taken by one statement each:
+the first of a group of 50 that no other transaction holds (`SKIP LOCKED`) and whose phase is still the one found
+due, so several judge processes divide a crowded minute between them without ever waiting for, or redoing, each
+other's games. A game then costs one transaction of about ten statements: the lock (with seats, players and the GM),
+its order sets, the phase record, one update of the game and of its seats, held press, and every mail it sends in
+one insert. A game whose work fails is logged and left for a later round; the others go on.
 """
 
 from __future__ import annotations
@@ -25,127 +27,32 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import func, select, tuple_
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from judge.clock import SYSTEM_CLOCK, Clock, as_utc
 from judge.config import Config
 from judge.contract import position_from_json
-from judge.engine.phase import Phase, PhaseType
+from judge.engine.phase import PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import Games
-from judge.game.attendance import held_away, owed_by_sides, owed_texts
-from judge.game.events import OrdersLate, PhaseDue, Reminder, WaitingForReplacements
-from judge.game.timing import grace_end, reminder_time, timing_from_settings
-from judge.game.use_case import audience_of, phase_name, sides_of
+from judge.game.deadlines import Look, mark, next_moment, plan, processed_at
+from judge.game.use_case import phase_name
 from judge.mail.admin_events import GameWorkFailed
 from judge.mail.notifier import Notifier
 from judge.mail.outbox import queue_rows
-from judge.render.dates import deadline_text, span_text, when_text
 from judge.schedule.predraw import PicturePool
-from judge.store import Database, Game, GameStatus, OrderSet, Seat, SeatStatus
+from judge.store import Database, Game, GameStatus, OrderSet, Seat
 from judge.store.outage import first_line, is_unavailable
-from judge.variants import Side, get_variant
+from judge.variants import get_variant
 
 log = logging.getLogger(__name__)
 
 _CHAIN = 4
 """phases of one game processed in one tick at most (a retreat phase with only destroyed units, then an
 adjustment with nothing due)"""
-
-
-@dataclass(frozen=True)
-class _Look:
-    """What the keeper decides on for one game: the same whether read for every game at once (to find the games
-    with something due) or read under the game's lock (to do it)."""
-
-    index: int
-    settings: dict[str, Any]
-    deadline: datetime | None
-    phase_type: PhaseType
-    due: frozenset[str]
-    """the powers with orders to give in this phase (`powers_to_order`)"""
-    seats: tuple[tuple[str, str, bool], ...]
-    """(power, status, SET WAIT) of every seat with a power"""
-    sets: dict[str, bool]
-    """the powers with orders on file for this phase: power -> the set has errors"""
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """What is due for one game now, in the order it is done."""
-
-    missing: list[str] = field(default_factory=list)
-    """the powers that owe orders and have none on file"""
-    faulty: list[str] = field(default_factory=list)
-    """the powers that owe orders and whose orders on file have errors"""
-    early: str | None = None
-    """why the phase goes early, when it does"""
-    remind: bool = False
-    late: bool = False
-    at_grace: Literal["process", "tell GM", "wait"] | None = None
-    """at the end of grace: "process", "tell GM" (a manual game) or "wait" (for replacements: `unfilled`)"""
-    unfilled: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.early or self.remind or self.late or self.at_grace)
-
-
-def _plan(look: _Look, now: datetime) -> _Plan:
-    """What is due for a game at `now`: the keeper's whole decision, a pure function of the look.
-
-    Reckoned per power owed (docs/deadlines.md, "Several powers to a player"): the phase waits for every power
-    that owes orders in it, a Hepta player's seven board-nations and a Hoplite Major and its Minor each apart, and
-    goes early only when each has orders on file without errors; a side that ordered some of its powers still
-    owes the others (its reminder and late notice name them: `DeadlineKeeper._game`)."""
-    settings, index = look.settings, look.index
-    timing = timing_from_settings(settings)
-    # not waited for: powers in civil disorder, or away under `absence.mode=hold` (`judge.game.attendance`)
-    disorder = {power for power, status, _ in look.seats if status == SeatStatus.CIVIL_DISORDER}
-    awaited = look.due - disorder - held_away(settings, now)
-    missing = sorted(awaited - look.sets.keys())
-    faulty = sorted(p for p in awaited if look.sets.get(p))
-    waiting = any(wait for power, _, wait in look.seats if power in awaited)
-    nothing_to_decide = not look.due and look.phase_type is not PhaseType.MOVEMENT
-    early = (look.due or nothing_to_decide) and settings.get("_no_early") != index  # not after a rollback
-    if not timing.manual and early and not missing and not faulty and not waiting:
-        return _Plan(early="nobody has anything to decide" if nothing_to_decide else "every order is in")
-    deadline = as_utc(look.deadline)
-    if deadline is None:
-        return _Plan()
-    remind = reminder_time(deadline, timing) <= now < deadline and settings.get("_reminded") != index
-    late = now >= deadline and settings.get("_late") != index and bool(missing or faulty)
-    at_grace: Literal["process", "tell GM", "wait"] | None = None
-    unfilled: list[str] = []
-    if now >= grace_end(deadline, timing, look.phase_type.value):
-        unfilled = [power for power, status, _ in look.seats if power in look.due and status == SeatStatus.VACANT]
-        if timing.manual:
-            at_grace = "tell GM" if settings.get("_gm_told") != index else None
-        elif unfilled and settings.get("nmr") == "wait":
-            at_grace = "wait" if settings.get("_gm_told") != index else None
-        else:
-            at_grace = "process"
-    return _Plan(missing, faulty, None, remind, late, at_grace, unfilled)
-
-
-def _owing(sides: list[Side], plan: _Plan, addresses: dict[str, str]) -> list[tuple[Side, list[str], list[str], str]]:
-    """Each side that owes orders or has orders with errors, once: the side, its powers with no orders on file,
-    those with errors, and its player's address (a side nobody plays is left out: there is nobody to tell)."""
-    found = []
-    for side, powers in owed_by_sides(sides, [*plan.missing, *plan.faulty]):
-        address = next((addresses[power] for power in side.powers if power in addresses), None)
-        if address is not None:
-            missing = [power for power in powers if power in plan.missing]
-            found.append((side, missing, [power for power in powers if power in plan.faulty], address))
-    return found
-
-
-def _in_part(side: Side, powers: list[str]) -> tuple[str, ...]:
-    """The powers a notice names for a side: none when they are all the side has (the notice speaks to the
-    player), else those powers (`England: we have no orders for 3:England, 7:England`)."""
-    return () if set(powers) >= set(side.powers) else tuple(powers)
 
 
 WARM_AHEAD = timedelta(minutes=10)
@@ -237,12 +144,12 @@ class DeadlineKeeper:
     def work(self) -> Round:
         """Do everything due now.
 
-        One read of every active game finds the games with something due (`_plan`); each of those is then taken
-        under its row lock, looked at again and dealt with in a transaction of its own. The games are taken a
-        group at a time, each time the first of the group that no other transaction holds (`SKIP LOCKED`) and
-        whose phase is still the one found due: several judge processes divide a crowded minute between them,
-        never queue behind each other, and pass over a game another has done, or holds, at no cost. A game whose
-        work fails is logged and left for a later round: it never holds up the others."""
+        One read of every active game finds the games with something due (`judge.game.deadlines.plan`); each of those is
+        then taken under its row lock, looked at again and dealt with in a transaction of its own. The games are taken a
+        group at a time, each time the first of the group that no other transaction holds (`SKIP LOCKED`) and whose
+        phase is still the one found due: several judge processes divide a crowded minute between them, never queue
+        behind each other, and pass over a game another has done, or holds, at no cost. A game whose work fails is
+        logged and left for a later round: it never holds up the others."""
         now = self.clock.now()
         result = Round()
         found = self._candidates(now)
@@ -345,18 +252,16 @@ class DeadlineKeeper:
         with self.db.transaction() as s:
             games = s.execute(
                 select(
-                    Game.id, Game.name, Game.phase_index, Game.version, Game.settings, Game.deadline,
+                    Game.id, Game.name, Game.phase_index, Game.version, Game.settings, Game.marks, Game.deadline,
                     Game.position["phase"]["type"].as_string(),
                 ).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None)).order_by(Game.name)
             ).all()  # fmt: skip
             due: list[tuple[datetime, int, str, int, int]] = []
-            for game_id, name, index, version, settings, stored, kind in games:
-                deadline = as_utc(stored)
-                if deadline is None or kind is None or settings.get("_processed") == index:
+            for game_id, name, index, version, settings, marks, deadline, kind in games:
+                if kind is None:
                     continue
-                timing = timing_from_settings(settings)
-                moment = grace_end(deadline, timing, str(kind))
-                if not timing.manual and now < moment <= now + DRAW_AHEAD:
+                moment = processed_at(settings, marks, deadline, str(kind), index)
+                if moment is not None and now < moment <= now + DRAW_AHEAD:
                     due.append((moment, game_id, name, index, version))
             if not due:
                 return {}
@@ -394,25 +299,18 @@ class DeadlineKeeper:
         """The next instant something will fall due (the scheduler sleeps until then). One query of small columns
         (the phase's type read inside the position, not the position)."""
         now = self.clock.now()
-        found: list[datetime] = []
         with self.db.transaction() as s:
             rows = s.execute(
                 select(
-                    Game.settings, Game.deadline, Game.phase_index, Game.position["phase"]["type"].as_string()
+                    Game.settings, Game.marks, Game.deadline, Game.phase_index,
+                    Game.position["phase"]["type"].as_string(),
                 ).where(Game.status == GameStatus.ACTIVE)
-            ).all()
-        for settings, stored_deadline, index, kind in rows:
-            deadline = as_utc(stored_deadline)
-            if deadline is None or kind is None:
-                continue
-            timing = timing_from_settings(settings)
-            for moment, key in (
-                (reminder_time(deadline, timing), "_reminded"),
-                (deadline, "_late"),
-                (grace_end(deadline, timing, str(kind)), "_gm_told" if timing.manual else "_processed"),
-            ):
-                if moment > now and settings.get(key) != index:
-                    found.append(moment)
+            ).all()  # fmt: skip
+        found = [
+            moment
+            for settings, marks, deadline, index, kind in rows
+            if kind is not None and (moment := next_moment(settings, marks, deadline, str(kind), index, now))
+        ]
         upcoming = min(found) if found else None
         if upcoming is not None and upcoming - now <= WARM_AHEAD:
             self.pictures.start()  # the picture workers are up when the games fall due
@@ -426,8 +324,8 @@ class DeadlineKeeper:
         with self.db.transaction() as s:
             games = s.execute(
                 select(
-                    Game.id, Game.name, Game.version, Game.phase_index, Game.settings, Game.deadline, Game.variant,
-                    Game.options,
+                    Game.id, Game.name, Game.version, Game.phase_index, Game.settings, Game.marks, Game.absences,
+                    Game.deadline, Game.variant, Game.options,
                 ).where(Game.status == GameStatus.ACTIVE).order_by(Game.name)
             ).all()  # fmt: skip
             seats: dict[int, list[tuple[str, str, bool]]] = {}
@@ -470,19 +368,11 @@ class DeadlineKeeper:
                     position = position_from_json(rules, stored)
                     known[key] = (frozenset(powers_to_order(rules, position)), position.phase.type)
                 due, phase_type = known[key]
-                look = _Look(
-                    game.phase_index,
-                    game.settings,
-                    game.deadline,
-                    phase_type,
-                    due,
-                    tuple(seats.get(game.id, ())),
-                    sets.get(game.id, {}),
-                )
-                plan = _plan(look, now)
-                if plan:
+                look = Look.of(game, phase_type, due, tuple(seats.get(game.id, ())), sets.get(game.id, {}))
+                due_now = plan(look, now)
+                if due_now:
                     found.append((game.id, game.name, game.phase_index))
-                if plan.early:
+                if due_now.early:
                     early.add(game.id)
             except Exception:  # a game the keeper cannot read: its own round says why, and the others go on
                 found.append((game.id, game.name, game.phase_index))
@@ -516,7 +406,7 @@ class DeadlineKeeper:
                 games = Games(self.db, self.clock).bound(s)
                 for _ in range(_CHAIN):
                     before = game.phase_index
-                    done.extend(self._game(s, game, games))
+                    done.extend(games.deadlines.keep(s, game))
                     if game.phase_index == before or game.status != GameStatus.ACTIVE:
                         break
                 mails = self.notifier.rows(games.take_events(), now=self.clock.now(), game_id=game.id)
@@ -541,9 +431,9 @@ class DeadlineKeeper:
                 .options(joinedload(Game.gm))
                 .with_for_update(of=Game, skip_locked=True)
             )
-            if game is None or game.settings.get("_failed") == game.phase_index:
+            if game is None or game.marks.failed == game.phase_index:
                 return False
-            self._mark(game, "_failed", game.phase_index)
+            mark(game, failed=game.phase_index)
             try:
                 phase = phase_name(game.position or {})
             except (KeyError, TypeError, ValueError):  # an unknown variant is a KeyError
@@ -553,103 +443,3 @@ class DeadlineKeeper:
         if self.on_queued is not None:
             self.on_queued()
         return True
-
-    def _game(self, s: Session, game: Game, games: Games) -> list[str]:
-        """Do what is due for a game held under its lock; what it did is said as events on `games`."""
-        if game.status != GameStatus.ACTIVE or game.position is None:  # paused or ended since it was found due
-            return []
-        now = self.clock.now()
-        rules = get_variant(game.variant).rules(game.options)
-        position = position_from_json(rules, game.position)
-        sets = {
-            power: has_errors
-            for power, has_errors in s.execute(
-                select(OrderSet.power, OrderSet.has_errors).where(
-                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
-                )
-            )
-        }
-        look = _Look(
-            game.phase_index,
-            game.settings,
-            game.deadline,
-            position.phase.type,
-            frozenset(powers_to_order(rules, position)),
-            tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power),
-            sets,
-        )
-        plan = _plan(look, now)
-        name, index = game.name, game.phase_index
-        phase = get_variant(game.variant).phase_name(position.phase)  # "Fall 450 BC Movement", as players read it
-        audience = audience_of(game)
-        done: list[str] = []
-        if plan.early:
-            return self._process(game, f"{name}: {plan.early}, {phase} processed early", games)
-        sides = sides_of(game)
-        if plan.remind:
-            notice = self._notice(game, position.phase)
-            for side, missing, faulty, address in _owing(sides, plan, audience.players):
-                reminder = Reminder(
-                    game=name, phase=phase, power=side.label, signon=side.name, missing=bool(missing), notice=notice,
-                    address=address, owing=_in_part(side, missing), with_errors=_in_part(side, faulty),
-                )  # fmt: skip
-                games.events.append(reminder)
-            self._mark(game, "_reminded", index)
-            done.append(f"{name}: reminded {', '.join(owed_texts(sides, [*plan.missing, *plan.faulty])) or 'nobody'}")
-        if plan.late:
-            owing = [(side, missing, address) for side, missing, _, address in _owing(sides, plan, audience.players)]
-            late = OrdersLate(
-                game=name, phase=phase, missing=tuple(owed_texts(sides, plan.missing)),
-                faulty=tuple(owed_texts(sides, plan.faulty)), notice=self._notice(game, position.phase),
-                audience=audience, addresses={side.label: address for side, missing, address in owing if missing},
-                owing={side.label: _in_part(side, missing) for side, missing, _ in owing if missing},
-            )  # fmt: skip
-            games.events.append(late)
-            self._mark(game, "_late", index)
-            done.append(f"{name}: late notices to {', '.join(late.missing) or 'nobody'}")
-        if plan.at_grace == "tell GM":
-            games.events.append(PhaseDue(game=name, phase=phase, audience=audience))
-            self._mark(game, "_gm_told", index)
-            done.append(f"{name}: the GM was told the phase is due")
-        elif plan.at_grace == "wait":
-            waiting = WaitingForReplacements(
-                game=name, phase=phase, powers=tuple(owed_texts(sides, plan.unfilled)), audience=audience
-            )
-            games.events.append(waiting)
-            self._mark(game, "_gm_told", index)
-            done.append(f"{name}: waiting for replacements")
-        elif plan.at_grace == "process":
-            done.extend(self._process(game, f"{name}: {phase} processed at the deadline", games))
-        return done
-
-    def _process(self, game: Game, what: str, games: Games) -> list[str]:
-        """Process the phase of a game this transaction holds; its results go to everyone in it (the notifier)."""
-        self._mark(game, "_processed", game.phase_index)
-        assert games.store.session is not None
-        with games.store.session.no_autoflush:  # the marks go out with the phase's own update of the game
-            processed = games.adjudication.process_held(game)
-        return [what + (f"; late: {', '.join(processed.late)}" if processed.late else "")]
-
-    @staticmethod
-    def _notice(game: Game, phase: Phase) -> dict[str, Any]:
-        """What a reminder or late notice prints: the njudge header, the deadline and its grace."""
-        deadline = as_utc(game.deadline)
-        assert deadline is not None
-        timing = timing_from_settings(game.settings)
-        grace = timing.for_phase(phase.type.value).grace_hours
-        end = grace_end(deadline, timing, phase.type.value)
-        return {
-            "game": game.name,
-            "variant": game.variant,
-            "code": phase.code,
-            "deadline_code": phase.code,
-            "deadline": deadline_text(deadline),
-            "due": when_text(deadline, timing.zone),
-            "phase": get_variant(game.variant).phase_name(phase),
-            "grace": span_text(timedelta(hours=grace)) if grace else None,
-            "grace_end": when_text(end, timing.zone) if end > deadline else None,
-        }
-
-    @staticmethod
-    def _mark(game: Game, key: str, index: int) -> None:
-        game.settings = {**game.settings, key: index}

@@ -8,6 +8,7 @@ Every table that two judge processes may write at once has a guard: unique keys 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -29,7 +30,7 @@ from sqlalchemy import (
     false,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, composite, mapped_column, relationship
 
 Json = dict[str, Any]
 
@@ -96,6 +97,29 @@ class Player(Base):
     created_at: Mapped[datetime]
 
 
+@dataclass(frozen=True)
+class Marks:
+    """What the judge itself has done in a game, kept apart from the GM's settings (issue 42: they shared one JSON
+    with `SET`'s values, where a GM's name could meet them): each mark is the index of the phase it was done for,
+    so a new phase needs nothing cleared, and a judge that restarts, or another process on the database, does
+    nothing twice. Read and written by the deadline's rules (`judge.game.deadlines`) and the GM's controls."""
+
+    reminded: int | None = None
+    """the phase whose reminders went out"""
+    late: int | None = None
+    """the phase whose late notices went out"""
+    gm_told: int | None = None
+    """the phase the GM was told is due (a manual game) or waits for replacements"""
+    processed: int | None = None
+    """the phase processed at its deadline or early"""
+    no_early: int | None = None
+    """the phase that waits for its deadline whatever orders are in (rolled back to: ROLLBACK)"""
+    failed: int | None = None
+    """the phase whose deadline work failed, the admin and the GM told (once)"""
+    paused_at: datetime | None = None
+    """when a paused game was paused (RESUME moves the deadline on by the time since)"""
+
+
 class Game(Base):
     __tablename__ = "games"
 
@@ -107,7 +131,18 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     """rule options passed to the variant (`judge variants --options NAME`)"""
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    """press, timing and house rules (deadlines, NMR handling) as set by the GM"""
+    """press, timing and house rules (deadlines, NMR handling) as set by the GM: only what SET takes
+    (`judge.game.settings.SETTINGS`)"""
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+    """the GM's note, printed with every results mail until changed (`NOTE`)"""
+    absences: Mapped[dict[str, list[str]]] = mapped_column(JSON, default=dict)
+    """the players' absences (`SET ABSENCE`): power -> [start, end], ISO instants (`judge.game.attendance`)"""
+    observers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the addresses that observe the game (`OBSERVE`), sorted"""
+    concessions: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    """power -> the power its player concedes to (`CONCEDE`)"""
+    pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
@@ -126,6 +161,16 @@ class Game(Base):
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     version: Mapped[int] = mapped_column(default=1)
+    marks: Mapped[Marks] = composite(
+        mapped_column("reminded_phase", Integer, nullable=True, default=None),
+        mapped_column("late_phase", Integer, nullable=True, default=None),
+        mapped_column("gm_told_phase", Integer, nullable=True, default=None),
+        mapped_column("processed_phase", Integer, nullable=True, default=None),
+        mapped_column("no_early_phase", Integer, nullable=True, default=None),
+        mapped_column("failed_phase", Integer, nullable=True, default=None),
+        mapped_column("paused_at", DateTime(timezone=True), nullable=True, default=None),
+    )
+    """the judge's own marks (`Marks`), one column each"""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     gm: Mapped[Player] = relationship()
