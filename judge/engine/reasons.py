@@ -6,8 +6,9 @@ sentence (`reason`, from `text()`) and as data (`reasons`, from `json()`), and t
 marks from the kinds, never from the words. A new kind of outcome (a sack, Atlantis drowning a unit) is a new
 class here, with its text and its fields.
 
-`Note` is the one reason given in words only: an order the legality checks refused says why in a sentence (the
-refusal itself is the order's `illegal` result).
+Refusals (judge/engine/refusals.py) are reasons too, each of its own kind. `Note` is the one reason in words
+only: what a refusal stored before issue 42 (`{"kind": "note", "words": ...}`), or a kind written by a later
+judge, reads back as (judge/engine/kinds.py).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Reason:
         raise NotImplementedError
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in _field_names(type(self))])
+        return tuple([getattr(self, name) for name in field_names(type(self))])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__ or not isinstance(other, Reason):
@@ -98,7 +99,7 @@ class Reason:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in _field_names(type(self))])
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in field_names(type(self))])
         return f"{self.__class__.__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -109,7 +110,7 @@ class Reason:
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name in _field_names(type(self)):
+        for name in field_names(type(self)):
             out[name.rstrip("_")] = _json(getattr(self, name))
         return out
 
@@ -117,7 +118,7 @@ class Reason:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _field_names(cls: type[Any]) -> tuple[str, ...]:
+def field_names(cls: type[Any]) -> tuple[str, ...]:
     """A reason kind's field names, in order, looked up once a kind (`dataclasses.fields` builds a tuple of field
     objects on every call, and every outcome writes its reasons). Every kind is a dataclass; the base is not."""
     names = _FIELDS.get(cls)
@@ -168,7 +169,8 @@ def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
 class Note(Reason):
-    """A reason given in words only (why an order is illegal, why a rule called a move off)."""
+    """A reason given in words only: a refusal as the judge stored it before its kinds were written out (issue
+    42), or a kind this judge does not know."""
 
     words: str
 
@@ -775,61 +777,27 @@ class ClaimSuperseded(Reason):
 ClaimSuperseded.kind = "claim_superseded"
 
 
-# --- reading them back ------------------------------------------------------------------------------------
+# --- every kind -----------------------------------------------------------------------------------------
 
 
-def _kinds() -> dict[str, type[Reason]]:
-    """kind -> class, from this module's names (a slotted dataclass is a new class object, so the classes are
-    taken as the module binds them, never from `__subclasses__`, which also holds the pre-slots originals)."""
-    return {
-        value.kind: value
+def reason_kinds() -> tuple[type[Reason], ...]:
+    """Every kind here, as this module binds them (a slotted dataclass is a new class object, so the classes are
+    taken from the module's names, never from `__subclasses__`, which also holds the pre-slots originals);
+    judge/engine/kinds.py reads them back by their `kind`."""
+    return tuple(
+        value
         for value in globals().values()
         if isinstance(value, type) and issubclass(value, Reason) and value is not Reason
-    }
+    )
 
 
-def _value(name: str, raw: Any) -> Any:
-    if isinstance(raw, dict) and "kind" in raw:
-        return reason_from_json(raw)
-    if isinstance(raw, dict) and set(raw) == {"power", "unit", "at"}:
-        return UnitName(str(raw["power"]), str(raw["unit"]), str(raw["at"]))
-    if isinstance(raw, list):
-        return tuple(_value(name, v) for v in raw)
-    if name == "cause":
-        return DisbandCause(raw)
-    if name == "words" and raw in LostAs._value2member_map_:
-        return LostAs(raw)
-    return raw
-
-
-def reason_from_json(raw: dict[str, Any]) -> Reason:
-    """A reason as `Reason.json()` wrote it (a stored outcome, a contract outcome fed back): the same value.
-    An unknown kind (written by a later judge) is kept as its words, when it has any."""
-    cls = _KINDS.get(str(raw.get("kind")))
-    if cls is None:
-        return Note(str(raw.get("words", "")))
-    optional = _optional_names(cls)
-    values: dict[str, Any] = {}
-    for name in _field_names(cls):
-        key = name.rstrip("_")
-        if key in raw or name not in optional:  # a key an earlier judge did not write: its default
-            values[name] = _value(name, raw.get(key))
-    return cls(**values)
-
-
-_OPTIONAL: dict[type, frozenset[str]] = {}
-
-
-def _optional_names(cls: type[Any]) -> frozenset[str]:
-    """A reason kind's fields that have a default, looked up once a kind."""
+def optional_names(cls: type[Any]) -> frozenset[str]:
+    """A reason kind's fields that have a default (a key an earlier judge did not write reads as it), looked up
+    once a kind."""
     names = _OPTIONAL.get(cls)
     if names is None:
         names = _OPTIONAL[cls] = frozenset(f.name for f in fields(cls) if f.default is not MISSING)
     return names
 
 
-def reasons_from_json(raw: Any) -> list[Reason]:
-    return [reason_from_json(r) for r in raw] if isinstance(raw, list) else []
-
-
-_KINDS = _kinds()
+_OPTIONAL: dict[type, frozenset[str]] = {}

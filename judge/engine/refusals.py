@@ -4,10 +4,11 @@ sentence (`text()`).
 
 An illegal order's result carries one of these as its reason (`OrderResult.reasons`); the legality checks, the
 bindings and the variants' hooks (`Rules.order_problem`, `Rules.may_enter`, `Rules.build_site_problem`, ...)
-return them, and the `judge adjudicate` contract and the mails render them. The contract writes a refusal as the
-note it always was (`{"kind": "note", "words": ...}`), so its output is the same to the byte; a program that
-needs the kind of refusal asks the engine for the value. A new kind of refusal is a new class here: its fields
-(`names`, set by its `__init__`) and its sentence.
+return them, and the `judge adjudicate` contract and the mails render them. The contract writes a refusal as a
+value of its own kind (issue 42): `{"kind": "no_unit_at", "province": "par", "words": "there is no unit in
+par"}`, its kind the class's name in snake case, its fields by their names, and `words` the sentence a reader of
+the old form (`{"kind": "note", "words": ...}`) still finds; judge/engine/kinds.py reads it back to the value. A
+new kind of refusal is a new class here: its fields (`names`, set by its `__init__`) and its sentence.
 
 A few remarks the judge adds to orders that stand (a unit raised by Delphi, a centre placed by the judge) are
 here too, for they are written the same way.
@@ -15,7 +16,7 @@ here too, for they are written the same way.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from judge.engine.orders import OrderKind
@@ -25,8 +26,7 @@ from judge.engine.units import Composition, Force
 
 
 class Worded(Reason):
-    """A reason the judge words itself, written to the contract as a note: a refusal, or a remark on an order
-    that stands.
+    """A reason the judge words itself: a refusal, or a remark on an order that stands.
 
     The kinds are plain classes, each with its fields (`names`) set once by its `__init__` (through
     `object.__setattr__`: `Reason` refuses assignment, as a frozen dataclass does) and never changed, and
@@ -39,7 +39,12 @@ class Worded(Reason):
     """the kind's fields, in the order its `__init__` takes them"""
 
     def json(self) -> dict[str, Any]:
-        return {"kind": "note", "words": self.text()}
+        """The kind, its fields, and the sentence as `words` (what the contract wrote alone before issue 42)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in self.names:
+            out[name] = field_json(getattr(self, name))
+        out["words"] = self.text()
+        return out
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.names)
@@ -58,7 +63,20 @@ class Worded(Reason):
         return self.text()
 
 
-Worded.kind = "note"
+def field_json(value: Any) -> Any:
+    """A refusal's field as JSON: a unit or a refusal as its object, a composition as the zines write it (`A/2F`,
+    "" for none), a choice among names (`Then`, `OrderKind`, ...) as its member's name in lower case (`unit`,
+    `move`, `movement`: a code, not the words it stands for), a tuple as a list; numbers, strings, booleans and
+    `None` as they are."""
+    if isinstance(value, (Reason, UnitName)):
+        return value.json()
+    if isinstance(value, Composition):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if isinstance(value, tuple):
+        return [field_json(v) for v in value]
+    return value
 
 
 class Refusal(Worded):
@@ -67,6 +85,18 @@ class Refusal(Worded):
 
 class Remark(Worded):
     """What the judge says of an order that stands (or of a line it added)."""
+
+
+def kind_name(cls: type[Worded]) -> str:
+    """A kind's name in the contract: its class's name in snake case (`NoUnitAt` -> `no_unit_at`, `AFAshore` ->
+    `af_ashore`, `StaysRule3` -> `stays_rule3`), so that the two cannot drift apart; docs/adjudicate.md lists
+    them (tests/test_refusal_kinds.py holds the list to the classes)."""
+    name = cls.__name__
+    out: list[str] = []
+    for i, letter in enumerate(name):
+        starts_word = letter.isupper() and i > 0 and (not name[i - 1].isupper() or name[i + 1 : i + 2].islower())
+        out.append(("_" if starts_word else "") + letter.lower())
+    return "".join(out)
 
 
 def unit_name(force: Force) -> UnitName:
@@ -1923,3 +1953,20 @@ class SupportOfAMerger(Refusal):
 
     def text(self) -> str:
         return f"void: the unit in {self.province} was ordered to merge, not to hold"
+
+
+def worded_kinds() -> tuple[type[Worded], ...]:
+    """Every kind of refusal and remark, as this module binds them."""
+    return tuple(
+        value
+        for value in globals().values()
+        if isinstance(value, type) and issubclass(value, Worded) and value not in (Worded, Refusal, Remark)
+    )
+
+
+def _name_kinds() -> None:
+    for cls in worded_kinds():
+        cls.kind = kind_name(cls)
+
+
+_name_kinds()

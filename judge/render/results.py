@@ -16,9 +16,10 @@ from typing import Any
 
 from judge.contract.orders import order_from_json
 from judge.contract.public import printed_in_results
+from judge.engine.kinds import reasons_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import PartlyCut, Reason, reasons_from_json
+from judge.engine.reasons import PartlyCut, Reason
 from judge.engine.refusals import some_of
 from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate, marks_for
