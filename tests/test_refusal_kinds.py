@@ -63,7 +63,7 @@ SAMPLES: dict[str, Any] = {
     "board": "east",
     "coasts": ("nc", "sc"),
     "choices": ("pic", "gas", "bre"),
-    "country": ("ath", "the", "meg"),
+    "country": ("ath", "spa", "meg"),
     "from_": ("bur", "pic"),
     # powers and players
     "power": "France",
@@ -73,7 +73,7 @@ SAMPLES: dict[str, Any] = {
     "missing": ("Italy",),
     # words the kinds carry as they are
     "variant": "Multiplicity II",
-    "error": "could not read 'A par - '",
+    "error": "could not read this line",
     "why": "no such win",
     "what": "armies",
     "due": "two builds",
@@ -82,7 +82,7 @@ SAMPLES: dict[str, Any] = {
     "condition": "if Italy builds",
     "until": "after the Winter builds",
     "win": "two-way",
-    "support": "S A mun - boh",
+    "support": "S F lon",  # the order supported, in words (the results print the part from the order's value)
     "unit": "A",
     # numbers
     "count": 2,
@@ -143,6 +143,11 @@ SAMPLES: dict[str, Any] = {
 }
 """a value for each field name; the same name means the same thing in every kind, but for these"""
 
+PLACES = frozenset(
+    {"bur", "par", "mun", "bre", "ruh", "pic", "del", "nth", "eng", "mao", "kie", "gas", "ath", "spa", "meg", "hol"}
+)
+"""the sample places (`lon` is only in the words of `support`)"""
+
 OVERRIDES: dict[str, Any] = {
     "HeadToHead.by": GERMANY_F,
     "HeldBy.by": GERMANY_F,
@@ -182,6 +187,17 @@ def test_every_kind_reads_back_to_the_value_the_engine_made(cls: type[Reason]) -
     stored = json.loads(json.dumps(value.json()))  # as the store and the contract keep it
     assert reason_from_json(stored) == value
     assert reason_from_json(stored).text() == value.text()
+
+
+@pytest.mark.parametrize("cls", KIND_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_place_in_a_kinds_words_is_named_by_the_renderers_namer(cls: type[Reason]) -> None:
+    """Issue 42: a medium names places its own way (`Nth`, `Norway`) by the namer it passes; none is left to be
+    found in the words afterwards. Without a namer the words are the contract's `reason`, ids as they are."""
+    value = example(cls)
+    named = value.text(lambda location: f"<{location}>")
+    assert re.sub(r"<([^<>]*)>", r"\1", named) == value.text()
+    bare = re.sub(r"<[^<>]*>", "", named)
+    assert not [p for p in PLACES if re.search(rf"\b{p}\b", bare)], named
 
 
 def test_every_kind_has_its_own_snake_case_name() -> None:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from judge.engine.orders import OrderKind
 from judge.engine.phase import PhaseType
-from judge.engine.reasons import Reason, UnitName
+from judge.engine.reasons import Mark, Namer, Reason, UnitName, as_is
 from judge.engine.units import Composition, Force
 
 
@@ -104,8 +104,8 @@ def unit_name(force: Force) -> UnitName:
     return UnitName(force.power, str(force.composition), force.at)
 
 
-def _unit(name: UnitName) -> str:
-    return f"{name.unit} {name.at}"
+def _unit(name: UnitName, place: Namer) -> str:
+    return f"{name.unit} {place(name.at)}"
 
 
 NAMED = 8
@@ -148,8 +148,11 @@ class AndSo(Refusal):
         object.__setattr__(self, "refusal", refusal)
         object.__setattr__(self, "then", then)
 
-    def text(self) -> str:
-        return f"{self.refusal.text()}; {self.then.value}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.refusal.text(place)}; {self.then.value}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        return f"{self.refusal.beside(said, place)}; {self.then.value}"
 
 
 # --- reading and binding ---------------------------------------------------------------------------------------
@@ -165,7 +168,7 @@ class Unreadable(Refusal):
     def __init__(self, error: str = "") -> None:
         object.__setattr__(self, "error", error)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return self.error or "could not read this order"
 
 
@@ -181,7 +184,7 @@ class NotThisPhase(Refusal):
         object.__setattr__(self, "order", order)
         object.__setattr__(self, "phase", phase)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         article = "an" if self.phase.value[0] in "AEIOU" else "a"
         return f"a {self.order.value} order is not possible in {article} {self.phase.value.lower()} phase"
 
@@ -196,8 +199,8 @@ class NoUnitAt(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"there is no unit in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"there is no unit in {place(self.province)}"
 
 
 class NoMultiples(Refusal):
@@ -214,7 +217,7 @@ class NoMultiples(Refusal):
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "unit", unit)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.variant} has no multiple units: {self.count} {self.unit} is not a unit here"
 
 
@@ -228,7 +231,7 @@ class DifferentOrders(Refusal):
     def __init__(self, holds: bool = True) -> None:
         object.__setattr__(self, "holds", holds)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.holds:
             return "the unit was given different orders; it holds (DATC 4.D.3)"
         return "the unit was given different orders"
@@ -237,7 +240,7 @@ class DifferentOrders(Refusal):
 class ConflictingOrders(Refusal):
     """A force given orders for its whole and for its parts, or two whole orders (DATC 4.D.3)."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "the force was given conflicting orders; it holds (DATC 4.D.3)"
 
 
@@ -257,8 +260,8 @@ class StackShort(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "count", count)
 
-    def text(self) -> str:
-        return f"only {self.free} {self.what} left to order in {self.province}, not {self.count}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"only {self.free} {self.what} left to order in {place(self.province)}, not {self.count}"
 
 
 class StackLacks(Refusal):
@@ -273,8 +276,8 @@ class StackLacks(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "wanted", wanted)
 
-    def text(self) -> str:
-        return f"{self.province} does not hold {self.wanted} to support or convoy"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} does not hold {self.wanted} to support or convoy"
 
 
 class NothingLeft(Refusal):
@@ -289,8 +292,8 @@ class NothingLeft(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "part", part)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} has no {self.part} left to order; it holds"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{_unit(self.force, place)} has no {self.part} left to order; it holds"
 
 
 # --- moves ------------------------------------------------------------------------------------------------------
@@ -306,8 +309,8 @@ class GarrisonNeverMoves(Refusal):
     def __init__(self, force: UnitName) -> None:
         object.__setattr__(self, "force", force)
 
-    def text(self) -> str:
-        return f"a garrison never moves; {_unit(self.force)} can only hold or support"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a garrison never moves; {_unit(self.force, place)} can only hold or support"
 
 
 class CannotSail(Refusal):
@@ -322,8 +325,8 @@ class CannotSail(Refusal):
         object.__setattr__(self, "fleet_at", fleet_at)
         object.__setattr__(self, "via", via)
 
-    def text(self) -> str:
-        return f"the fleet at {self.fleet_at} cannot sail to {self.via}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"the fleet at {place(self.fleet_at)} cannot sail to {place(self.via)}"
 
 
 class LandsOnlyNextTo(Refusal):
@@ -336,14 +339,14 @@ class LandsOnlyNextTo(Refusal):
     def __init__(self, at: str) -> None:
         object.__setattr__(self, "at", at)
 
-    def text(self) -> str:
-        return f"an army at {self.at} can only land on a coast next to it"
+    def text(self, place: Namer = as_is) -> str:
+        return f"an army at {place(self.at)} can only land on a coast next to it"
 
 
 class MoveToOwnProvince(Refusal):
     """A move to the province the unit stands in."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "a unit cannot move to the province it stands in"
 
 
@@ -357,8 +360,8 @@ class ArmyToSea(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"an army cannot move to the sea {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"an army cannot move to the sea {place(self.province)}"
 
 
 class NoConvoyChain(Refusal):
@@ -373,8 +376,8 @@ class NoConvoyChain(Refusal):
         object.__setattr__(self, "origin", origin)
         object.__setattr__(self, "destination", destination)
 
-    def text(self) -> str:
-        return f"no fleets at sea could convoy an army from {self.origin} to {self.destination}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"no fleets at sea could convoy an army from {place(self.origin)} to {place(self.destination)}"
 
 
 class OutOfReach(Refusal):
@@ -389,14 +392,16 @@ class OutOfReach(Refusal):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "origin", origin)
 
-    def text(self) -> str:
-        return f"{self.destination} is not next to {self.origin}, and no fleets at sea could convoy it there"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"{place(self.destination)} is not next to {place(self.origin)}, and no fleets at sea could convoy it there"
+        )
 
 
 class OnlyArmiesConvoyed(Refusal):
     """A fleet's move via convoy, or a convoy of a fleet."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "only armies can be convoyed"
 
 
@@ -410,8 +415,8 @@ class FleetInland(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a fleet cannot move inland to {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a fleet cannot move inland to {place(self.province)}"
 
 
 class CoastUnreachable(Refusal):
@@ -426,8 +431,8 @@ class CoastUnreachable(Refusal):
         object.__setattr__(self, "at", at)
         object.__setattr__(self, "coast", coast)
 
-    def text(self) -> str:
-        return f"a fleet in {self.at} cannot reach {self.coast}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a fleet in {place(self.at)} cannot reach {place(self.coast)}"
 
 
 class NotAdjacent(Refusal):
@@ -442,8 +447,8 @@ class NotAdjacent(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "at", at)
 
-    def text(self) -> str:
-        return f"{self.province} is not next to {self.at} for a fleet"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} is not next to {place(self.at)} for a fleet"
 
 
 class WhichCoast(Refusal):
@@ -458,8 +463,8 @@ class WhichCoast(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "coasts", coasts)
 
-    def text(self) -> str:
-        return f"say which coast of {self.province}: {_either(self.coasts)}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"say which coast of {place(self.province)}: {_either(tuple(map(place, self.coasts)))}"
 
 
 # --- supports and convoys -----------------------------------------------------------------------------------------
@@ -487,8 +492,11 @@ class CannotReach(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "supporting", supporting)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} cannot reach {self.province}, so it cannot support {self.supporting.value}"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"{_unit(self.force, place)} cannot reach {place(self.province)}, so it cannot support "
+            f"{self.supporting.value}"
+        )
 
 
 class SupportIntoOwnProvince(Refusal):
@@ -501,7 +509,7 @@ class SupportIntoOwnProvince(Refusal):
     def __init__(self, merge: bool = False) -> None:
         object.__setattr__(self, "merge", merge)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.merge:
             return "a unit cannot support a merge into its own province"
         return "a unit cannot support a move into its own province"
@@ -517,8 +525,8 @@ class NoUnitToSupport(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"there is no unit in {self.province} to support"
+    def text(self, place: Namer = as_is) -> str:
+        return f"there is no unit in {place(self.province)} to support"
 
 
 class SupportsItself(Refusal):
@@ -531,7 +539,7 @@ class SupportsItself(Refusal):
     def __init__(self, move: bool = False) -> None:
         object.__setattr__(self, "move", move)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "a unit cannot support its own move" if self.move else "a unit cannot support itself"
 
 
@@ -547,8 +555,8 @@ class CannotMoveThere(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "destination", destination)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} cannot move to {self.destination}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{_unit(self.force, place)} cannot move to {place(self.destination)}"
 
 
 class CannotConvoy(Refusal):
@@ -561,14 +569,14 @@ class CannotConvoy(Refusal):
     def __init__(self, composition: Composition) -> None:
         object.__setattr__(self, "composition", composition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.composition} cannot convoy"
 
 
 class ConvoyOnlyAtSea(Refusal):
     """A convoy order for a fleet not at sea."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "only a fleet at sea can convoy"
 
 
@@ -582,8 +590,8 @@ class NoArmyToConvoy(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"there is no army in {self.province} to convoy"
+    def text(self, place: Namer = as_is) -> str:
+        return f"there is no army in {place(self.province)} to convoy"
 
 
 class NotOnConvoyRoute(Refusal):
@@ -600,8 +608,8 @@ class NotOnConvoyRoute(Refusal):
         object.__setattr__(self, "origin", origin)
         object.__setattr__(self, "destination", destination)
 
-    def text(self) -> str:
-        return f"{self.at} cannot be part of a convoy from {self.origin} to {self.destination}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.at)} cannot be part of a convoy from {place(self.origin)} to {place(self.destination)}"
 
 
 class TooMuchCargo(Refusal):
@@ -618,9 +626,9 @@ class TooMuchCargo(Refusal):
         object.__setattr__(self, "room", room)
         object.__setattr__(self, "cargo", cargo)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         armies = "army" if self.room == 1 else "armies"
-        return f"{_unit(self.force)} can carry only {self.room} {armies}, not {self.cargo}"
+        return f"{_unit(self.force, place)} can carry only {self.room} {armies}, not {self.cargo}"
 
 
 # --- splits and merges ----------------------------------------------------------------------------------------------
@@ -638,7 +646,7 @@ class NotAUnit(Refusal):
         object.__setattr__(self, "composition", composition)
         object.__setattr__(self, "variant", variant)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.composition} is not a unit of {self.variant}"
 
 
@@ -654,10 +662,10 @@ class NotMultiple(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "single", single)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.single:
-            return f"{_unit(self.force)} is a single unit and cannot split"
-        return f"{_unit(self.force)} is not a multiple unit"
+            return f"{_unit(self.force, place)} is a single unit and cannot split"
+        return f"{_unit(self.force, place)} is not a multiple unit"
 
 
 class PartCannot(Refusal):
@@ -674,8 +682,8 @@ class PartCannot(Refusal):
         object.__setattr__(self, "order", order)
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        return f"the part {self.part} cannot {self.order.value}: {self.refusal.text()}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"the part {self.part} cannot {self.order.value}: {self.refusal.text(place)}"
 
 
 class PartsTooMany(Refusal):
@@ -690,14 +698,14 @@ class PartsTooMany(Refusal):
         object.__setattr__(self, "parts", parts)
         object.__setattr__(self, "force", force)
 
-    def text(self) -> str:
-        return f"the parts ({self.parts}) are more than {_unit(self.force)}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"the parts ({self.parts}) are more than {_unit(self.force, place)}"
 
 
 class SplitPartsSupport(Refusal):
     """The parts of a split supporting each other where the variant forbids it."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "the parts of a split do not support each other"
 
 
@@ -715,8 +723,11 @@ class PartLeftCannotStand(Refusal):
         object.__setattr__(self, "staying", staying)
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        return f"the part left in {self.province} ({self.staying}) could not stand there: {self.refusal.text()}"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"the part left in {place(self.province)} ({self.staying}) could not stand there: "
+            f"{self.refusal.text(place)}"
+        )
 
 
 class MergeAcrossPowers(Refusal):
@@ -729,8 +740,8 @@ class MergeAcrossPowers(Refusal):
     def __init__(self, force: UnitName) -> None:
         object.__setattr__(self, "force", force)
 
-    def text(self) -> str:
-        return f"units of different powers do not merge ({_unit(self.force)} is {self.force.power})"
+    def text(self, place: Namer = as_is) -> str:
+        return f"units of different powers do not merge ({_unit(self.force, place)} is {self.force.power})"
 
 
 class MergeNotAdjacent(Refusal):
@@ -745,9 +756,10 @@ class MergeNotAdjacent(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
-            f"{_unit(self.force)} is not next to {self.province}: merging units must be adjacent to, or already on, "
+            f"{_unit(self.force, place)} is not next to {place(self.province)}: merging units must be "
+            "adjacent to, or already on, "
             f"the province (a merge reached by convoy is not allowed)"
         )
 
@@ -766,8 +778,8 @@ class CannotMerge(Refusal):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} cannot merge into {self.destination}: {self.refusal.text()}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{_unit(self.force, place)} cannot merge into {place(self.destination)}: {self.refusal.text(place)}"
 
 
 class StaysRule3(Refusal):
@@ -780,14 +792,14 @@ class StaysRule3(Refusal):
     def __init__(self, refusal: Refusal) -> None:
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        return f"{self.refusal.text()}; it stays (rule 3)"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.refusal.text(place)}; it stays (rule 3)"
 
 
 class MergeTooFew(Refusal):
     """A merge of fewer than two units."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "a merge needs two or more units"
 
 
@@ -803,8 +815,11 @@ class MergeCoasts(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "coasts", coasts)
 
-    def text(self) -> str:
-        return f"the merging fleets would arrive on different coasts of {self.province} ({', '.join(self.coasts)})"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"the merging fleets would arrive on different coasts of {place(self.province)} "
+            f"({', '.join(map(place, self.coasts))})"
+        )
 
 
 class WouldForm(Refusal):
@@ -821,8 +836,11 @@ class WouldForm(Refusal):
         object.__setattr__(self, "formed", formed)
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        return f"together the units ordered into {self.province} would form {self.formed}: {self.refusal.text()}"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"together the units ordered into {place(self.province)} would form {self.formed}: "
+            f"{self.refusal.text(place)}"
+        )
 
 
 # --- where a force may stand --------------------------------------------------------------------------------------
@@ -840,12 +858,12 @@ class CannotStand(Refusal):
         object.__setattr__(self, "composition", composition)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.composition.is_army:
-            return f"an army cannot stand in {self.province}"
+            return f"an army cannot stand in {place(self.province)}"
         if self.composition.is_fleet:
-            return f"a fleet cannot stand in {self.province}"
-        return f"{self.composition} cannot stand inland in {self.province}"
+            return f"a fleet cannot stand in {place(self.province)}"
+        return f"{self.composition} cannot stand inland in {place(self.province)}"
 
 
 class ArmyOnCoast(Refusal):
@@ -858,8 +876,8 @@ class ArmyOnCoast(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"an army in {self.province} stands on no coast"
+    def text(self, place: Namer = as_is) -> str:
+        return f"an army in {place(self.province)} stands on no coast"
 
 
 class FleetNeedsCoast(Refusal):
@@ -872,8 +890,8 @@ class FleetNeedsCoast(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a fleet in {self.province} must name its coast"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a fleet in {place(self.province)} must name its coast"
 
 
 # --- retreats ------------------------------------------------------------------------------------------------------
@@ -882,7 +900,7 @@ class FleetNeedsCoast(Refusal):
 class OnlyDislodged(Refusal):
     """A line in a retreat phase about no unit."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "only dislodged units are ordered in a retreat phase"
 
 
@@ -896,8 +914,8 @@ class NoDislodgedUnitAt(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"there is no dislodged unit in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"there is no dislodged unit in {place(self.province)}"
 
 
 class DislodgedShort(Refusal):
@@ -912,8 +930,8 @@ class DislodgedShort(Refusal):
         object.__setattr__(self, "free", free)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"only {self.free} dislodged unit(s) left to order in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"only {self.free} dislodged unit(s) left to order in {place(self.province)}"
 
 
 class CannotRetreat(Refusal):
@@ -931,12 +949,15 @@ class CannotRetreat(Refusal):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "choices", choices)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if not self.choices:
-            return f"{_unit(self.force)} cannot retreat to {self.destination}: it has no retreat open, only disband"
+            return (
+                f"{_unit(self.force, place)} cannot retreat to {place(self.destination)}: it has no "
+                "retreat open, only disband"
+            )
         return (
-            f"{_unit(self.force)} cannot retreat to {self.destination}; "
-            f"the retreats open: {some_of(self.choices)} (or disband)"
+            f"{_unit(self.force, place)} cannot retreat to {place(self.destination)}; "
+            f"the retreats open: {some_of([place(c) for c in self.choices])} (or disband)"
         )
 
 
@@ -946,7 +967,7 @@ class CannotRetreat(Refusal):
 class BuildWhichType(Refusal):
     """A build without a type where the province does not decide it (DATC 4.C.3)."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "say whether to build an army or a fleet"
 
 
@@ -960,8 +981,8 @@ class FleetBuiltInland(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a fleet cannot be built inland in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a fleet cannot be built inland in {place(self.province)}"
 
 
 class BuildWhichCoast(Refusal):
@@ -974,8 +995,8 @@ class BuildWhichCoast(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"say which coast of {self.province} the fleet is built on"
+    def text(self, place: Namer = as_is) -> str:
+        return f"say which coast of {place(self.province)} the fleet is built on"
 
 
 class NoBuilds(Refusal):
@@ -988,7 +1009,7 @@ class NoBuilds(Refusal):
     def __init__(self, power: str) -> None:
         object.__setattr__(self, "power", power)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} has no builds this winter"
 
 
@@ -1004,7 +1025,7 @@ class BuildsUsed(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "due", due)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} has only {self.due} build(s)"
 
 
@@ -1024,7 +1045,7 @@ class BuildsShort(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "left", left)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.composition} needs {self.cost} builds and {self.power} has {self.left} left"
 
 
@@ -1038,7 +1059,7 @@ class NoRemovals(Refusal):
     def __init__(self, power: str) -> None:
         object.__setattr__(self, "power", power)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} has no removals to make"
 
 
@@ -1054,7 +1075,7 @@ class RemovalsUsed(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "left", left)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} has only {self.left} removal(s) left"
 
 
@@ -1072,10 +1093,10 @@ class NoOwnUnitAt(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "wanted", wanted)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.wanted is None:
-            return f"{self.power} has no unit in {self.province}"
-        return f"{self.power} has no {self.wanted} in {self.province}"
+            return f"{self.power} has no unit in {place(self.province)}"
+        return f"{self.power} has no {self.wanted} in {place(self.province)}"
 
 
 class StatedWrongly(Refusal):
@@ -1090,7 +1111,7 @@ class StatedWrongly(Refusal):
         object.__setattr__(self, "stated", stated)
         object.__setattr__(self, "made", made)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         made = str(self.made) if self.made.size else "nothing"
         return f"the order says it makes {self.stated}, but it would make {made}"
 
@@ -1105,8 +1126,10 @@ class BuildOnItsCoast(Refusal):
     def __init__(self, joined: UnitName) -> None:
         object.__setattr__(self, "joined", joined)
 
-    def text(self) -> str:
-        return f"{_unit(self.joined)} stands on {self.joined.at}: a unit built onto it must be built there"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"{_unit(self.joined, place)} stands on {place(self.joined.at)}: a unit built onto it must be built there"
+        )
 
 
 class BuildOntoMakes(Refusal):
@@ -1129,10 +1152,10 @@ class BuildOntoMakes(Refusal):
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "refusal", refusal)
 
-    def text(self) -> str:
-        head = f"building {self.built} onto {_unit(self.joined)} would make {self.formed}"
+    def text(self, place: Namer = as_is) -> str:
+        head = f"building {self.built} onto {_unit(self.joined, place)} would make {self.formed}"
         if self.refusal is not None:
-            return f"{head}: {self.refusal.text()}"
+            return f"{head}: {self.refusal.text(place)}"
         return f"{head}, which is not a unit of {self.variant}"
 
 
@@ -1150,8 +1173,10 @@ class RemovalLeaves(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "rest", rest)
 
-    def text(self) -> str:
-        return f"removing {self.taken} from {_unit(self.force)} would leave {self.rest}, which cannot stand there"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"removing {self.taken} from {_unit(self.force, place)} would leave {self.rest}, which cannot stand there"
+        )
 
 
 class NotHome(Refusal):
@@ -1166,8 +1191,8 @@ class NotHome(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "power", power)
 
-    def text(self) -> str:
-        return f"{self.province} is not a home centre of {self.power}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} is not a home centre of {self.power}"
 
 
 class NotOwned(Refusal):
@@ -1184,8 +1209,8 @@ class NotOwned(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "controls", controls)
 
-    def text(self) -> str:
-        return f"{self.power} does not {'control' if self.controls else 'own'} {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.power} does not {'control' if self.controls else 'own'} {place(self.province)}"
 
 
 class BuiltAlready(Refusal):
@@ -1198,8 +1223,8 @@ class BuiltAlready(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a unit was already built in {self.province} (one build a province)"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a unit was already built in {place(self.province)} (one build a province)"
 
 
 class Occupied(Refusal):
@@ -1214,12 +1239,12 @@ class Occupied(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "by", by)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.by == "power":
-            return f"{self.province} is held by another power"
+            return f"{place(self.province)} is held by another power"
         if self.by == "player":
-            return f"{self.province} is held by another player's unit"
-        return f"{self.province} is occupied"
+            return f"{place(self.province)} is held by another player's unit"
+        return f"{place(self.province)} is occupied"
 
 
 # --- Multiplicity I and II ------------------------------------------------------------------------------------------
@@ -1237,7 +1262,7 @@ class BuildOntoRule12(Refusal):
         object.__setattr__(self, "built", built)
         object.__setattr__(self, "occupant", occupant)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
             f"under A/F rule 12 a build onto an occupied centre must add the other type to a single unit "
             f"(an A/F), not {self.built} onto {self.occupant}"
@@ -1254,7 +1279,7 @@ class SplitFailsWhole(Refusal):
     def __init__(self, staying: Composition) -> None:
         object.__setattr__(self, "staying", staying)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"the split fails whole: it would leave {self.staying} at sea, which cannot stand there"
 
 
@@ -1268,10 +1293,15 @@ class StrandedSupport(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
+        return f"void: {self.beside(Mark.VOID, place)}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.VOID:
+            return self.text(place)
         return (
-            f"void: the other component of the A/F in {self.province} failed to leave, so a support for "
-            f"the component that stays is nullified (A/F rule 7)"
+            f"the other component of the A/F in {place(self.province)} failed to leave, so a support for the "
+            "component that stays is nullified (A/F rule 7)"
         )
 
 
@@ -1285,7 +1315,7 @@ class OpeningSingle(Refusal):
     def __init__(self, composition: Composition) -> None:
         object.__setattr__(self, "composition", composition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"the initial placement is one army or one fleet on each home centre (rule 1), not {self.composition}"
 
 
@@ -1299,8 +1329,8 @@ class OpeningHasUnit(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"{self.province} already has its unit: one unit on each home centre (rule 1)"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} already has its unit: one unit on each home centre (rule 1)"
 
 
 class NotSeaworthy(Refusal):
@@ -1313,7 +1343,7 @@ class NotSeaworthy(Refusal):
     def __init__(self, composition: Composition) -> None:
         object.__setattr__(self, "composition", composition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.composition} is not seaworthy (more armies than fleets) and cannot go to sea"
 
 
@@ -1330,14 +1360,14 @@ class AFOnlyAtSea(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"an A/F exists only at sea (rule 4b), not in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"an A/F exists only at sea (rule 4b), not in {place(self.province)}"
 
 
 class AFAshore(Refusal):
     """Rule 4b: an A/F is not ordered to land as one; the army disembarks."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "an A/F cannot be ordered to a land province as an entity (rule 4b): the army disembarks"
 
 
@@ -1353,8 +1383,11 @@ class MergeOnLand(Refusal):
         object.__setattr__(self, "formed", formed)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"armies and fleets may not merge on land ({self.formed} in {self.province}), only by boarding at sea"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"armies and fleets may not merge on land ({self.formed} in {place(self.province)}), only by "
+            "boarding at sea"
+        )
 
 
 class NoArmyToBoard(Refusal):
@@ -1369,8 +1402,8 @@ class NoArmyToBoard(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"{self.power} has no army in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.power} has no army in {place(self.province)}"
 
 
 class NoFleetToBoard(Refusal):
@@ -1385,8 +1418,8 @@ class NoFleetToBoard(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"{self.power} has no fleet in {self.province} to board"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.power} has no fleet in {place(self.province)} to board"
 
 
 class NotAnArmy(Refusal):
@@ -1399,8 +1432,8 @@ class NotAnArmy(Refusal):
     def __init__(self, force: UnitName) -> None:
         object.__setattr__(self, "force", force)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} is not an army"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{_unit(self.force, place)} is not an army"
 
 
 class BoardsAtSea(Refusal):
@@ -1413,8 +1446,8 @@ class BoardsAtSea(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"an army boards a fleet at sea (rule 4b), and {self.province} is not a sea"
+    def text(self, place: Namer = as_is) -> str:
+        return f"an army boards a fleet at sea (rule 4b), and {place(self.province)} is not a sea"
 
 
 class NotNextTo(Refusal):
@@ -1429,8 +1462,8 @@ class NotNextTo(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "other", other)
 
-    def text(self) -> str:
-        return f"{self.province} is not next to {self.other}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} is not next to {place(self.other)}"
 
 
 class NoneToBoard(Refusal):
@@ -1445,8 +1478,8 @@ class NoneToBoard(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "wanted", wanted)
 
-    def text(self) -> str:
-        return f"{_unit(self.force)} has no {self.wanted} to board"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{_unit(self.force, place)} has no {self.wanted} to board"
 
 
 class PlacementWrongPhase(Refusal):
@@ -1459,7 +1492,7 @@ class PlacementWrongPhase(Refusal):
     def __init__(self, units: bool) -> None:
         object.__setattr__(self, "units", units)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.units:
             return "Spring 1900 is for placing supply centres (Centre Bur), not units (rule 2)"
         return "Autumn 1900 is for placing units (Place 2A Bur, Place F Bre), one a province (rule 3)"
@@ -1481,9 +1514,10 @@ class OutsideCountry(Refusal):
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "country", country)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
-            f"{self.province} is not within the borders of {self.power} (rule {self.rule}: {', '.join(self.country)})"
+            f"{place(self.province)} is not within the borders of {self.power} (rule {self.rule}: "
+            f"{', '.join(map(place, self.country))})"
         )
 
 
@@ -1499,10 +1533,10 @@ class PlacedAlready(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "unit", unit)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.unit:
-            return f"a unit is already placed in {self.province} (one unit a province)"
-        return f"a centre is already placed in {self.province}"
+            return f"a unit is already placed in {place(self.province)} (one unit a province)"
+        return f"a centre is already placed in {place(self.province)}"
 
 
 class CentresPlaced(Refusal):
@@ -1517,7 +1551,7 @@ class CentresPlaced(Refusal):
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "allocation", allocation)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} places {self.allocation} centres, and has placed them"
 
 
@@ -1539,7 +1573,7 @@ class PlacementStrength(Refusal):
         object.__setattr__(self, "size", size)
         object.__setattr__(self, "left", left)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
             f"{self.power} holds {self.strength} centres and may place units of total strength {self.strength} "
             f"(rule 3); {self.composition} needs {self.size} and {self.left} is left"
@@ -1549,7 +1583,7 @@ class PlacementStrength(Refusal):
 class PlaceWhichType(Refusal):
     """A unit placed without its type."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "say whether to place an army or a fleet (Place A Bre, Place 2F Bre)"
 
 
@@ -1563,7 +1597,7 @@ class PlaceMixed(Refusal):
     def __init__(self, composition: Composition) -> None:
         object.__setattr__(self, "composition", composition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.composition}: a unit is armies or fleets; an army and a fleet combine only aboard at sea"
 
 
@@ -1577,8 +1611,8 @@ class PlaceWhichCoast(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"say which coast of {self.province} the fleet is placed on"
+    def text(self, place: Namer = as_is) -> str:
+        return f"say which coast of {place(self.province)} the fleet is placed on"
 
 
 # --- Hoplite Wars ---------------------------------------------------------------------------------------------------
@@ -1594,8 +1628,8 @@ class GarrisonOffCentre(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a garrison stands only in a City or Town, not in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a garrison stands only in a City or Town, not in {place(self.province)}"
 
 
 class GarrisonSupport(Refusal):
@@ -1611,11 +1645,12 @@ class GarrisonSupport(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "others", others)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         name = " (name the units that can)" if self.others else ""
         return (
             "a garrison supports only units that combine with it to form a multiple unit (rule 4): one moving into "
-            f"its place, or merging there (name the garrison in the MERGE); {_unit(self.force)} cannot give this "
+            "its place, or merging there (name the garrison in the MERGE); "
+            f"{_unit(self.force, place)} cannot give this "
             f"support{name}"
         )
 
@@ -1630,21 +1665,21 @@ class SackerShunned(Refusal):
     def __init__(self, sacker: str) -> None:
         object.__setattr__(self, "sacker", sacker)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.sacker} sacked Delphi: its units may not receive support from any other player (rule 7)"
 
 
 class SackOnlyDelphi(Refusal):
     """Rule 7: only Delphi is sacked."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "only Delphi can be sacked (rule 7)"
 
 
 class SackedOnce(Refusal):
     """Rule 7: Delphi may be sacked once."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "Delphi may only be sacked once"
 
 
@@ -1660,14 +1695,17 @@ class SacksWhereItStands(Refusal):
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "place", place)
 
-    def text(self) -> str:
-        return f"{_unit(self.force).strip()} is not in {self.place}: a unit sacks the place it stands in (rule 7)"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"{_unit(self.force, place).strip()} is not in {place(self.place)}: a unit sacks the place it "
+            "stands in (rule 7)"
+        )
 
 
 class SackFailed(Refusal):
     """Rule 7: the sacking unit was dislodged."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "dislodged from Delphi: the sack fails"
 
 
@@ -1681,8 +1719,8 @@ class NotACentre(Refusal):
     def __init__(self, place: str) -> None:
         object.__setattr__(self, "place", place)
 
-    def text(self) -> str:
-        return f"{self.place} is not a City or Town"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.place)} is not a City or Town"
 
 
 class NotYourMinor(Refusal):
@@ -1695,7 +1733,7 @@ class NotYourMinor(Refusal):
     def __init__(self, power: str) -> None:
         object.__setattr__(self, "power", power)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} is not your Minor State"
 
 
@@ -1709,8 +1747,8 @@ class CityInSpring(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"{self.province} is a City: Cities change hands only after the Autumn (rule 8)"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{place(self.province)} is a City: Cities change hands only after the Autumn (rule 8)"
 
 
 class DelphiRaises(Refusal):
@@ -1725,15 +1763,15 @@ class DelphiRaises(Refusal):
         object.__setattr__(self, "left", left)
         object.__setattr__(self, "composition", composition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"Delphi raises {self.left} more unit(s), not {self.composition}"
 
 
 class ConvertWhat(Refusal):
     """Rule 9: a conversion names one army or fleet and what it becomes."""
 
-    def text(self) -> str:
-        return "name one army or fleet and what it becomes: CONVERT A ath TO F"
+    def text(self, place: Namer = as_is) -> str:
+        return f"name one army or fleet and what it becomes: CONVERT A {place('ath')} TO F"  # Athens, an example
 
 
 class ConvertsArmyOrFleet(Refusal):
@@ -1748,7 +1786,7 @@ class ConvertsArmyOrFleet(Refusal):
         object.__setattr__(self, "old", old)
         object.__setattr__(self, "new", new)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"an army becomes a fleet or a fleet an army, not {self.old} into {self.new}"
 
 
@@ -1762,8 +1800,8 @@ class ConvertsInCentre(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"a unit converts only in a City or Town (rule 9), not in {self.province}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"a unit converts only in a City or Town (rule 9), not in {place(self.province)}"
 
 
 class ConvertWhichCoast(Refusal):
@@ -1778,8 +1816,8 @@ class ConvertWhichCoast(Refusal):
         object.__setattr__(self, "province", province)
         object.__setattr__(self, "coasts", coasts)
 
-    def text(self) -> str:
-        return f"say on which coast of {self.province} the fleet stands: {', '.join(self.coasts)}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"say on which coast of {place(self.province)} the fleet stands: {', '.join(map(place, self.coasts))}"
 
 
 class GarrisonsOnly(Refusal):
@@ -1792,7 +1830,7 @@ class GarrisonsOnly(Refusal):
     def __init__(self, power: str) -> None:
         object.__setattr__(self, "power", power)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.power} has no removals to make; only garrisons may be disbanded at will (rule 4)"
 
 
@@ -1810,7 +1848,7 @@ class MinorOpening(Refusal):
         object.__setattr__(self, "composition", composition)
         object.__setattr__(self, "again", again)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.again:
             return f"{self.power} already has its unit: a Minor State starts with a single unit (rule 1)"
         return f"a Minor State starts with a single unit or a double garrison (rule 1), not {self.composition}"
@@ -1833,14 +1871,16 @@ class OnlyTargetBoard(Refusal):
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "into", into)
 
-    def text(self) -> str:
-        return f"under module {self.module} only units on board {self.board} may support into {self.into} (rule 3)"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"under module {self.module} only units on board {self.board} may support into {place(self.into)} (rule 3)"
+        )
 
 
 class ClaimOutOfSeason(Refusal):
     """Rule 7: claims are made with the Autumn orders."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "claims are made with the Autumn orders (rule 7); the claim is discounted"
 
 
@@ -1854,14 +1894,14 @@ class ClaimUnread(Refusal):
     def __init__(self, why: str) -> None:
         object.__setattr__(self, "why", why)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return self.why
 
 
 class SoloNeedsNoClaim(Refusal):
     """Rule 7: a solo win needs no claim."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "a solo win needs no claim: 70 centres at the end of an Autumn win (rule 7)"
 
 
@@ -1871,28 +1911,28 @@ class SoloNeedsNoClaim(Refusal):
 class PlacedByJudge(Remark):
     """Mad Diplomacy rule 2: a centre the judge placed for a power that placed too few."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "placed by the judge: a centre the power did not place"
 
 
 class RaisedByDelphi(Remark):
     """Hoplite Wars rule 7: a unit raised by the sack of Delphi, beyond the centres."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "raised by the sack of Delphi, beyond the centres (rule 7)"
 
 
 class Aboard(Remark):
     """Mad Diplomacy rule 4b: the army boarded its fleet (the results print no reason for it)."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "the army is aboard"
 
 
 class PartOfMerge(Remark):
     """Mad Diplomacy rule 7: a support from inside the merge it supports, which is self-supporting."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "part of the merge it supports, which is self-supporting (rule 7)"
 
 
@@ -1912,14 +1952,15 @@ class MergePartStopped(Refusal):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "bounced", bounced)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.bounced:
             return (
-                f"met the unit leaving {self.destination} head to head, so it does not join the merge; the others "
+                f"met the unit leaving {place(self.destination)} head to head, so it does not join "
+                "the merge; the others "
                 "follow their orders without it (rule 3, merge_part_stopped = bounced)"
             )
         return (
-            f"dislodged, so it does not join the merge into {self.destination}; the others follow their orders "
+            f"dislodged, so it does not join the merge into {place(self.destination)}; the others follow their orders "
             "without it (rule 3)"
         )
 
@@ -1934,9 +1975,10 @@ class LandingCalledOff(Refusal):
     def __init__(self, sea: str) -> None:
         object.__setattr__(self, "sea", sea)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
-            f"the fleet in {self.sea} disembarking the army was forced to retreat: the army does not land and is "
+            f"the fleet in {place(self.sea)} disembarking the army was forced to retreat: the army "
+            "does not land and is "
             "lost with it (rules 4b, 4d)"
         )
 
@@ -1951,8 +1993,13 @@ class SupportOfAMerger(Refusal):
     def __init__(self, province: str) -> None:
         object.__setattr__(self, "province", province)
 
-    def text(self) -> str:
-        return f"void: the unit in {self.province} was ordered to merge, not to hold"
+    def text(self, place: Namer = as_is) -> str:
+        return f"void: {self.beside(Mark.VOID, place)}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.VOID:
+            return self.text(place)
+        return f"the unit in {place(self.province)} was ordered to merge, not to hold"
 
 
 def worded_kinds() -> tuple[type[Worded], ...]:
