@@ -1,7 +1,7 @@
 """Every kind of reason, refusal and remark by its name in the contract, and reading one back from its JSON to
 the engine's value: a stored outcome, or a contract outcome fed back, gives the values the engine made.
 
-Why a module of its own: the reasons (judge/engine/reasons.py) are what the refusals (judge/engine/refusals.py)
+Why a module of its own: the reasons (judge/engine/reasons.py) are what the refusals (judge/engine/refusals/)
 build on, so neither can read the other's kinds back without importing in a circle; here both are known.
 
 What reads back as what: a kind this judge writes, to its value (`reason_from_json(r.json()) == r` for every kind,

@@ -6,7 +6,7 @@ sentence (`reason`, from `text()`) and as data (`reasons`, from `json()`), and t
 marks from the kinds, never from the words. A new kind of outcome (a sack, Atlantis drowning a unit) is a new
 class here, with its text and its fields.
 
-Refusals (judge/engine/refusals.py) are reasons too, each of its own kind. `Note` is the one reason in words
+Refusals (judge/engine/refusals/) are reasons too, each of its own kind. `Note` is the one reason in words
 only: what a refusal stored before issue 42 (`{"kind": "note", "words": ...}`), or a kind written by a later
 judge, reads back as (judge/engine/kinds.py).
 """
