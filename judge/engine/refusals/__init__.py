@@ -8,7 +8,8 @@ return them, and the `judge adjudicate` contract and the mails render them. The 
 value of its own kind (issue 42): `{"kind": "no_unit_at", "province": "par", "words": "there is no unit in
 par"}`, its kind the class's name in snake case, its fields by their names, and `words` the sentence a reader of
 the old form (`{"kind": "note", "words": ...}`) still finds; judge/engine/kinds.py reads it back to the value. A
-new kind of refusal is a new class here: its fields (`names`, set by its `__init__`) and its sentence.
+new kind of refusal is a new class in the module of its topic, named here: its fields (`names`, set by its
+`__init__`) and its sentence, which names each place by the namer it is given (`text(place)`).
 
 A few remarks the judge adds to orders that stand (a unit raised by Delphi, a centre placed by the judge) are
 written the same way, beside their variant's refusals.
@@ -326,6 +327,7 @@ def worded_kinds() -> tuple[type[Worded], ...]:
 
 
 def _name_kinds() -> None:
+    """Each kind's `kind`, from its class's name (`kind_name`): set once, here, for every topic's kinds."""
     for cls in worded_kinds():
         cls.kind = kind_name(cls)
 
