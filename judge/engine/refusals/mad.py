@@ -287,9 +287,8 @@ class LandingCalledOff(Refusal):
 
     def text(self, place: Namer = as_is) -> str:
         return (
-            f"the fleet in {place(self.sea)} disembarking the army was forced to retreat: the army "
-            "does not land and is "
-            "lost with it (rules 4b, 4d)"
+            f"the fleet in {place(self.sea)} disembarking the army was forced to retreat: the army does not land "
+            "and is lost with it (rules 4b, 4d)"
         )
 
 

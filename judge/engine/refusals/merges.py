@@ -136,8 +136,7 @@ class MergeNotAdjacent(Refusal):
     def text(self, place: Namer = as_is) -> str:
         return (
             f"{unit_at(self.force, place)} is not next to {place(self.province)}: merging units must be "
-            "adjacent to, or already on, "
-            f"the province (a merge reached by convoy is not allowed)"
+            "adjacent to, or already on, the province (a merge reached by convoy is not allowed)"
         )
 
 
@@ -236,9 +235,8 @@ class MergePartStopped(Refusal):
     def text(self, place: Namer = as_is) -> str:
         if self.bounced:
             return (
-                f"met the unit leaving {place(self.destination)} head to head, so it does not join "
-                "the merge; the others "
-                "follow their orders without it (rule 3, merge_part_stopped = bounced)"
+                f"met the unit leaving {place(self.destination)} head to head, so it does not join the merge; "
+                "the others follow their orders without it (rule 3, merge_part_stopped = bounced)"
             )
         return (
             f"dislodged, so it does not join the merge into {place(self.destination)}; the others follow their orders "
