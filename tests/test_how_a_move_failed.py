@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from judge.contract import run_case
-from judge.engine.reasons import Beaten, Bounced, HeadToHead, HeldBy, UnitName, reason_from_json
+from judge.engine.kinds import reason_from_json
+from judge.engine.reasons import Beaten, Bounced, HeadToHead, HeldBy, UnitName
 from judge.render import render_results
 
 

@@ -11,9 +11,9 @@ from judge.board import load_map
 from judge.contract import run_case
 from judge.engine import Force, Phase, PhaseType, Position, Rules, Submitted, adjudicate
 from judge.engine.events import AtlantisMoved, CivilDisorderRemoval, Eliminated, Roll
+from judge.engine.kinds import reason_from_json
 from judge.engine.order_text import render_order
 from judge.engine.orders import Order, OrderKind, UnitRef
-from judge.engine.reasons import reason_from_json
 from judge.engine.refusals import (
     AndSo,
     MoveToOwnProvince,
@@ -51,11 +51,13 @@ def test_an_impossible_move_is_refused_with_what_it_concerns_and_what_the_unit_d
     assert coast.reasons == (AndSo(WhichCoast("spa", ("spa/nc", "spa/sc")), Then.UNIT),)
 
 
-def test_a_refusal_is_written_to_the_contract_as_the_note_it_always_was() -> None:
+def test_a_refusal_keeps_the_sentence_it_always_had_beside_its_kind() -> None:
+    """Issue 42: the contract writes a refusal as its own kind with its fields, and the sentence the note held
+    (`words`) beside them; `reason` is the same to the byte."""
     refusal = AndSo(MoveToOwnProvince(), Then.UNIT)
     words = "a unit cannot move to the province it stands in; the unit holds"
-    assert refusal.json() == {"kind": "note", "words": words}
-    assert reason_from_json(refusal.json()).text() == words == str(refusal)
+    assert refusal.json()["words"] == words == str(refusal)
+    assert reason_from_json(refusal.json()) == refusal
     outcome = run_case(
         {
             "variant": "standard",
@@ -64,7 +66,7 @@ def test_a_refusal_is_written_to_the_contract_as_the_note_it_always_was() -> Non
         }
     )
     assert outcome["orders"][0]["reason"] == words
-    assert outcome["orders"][0]["reasons"] == [{"kind": "note", "words": words}]
+    assert [r["words"] for r in outcome["orders"][0]["reasons"]] == [words]
 
 
 def test_an_order_of_the_wrong_phase_names_its_kind_and_the_phase() -> None:

@@ -198,6 +198,7 @@ def test_the_word_the_in_the_judges_sentences_is_not_read_as_thebes() -> None:
             "result": "fails",
             "reasons": [WasDislodged("the", ("teg",)).json()],
             "at": "the",
+            "read": {"kind": "hold", "unit": {"type": "A", "at": "the"}},
         }
     ]
     sheet = render_results("hop", outcome, outcome["next_phase"], options={})

@@ -191,7 +191,7 @@ def test_every_failed_order_carries_the_zine_mark_for_why() -> None:
 def test_a_partly_cut_support_is_printed_as_the_part_that_stood_and_the_part_that_was_cut() -> None:
     cut = PartlyCut("F", "nth", "S F lon", 2, 1, (UnitName("France", "F", "bel"),), ("bel",))
     assert cut.text() == "partly cut: 2 F nth S F lon stands; 1 F nth S F lon was cut by France F bel from bel"
-    lines = annotate("3 F nth S F lon", "succeeds", [cut])
+    lines = annotate(lambda count: f"{count or 3} F nth S F lon", "succeeds", [cut])
     assert [(line.order, line.marks) for line in lines] == [("2 F nth S F lon", ()), ("1 F nth S F lon", ("cut",))]
     assert lines[1].why == "by France F bel from bel"
 

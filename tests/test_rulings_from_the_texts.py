@@ -305,7 +305,7 @@ def test_a_merge_part_dislodged_head_to_head_leaves_the_other_to_move_multiplici
     assert [(d["unit"], d["at"], d["attacker_from"]) for d in outcome["dislodged"]] == [("A", "pic", "bur")]
     merge = outcome["orders"][0]
     assert merge["result"] == "succeeds"  # a part moved
-    assert [r["kind"] for r in merge["reasons"]] == ["note"]
+    assert [r["kind"] for r in merge["reasons"]] == ["merge_part_stopped"]
     assert "rule 3" in merge["reason"]
     # three merging, one stopped: the other two still merge
     three = [("France", "A", "mar"), ("France", "A", "pic"), ("France", "A", "par"), ("Germany", "4A", "bur")]
@@ -327,7 +327,7 @@ def test_a_merge_part_dislodged_where_it_stands_leaves_the_other_to_its_own_fate
     assert merge["result"] == "fails"
     assert [(r["unit"], r["at"], [k["kind"] for k in r["reasons"]]) for r in merge["reasons"]] == [
         ("A", "bur", ["held_by"]),
-        ("A", "pic", ["note"]),
+        ("A", "pic", ["merge_part_stopped"]),
     ]
 
 

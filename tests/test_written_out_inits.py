@@ -23,7 +23,6 @@ import pytest
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
 from judge.engine.position import Dislodged, OrderResult, OwnershipChange, Result
 from judge.engine.reasons import (
-    _KINDS,
     Beaten,
     Bounced,
     DisbandCause,
@@ -34,13 +33,14 @@ from judge.engine.reasons import (
     OwnUnit,
     Reason,
     UnitName,
+    reason_kinds,
 )
 from judge.engine.resolution import Detachment
 from judge.engine.units import ARMY, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
-KINDS = sorted(_KINDS.values(), key=lambda k: k.__name__)
+KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
 WRITTEN_OUT = [
     Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor,

@@ -26,7 +26,7 @@ from judge.engine import (
     adjudicate,
 )
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
-from judge.engine.events import events_json
+from judge.engine.events import DieRoll, Event
 from judge.engine.phase import PhaseType
 from judge.engine.reasons import text_of
 from judge.engine.units import facts_of
@@ -358,6 +358,15 @@ def _order_json(r: OrderResult) -> dict[str, Any]:
     return out
 
 
+def _event_json(event: Event) -> dict[str, Any]:
+    """An event as the engine writes it; a die roll also with its orders as values (`read`), as an order line
+    has, so the results print them without reading their words."""
+    out = event.json()
+    if isinstance(event, DieRoll):
+        out["read"] = [order_json(o) for o in event.order]
+    return out
+
+
 def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
     calendar = _calendar(variant)
     return {
@@ -369,7 +378,7 @@ def outcome_json(variant: str, outcome: Outcome) -> dict[str, Any]:
         "standoffs": sorted(outcome.standoffs),
         "supply_centers": _centres_json(outcome.centres),
         "next_phase": _phase_json(outcome.next_phase, calendar),
-        "events": events_json(outcome.events),
+        "events": [_event_json(e) for e in outcome.events],
         "winner": _winner_json(outcome),
         **({"state": outcome.variant_state} if outcome.variant_state else {}),
         **_sides_json(outcome.sides),

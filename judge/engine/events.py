@@ -60,17 +60,22 @@ def _json(value: Any) -> Any:
 
 
 class DieRoll(Event):
-    """A seeded shuffle the rules called for (Multiplicity's cut choice): the orders in the order drawn."""
+    """A seeded shuffle the rules called for (Multiplicity's cut choice): why, and the orders in the order drawn.
+    Written as it always was (`purpose` in words, `order` as text), with `why`, the purpose as a value (the
+    contract adds `read`, the orders as values), so the results name the places in both without reading words."""
 
     kind: ClassVar[str] = "die_roll"
-    purpose: str
+    why: Reason
     order: tuple[Order, ...]
 
-    names = ("purpose", "order")
+    names = ("why", "order")
 
-    def __init__(self, purpose: str, order: tuple[Order, ...]) -> None:
-        self.purpose = purpose
+    def __init__(self, why: Reason, order: tuple[Order, ...]) -> None:
+        self.why = why
         self.order = order
+
+    def json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "purpose": self.why.text(), "order": _json(self.order), "why": self.why.json()}
 
 
 class UnitDisbanded(Event):
@@ -297,8 +302,3 @@ class ClaimJudged(Event):
             "reason": "; ".join(r.text() for r in self.reasons),
             "reasons": [r.json() for r in self.reasons],
         }
-
-
-def events_json(events: list[Event]) -> list[dict[str, Any]]:
-    """The events as the contract writes them."""
-    return [event.json() for event in events]

@@ -6,16 +6,27 @@ sentence (`reason`, from `text()`) and as data (`reasons`, from `json()`), and t
 marks from the kinds, never from the words. A new kind of outcome (a sack, Atlantis drowning a unit) is a new
 class here, with its text and its fields.
 
-`Note` is the one reason given in words only: an order the legality checks refused says why in a sentence (the
-refusal itself is the order's `illegal` result).
+Refusals (judge/engine/refusals/) are reasons too, each of its own kind. `Note` is the one reason in words
+only: what a refusal stored before issue 42 (`{"kind": "note", "words": ...}`), or a kind written by a later
+judge, reads back as (judge/engine/kinds.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
+
+Namer = Callable[[str], str]
+"""How a medium names a location id in a reason's words: as it is (`nth`, the contract's `reason`), as the zines
+printed it (`Nth`, `3:Par`), or by its full name (`Norway`): the renderer passes it, so it never looks for places
+in words."""
+
+
+def as_is(location: str) -> str:
+    """A location named by its id, as the contract writes it."""
+    return location
 
 
 class Mark(StrEnum):
@@ -58,7 +69,11 @@ class UnitName:
         return f"{self.__class__.__qualname__}(power={self.power!r}, unit={self.unit!r}, at={self.at!r})"
 
     def __str__(self) -> str:
-        return f"{self.power} {self.unit} {self.at}"
+        return self.named(as_is)
+
+    def named(self, place: Namer) -> str:
+        """The unit as a reason names it, its place named by `place`."""
+        return f"{self.power} {self.unit} {place(self.at)}"
 
     def json(self) -> dict[str, str]:
         return {"power": self.power, "unit": self.unit, "at": self.at}
@@ -83,11 +98,16 @@ class Reason:
     kind: ClassVar[str] = "reason"
     marks: ClassVar[tuple[Mark, ...]] = ()
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         raise NotImplementedError
 
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        """The words a results sheet prints beside the zine mark `said`: what the mark does not say already
+        (`void: no unit in bur` beside (*void*) is `no unit in bur`); all of `text` for most kinds."""
+        return self.text(place)
+
     def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in _field_names(type(self))])
+        return tuple([getattr(self, name) for name in field_names(type(self))])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__ or not isinstance(other, Reason):
@@ -98,7 +118,7 @@ class Reason:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in _field_names(type(self))])
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in field_names(type(self))])
         return f"{self.__class__.__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -109,7 +129,7 @@ class Reason:
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name in _field_names(type(self)):
+        for name in field_names(type(self)):
             out[name.rstrip("_")] = _json(getattr(self, name))
         return out
 
@@ -117,7 +137,7 @@ class Reason:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _field_names(cls: type[Any]) -> tuple[str, ...]:
+def field_names(cls: type[Any]) -> tuple[str, ...]:
     """A reason kind's field names, in order, looked up once a kind (`dataclasses.fields` builds a tuple of field
     objects on every call, and every outcome writes its reasons). Every kind is a dataclass; the base is not."""
     names = _FIELDS.get(cls)
@@ -134,8 +154,8 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _names(units: tuple[UnitName, ...]) -> str:
-    return ", ".join(str(u) for u in units)
+def _names(units: tuple[UnitName, ...], place: Namer) -> str:
+    return ", ".join([u.named(place) for u in units])
 
 
 def _against(stronger: int, weaker: int) -> str:
@@ -148,9 +168,9 @@ def _each(strength: int) -> str:
     return f"strength {strength} each"
 
 
-def text_of(reasons: Sequence[Reason]) -> str:
-    """The reasons as one sentence, in the order they were found."""
-    return "; ".join(t for t in (r.text() for r in reasons) if t)
+def text_of(reasons: Sequence[Reason], place: Namer = as_is) -> str:
+    """The reasons as one sentence, in the order they were found, places named by `place`."""
+    return "; ".join(t for t in (r.text(place) for r in reasons) if t)
 
 
 def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
@@ -168,14 +188,15 @@ def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
 
 @dataclass(slots=True, init=False, eq=False, repr=False)
 class Note(Reason):
-    """A reason given in words only (why an order is illegal, why a rule called a move off)."""
+    """A reason given in words only: a refusal as the judge stored it before its kinds were written out (issue
+    42), or a kind this judge does not know."""
 
     words: str
 
     def __init__(self, words: str) -> None:
         object.__setattr__(self, "words", words)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return self.words
 
 
@@ -195,11 +216,11 @@ class NotYours(Reason):
         object.__setattr__(self, "owner", owner)
         object.__setattr__(self, "many", many)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return (
-            f"the units in {self.at} belong to {self.owner}"
+            f"the units in {place(self.at)} belong to {self.owner}"
             if self.many
-            else f"the unit in {self.at} belongs to {self.owner}"
+            else f"the unit in {place(self.at)} belongs to {self.owner}"
         )
 
 
@@ -218,7 +239,7 @@ class NoConvoy(Reason):
     def __init__(self, disrupted: bool = False) -> None:
         object.__setattr__(self, "disrupted", disrupted)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "convoy disrupted" if self.disrupted else "no convoy"
 
 
@@ -237,8 +258,8 @@ class OwnUnit(Reason):
         # makes most (own unit, bounced, held by, head to head) and the names in them
         object.__setattr__(self, "into", into)
 
-    def text(self) -> str:
-        return f"cannot dislodge its own unit in {self.into}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"cannot dislodge its own unit in {place(self.into)}"
 
 
 OwnUnit.kind = "own_unit"
@@ -266,10 +287,10 @@ class HeadToHead(Reason):
         """Beaten by a stronger defence (rather than stood off at equal strengths)."""
         return self.defend > self.attack
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         if self.beaten:
-            return f"beaten head to head by {self.by} ({_against(self.defend, self.attack)})"
-        return f"bounced head to head with {self.by} ({_each(self.attack)})"
+            return f"beaten head to head by {self.by.named(place)} ({_against(self.defend, self.attack)})"
+        return f"bounced head to head with {self.by.named(place)} ({_each(self.attack)})"
 
 
 HeadToHead.kind = "head_to_head"
@@ -299,11 +320,11 @@ class HeldBy(Reason):
         """Held off by a stronger hold (rather than stood off at equal strengths)."""
         return self.hold > self.attack
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         stayed = ", which did not move away" if self.stayed else ""
         if self.beaten:
-            return f"held off by {self.by}{stayed} ({_against(self.hold, self.attack)})"
-        return f"bounced off {self.by}{stayed} ({_each(self.attack)})"
+            return f"held off by {self.by.named(place)}{stayed} ({_against(self.hold, self.attack)})"
+        return f"bounced off {self.by.named(place)}{stayed} ({_each(self.attack)})"
 
 
 HeldBy.kind = "held_by"
@@ -325,9 +346,9 @@ class Bounced(Reason):
         object.__setattr__(self, "with_", with_)
         object.__setattr__(self, "strength", strength)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         each = f" ({_each(self.strength)})" if self.strength else ""
-        return f"bounced with {_names(self.with_)}{each}"
+        return f"bounced with {_names(self.with_, place)}{each}"
 
 
 Bounced.kind = "bounced"
@@ -349,8 +370,8 @@ class Beaten(Reason):
         object.__setattr__(self, "attack", attack)
         object.__setattr__(self, "prevent", prevent)
 
-    def text(self) -> str:
-        return f"beaten by {_names(self.by)} ({_against(self.prevent, self.attack)})"
+    def text(self, place: Namer = as_is) -> str:
+        return f"beaten by {_names(self.by, place)} ({_against(self.prevent, self.attack)})"
 
 
 Beaten.kind = "beaten"
@@ -361,7 +382,7 @@ Beaten.marks = (Mark.BOUNCE,)
 class Failed(Reason):
     """A move that failed for none of the reasons above (a rule of the variant stopped it)."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "failed"
 
 
@@ -385,11 +406,16 @@ class WasDislodged(Reason):
         object.__setattr__(self, "from_", from_)
         object.__setattr__(self, "convoyed", convoyed)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
+        return f"dislodged {self.beside(Mark.DISLODGED, place)}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.DISLODGED:
+            return self.text(place)
         if not self.from_:
-            return f"dislodged from {self.at}"
+            return f"from {place(self.at)}"
         via = " (convoyed)" if self.convoyed else ""
-        return f"dislodged by the attack from {', '.join(self.from_)}{via}"
+        return f"by the attack from {', '.join(map(place, self.from_))}{via}"
 
 
 WasDislodged.kind = "dislodged"
@@ -412,12 +438,17 @@ class VoidSupport(Reason):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "no_unit", no_unit)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
+        return f"void: {self.beside(Mark.VOID, place)}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.VOID:
+            return self.text(place)
         if self.no_unit:
-            return f"void: no unit in {self.target}"
+            return f"no unit in {place(self.target)}"
         if self.destination:
-            return f"void: {self.target} did not move to {self.destination}"
-        return f"void: {self.target} did not hold"
+            return f"{place(self.target)} did not move to {place(self.destination)}"
+        return f"{place(self.target)} did not hold"
 
 
 VoidSupport.kind = "void_support"
@@ -435,10 +466,17 @@ class Cut(Reason):
         object.__setattr__(self, "by", by)
         object.__setattr__(self, "from_", from_)
 
-    def text(self) -> str:
-        if not self.by:
-            return "cut"
-        return "cut by " + ", ".join(f"{u} from {o}" for u, o in zip(self.by, self.from_, strict=True))
+    def text(self, place: Namer = as_is) -> str:
+        return f"cut {self.beside(Mark.CUT, place)}" if self.by else "cut"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.CUT:
+            return self.text(place)
+        return (
+            "by " + ", ".join(f"{u.named(place)} from {place(o)}" for u, o in zip(self.by, self.from_, strict=True))
+            if self.by
+            else ""
+        )
 
 
 Cut.kind = "cut"
@@ -470,16 +508,18 @@ class PartlyCut(Reason):
         object.__setattr__(self, "by", by)
         object.__setattr__(self, "from_", from_)
 
-    def part(self, count: int) -> str:
-        return f"{count} {self.unit} {self.at} {self.support}"
+    def part(self, count: int, place: Namer = as_is) -> str:
+        return f"{count} {self.unit} {place(self.at)} {self.support}"
 
-    @property
-    def cutters(self) -> str:
-        names = ", ".join(f"{u} from {o}" for u, o in zip(self.by, self.from_, strict=True))
+    def cutters(self, place: Namer = as_is) -> str:
+        names = ", ".join(f"{u.named(place)} from {place(o)}" for u, o in zip(self.by, self.from_, strict=True))
         return names or "an attack"
 
-    def text(self) -> str:
-        return f"partly cut: {self.part(self.stood)} stands; {self.part(self.fell)} was cut by {self.cutters}"
+    def text(self, place: Namer = as_is) -> str:
+        return (
+            f"partly cut: {self.part(self.stood, place)} stands; {self.part(self.fell, place)} was cut by "
+            f"{self.cutters(place)}"
+        )
 
 
 PartlyCut.kind = "partly_cut"
@@ -494,7 +534,7 @@ class Paradox(Reason):
     def __init__(self, convoy: bool = False) -> None:
         object.__setattr__(self, "convoy", convoy)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "convoy paradox: the fleet holds (Szykman rule)" if self.convoy else "paradox: support fails"
 
 
@@ -515,10 +555,15 @@ class VoidConvoy(Reason):
         object.__setattr__(self, "destination", destination)
         object.__setattr__(self, "overland", overland)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
+        return f"void: {self.beside(Mark.VOID, place)}"
+
+    def beside(self, said: Mark | None, place: Namer = as_is) -> str:
+        if said is not Mark.VOID:
+            return self.text(place)
         if self.overland:
-            return "void: the army went over land"
-        return f"void: no army moved from {self.target} to {self.destination}"
+            return "the army went over land"
+        return f"no army moved from {place(self.target)} to {place(self.destination)}"
 
 
 VoidConvoy.kind = "void_convoy"
@@ -529,7 +574,7 @@ VoidConvoy.marks = (Mark.VOID,)
 class RouteBroken(Reason):
     """The convoy stood, but every route of the army it carried was broken elsewhere."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "the convoy route was broken elsewhere"
 
 
@@ -559,8 +604,8 @@ class Part(Reason):
         dislodged = any(isinstance(r, WasDislodged) and r.from_ for r in self.reasons)
         return (Mark.DISLODGED,) if dislodged else ()
 
-    def text(self) -> str:
-        return f"{self.unit} {self.at}: {text_of(self.reasons)}"
+    def text(self, place: Namer = as_is) -> str:
+        return f"{self.unit} {place(self.at)}: {text_of(self.reasons, place)}"
 
 
 Part.kind = "part"
@@ -588,11 +633,11 @@ class RetreatClash(Reason):
     def marks(self) -> tuple[Mark, ...]:  # type: ignore[override]
         return (Mark.BOUNCE, Mark.DESTROYED) if self.lost else (Mark.BOUNCE,)
 
-    def text(self) -> str:
-        names = ", ".join(f"{u.unit} {u.at}" for u in self.with_)
+    def text(self, place: Namer = as_is) -> str:
+        names = ", ".join(f"{u.unit} {place(u.at)}" for u in self.with_)
         if self.lost == self.units:
             return f"bounced with {names}; the unit is disbanded"
-        return f"met {names} in {self.into}; {self.lost} of {self.units} disbanded"
+        return f"met {names} in {place(self.into)}; {self.lost} of {self.units} disbanded"
 
 
 RetreatClash.kind = "retreat_clash"
@@ -613,7 +658,7 @@ class Lost(Reason):
     def __init__(self, words: LostAs = LostAs.UNIT) -> None:
         object.__setattr__(self, "words", words)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return self.words.value
 
 
@@ -637,7 +682,7 @@ class Disbanded(Reason):
     def __init__(self, cause: DisbandCause) -> None:
         object.__setattr__(self, "cause", cause)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return self.cause.value
 
 
@@ -648,7 +693,7 @@ Disbanded.kind = "disbanded"
 class CivilDisorder(Reason):
     """A removal the judge made because the power ordered too few."""
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return "civil disorder: too few removals were ordered"
 
 
@@ -673,7 +718,7 @@ class WinDeclared(Reason):
         object.__setattr__(self, "win", win)
         object.__setattr__(self, "players", players)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{self.win} win declared for {_players(self.players)}"
 
 
@@ -697,7 +742,7 @@ class ClaimShort(Reason):
         object.__setattr__(self, "together", together)
         object.__setattr__(self, "each", each)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         holdings = ", ".join(f"{p} {n}" for p, n in zip(self.players, self.held, strict=True))
         return f"too few centres ({holdings}): a {self.win} win needs {self.together} together and {self.each} each"
 
@@ -716,7 +761,7 @@ class ClaimNotJoined(Reason):
         object.__setattr__(self, "win", win)
         object.__setattr__(self, "missing", missing)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"{_players(self.missing)} did not claim this {self.win} win"
 
 
@@ -732,7 +777,7 @@ class ClaimCondition(Reason):
     def __init__(self, condition: str) -> None:
         object.__setattr__(self, "condition", condition)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"its condition did not hold: {self.condition}"
 
 
@@ -749,7 +794,7 @@ class ClaimPending(Reason):
     def __init__(self, until: str) -> None:
         object.__setattr__(self, "until", until)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"recorded; judged {self.until}"
 
 
@@ -768,68 +813,54 @@ class ClaimSuperseded(Reason):
         object.__setattr__(self, "win", win)
         object.__setattr__(self, "players", players)
 
-    def text(self) -> str:
+    def text(self, place: Namer = as_is) -> str:
         return f"set aside: the {self.win} win of {_players(self.players)} was declared"
 
 
 ClaimSuperseded.kind = "claim_superseded"
 
 
-# --- reading them back ------------------------------------------------------------------------------------
+# --- why a die was rolled --------------------------------------------------------------------------------
 
 
-def _kinds() -> dict[str, type[Reason]]:
-    """kind -> class, from this module's names (a slotted dataclass is a new class object, so the classes are
-    taken as the module binds them, never from `__subclasses__`, which also holds the pre-slots originals)."""
-    return {
-        value.kind: value
+@dataclass(slots=True, init=False, eq=False, repr=False)
+class CutFirst(Reason):
+    """Why the judge rolled a die (Multiplicity's cut choice): to say which of the supports given from `at` is cut
+    first. Its words are also the die's seed (`Resolver.shuffled`), so they stay as they are."""
+
+    at: str
+
+    def __init__(self, at: str) -> None:
+        object.__setattr__(self, "at", at)
+
+    def text(self, place: Namer = as_is) -> str:
+        return f"which support in {place(self.at)} is cut first"
+
+
+CutFirst.kind = "cut_first"
+
+
+# --- every kind -----------------------------------------------------------------------------------------
+
+
+def reason_kinds() -> tuple[type[Reason], ...]:
+    """Every kind here, as this module binds them (a slotted dataclass is a new class object, so the classes are
+    taken from the module's names, never from `__subclasses__`, which also holds the pre-slots originals);
+    judge/engine/kinds.py reads them back by their `kind`."""
+    return tuple(
+        value
         for value in globals().values()
         if isinstance(value, type) and issubclass(value, Reason) and value is not Reason
-    }
+    )
 
 
-def _value(name: str, raw: Any) -> Any:
-    if isinstance(raw, dict) and "kind" in raw:
-        return reason_from_json(raw)
-    if isinstance(raw, dict) and set(raw) == {"power", "unit", "at"}:
-        return UnitName(str(raw["power"]), str(raw["unit"]), str(raw["at"]))
-    if isinstance(raw, list):
-        return tuple(_value(name, v) for v in raw)
-    if name == "cause":
-        return DisbandCause(raw)
-    if name == "words" and raw in LostAs._value2member_map_:
-        return LostAs(raw)
-    return raw
-
-
-def reason_from_json(raw: dict[str, Any]) -> Reason:
-    """A reason as `Reason.json()` wrote it (a stored outcome, a contract outcome fed back): the same value.
-    An unknown kind (written by a later judge) is kept as its words, when it has any."""
-    cls = _KINDS.get(str(raw.get("kind")))
-    if cls is None:
-        return Note(str(raw.get("words", "")))
-    optional = _optional_names(cls)
-    values: dict[str, Any] = {}
-    for name in _field_names(cls):
-        key = name.rstrip("_")
-        if key in raw or name not in optional:  # a key an earlier judge did not write: its default
-            values[name] = _value(name, raw.get(key))
-    return cls(**values)
-
-
-_OPTIONAL: dict[type, frozenset[str]] = {}
-
-
-def _optional_names(cls: type[Any]) -> frozenset[str]:
-    """A reason kind's fields that have a default, looked up once a kind."""
+def optional_names(cls: type[Any]) -> frozenset[str]:
+    """A reason kind's fields that have a default (a key an earlier judge did not write reads as it), looked up
+    once a kind."""
     names = _OPTIONAL.get(cls)
     if names is None:
         names = _OPTIONAL[cls] = frozenset(f.name for f in fields(cls) if f.default is not MISSING)
     return names
 
 
-def reasons_from_json(raw: Any) -> list[Reason]:
-    return [reason_from_json(r) for r in raw] if isinstance(raw, list) else []
-
-
-_KINDS = _kinds()
+_OPTIONAL: dict[type, frozenset[str]] = {}

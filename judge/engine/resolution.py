@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from judge.board.model import Board, province_of
 from judge.engine.events import DieRoll, Event
 from judge.engine.orders import Order, OrderKind
+from judge.engine.reasons import Reason
 from judge.engine.refusals import Refusal
 from judge.engine.resolver import Resolver, file_under
 from judge.engine.rules import CUT_ALL, Rules
@@ -685,13 +686,14 @@ class MovementResolver(Resolver):
 
     # --- after resolution -------------------------------------------------------------------------------
 
-    def shuffled(self, items: list[int], key: str) -> list[int]:
-        """A die roll the rules call for: a seeded, repeatable shuffle, recorded in the events."""
+    def shuffled(self, items: list[int], why: Reason) -> list[int]:
+        """A die roll the rules call for: a seeded, repeatable shuffle (seeded by why it is rolled, in words),
+        recorded in the events."""
         order = list(items)
         import random  # only here, for a die roll a variant's rules call for (few phases ever need one)
 
-        random.Random(f"{self.seed}:{key}").shuffle(order)
-        self.events.append(DieRoll(key, tuple(self.dets[i].order for i in order)))
+        random.Random(f"{self.seed}:{why.text()}").shuffle(order)
+        self.events.append(DieRoll(why, tuple(self.dets[i].order for i in order)))
         return order
 
     def decisions(self) -> range:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from judge.engine.orders import OrderKind
 
 if TYPE_CHECKING:
+    from judge.engine.reasons import Reason
     from judge.engine.resolution import Detachment
 
 
@@ -83,6 +84,7 @@ class MovementView(Protocol):
         `high`)."""
         ...
 
-    def shuffled(self, items: list[int], key: str) -> list[int]:
-        """`items` in the order of a seeded die roll, reported as an event with `key` saying what it decided."""
+    def shuffled(self, items: list[int], why: Reason) -> list[int]:
+        """`items` in the order of a seeded die roll, reported as an event with `why` it was rolled (a value,
+        whose words seed the die)."""
         ...

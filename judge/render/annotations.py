@@ -3,15 +3,17 @@
 The engine gives every order's result with its reasons as values (`judge.engine.reasons`); results mails print
 the mark the zines used and keep the words on the line below for the player who wants to know why. The marks come
 from the reasons' kinds, never from their words. This module is the one place that turns reasons into marks, so
-replies, results, PREDICT and HISTORY all agree.
+replies, results, PREDICT and HISTORY all agree. The words are the reasons' own, places named by the namer the
+renderer passes (`Nth`, `Norway`), and where a mark says what the first reason would (void, cut, dislodged) that
+reason gives only the rest (`Reason.beside`): nothing is cut out of a sentence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from judge.engine.reasons import Mark, Part, PartlyCut, Reason, WasDislodged, text_of
+from judge.engine.reasons import Mark, Namer, Part, PartlyCut, Reason, WasDislodged, as_is, text_of
 
 
 @dataclass(frozen=True)
@@ -51,20 +53,38 @@ def marks_for(result: str, reasons: Sequence[Reason], ordered: bool = True) -> t
     return tuple(marks)
 
 
-def annotate(order: str, result: str, reasons: Sequence[Reason], ordered: bool = True) -> list[Annotated]:
-    """The printed lines for one order; a partly cut support becomes two, as Multiplomacy's rule 5 ii asks:
-    the part that stood and the part that was cut, each with its own mark."""
+def said_by(marks: tuple[str, ...]) -> Mark | None:
+    """The mark whose word the first reason need not repeat: cut or dislodged when printed first, void when
+    printed at all (an unordered line's own mark says nothing of why)."""
+    if marks[:1] == (Mark.CUT.value,) or marks[:1] == (Mark.DISLODGED.value,):
+        return Mark(marks[0])
+    return Mark.VOID if Mark.VOID.value in marks else None
+
+
+def why(reasons: Sequence[Reason], marks: tuple[str, ...], place: Namer = as_is) -> str:
+    """The words printed on the line below an order: its reasons, the first one's less what the marks say."""
+    if not reasons:
+        return ""
+    first = reasons[0].beside(said_by(marks), place)
+    rest = text_of(reasons[1:], place)
+    return f"{first}; {rest}" if rest else first
+
+
+def annotate(
+    printed: Callable[[int | None], str],
+    result: str,
+    reasons: Sequence[Reason],
+    ordered: bool = True,
+    place: Namer = as_is,
+) -> list[Annotated]:
+    """The printed lines for one order: `printed(None)` is the order as the sheet prints it, `printed(n)` the same
+    order for `n` of its units. A partly cut support becomes two, as Multiplomacy's rule 5 ii asks: the part that
+    stood and the part that was cut, each with its own mark. Places in the words are named by `place`."""
     partly = next((r for r in reasons if isinstance(r, PartlyCut)), None)
     if partly is not None:
         return [
-            Annotated(partly.part(partly.stood), ()),
-            Annotated(partly.part(partly.fell), (Mark.CUT.value,), f"by {partly.cutters}"),
+            Annotated(printed(partly.stood), ()),
+            Annotated(printed(partly.fell), (Mark.CUT.value,), f"by {partly.cutters(place)}"),
         ]
     marks = marks_for(result, reasons, ordered)
-    why = text_of(reasons)
-    if marks and marks != ("unordered",):
-        why = why.removeprefix("void: ")  # the mark says it
-    for said in ("cut", "dislodged"):  # the mark already says it: keep only by whom
-        if marks[:1] == (said,) and why.startswith(said):
-            why = why.removeprefix(said).strip()
-    return [Annotated(order, marks, why)]
+    return [Annotated(printed(None), marks, why(reasons, marks, place))]

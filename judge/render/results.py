@@ -7,18 +7,18 @@ templates lets a variant override the wording without copying any of it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from judge.contract.orders import order_from_json
 from judge.contract.public import printed_in_results
+from judge.engine.kinds import reason_from_json, reasons_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.reasons import PartlyCut, Reason, reasons_from_json
+from judge.engine.reasons import PartlyCut, Reason
 from judge.engine.refusals import some_of
 from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate, marks_for
@@ -199,48 +199,19 @@ def _provinces(variant: str) -> frozenset[str]:
         return frozenset()
 
 
-_BOARD = r"(\d+:)?"
-"""the board a location id names first on a variant of several boards (CW Heptadiplomacy's `3:par`)"""
-_WORD = re.compile(rf"\b{_BOARD}([a-z]{{3,}})(?=\b|/)")
 _COASTS = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 
-def _capitalised(board: str | None, word: str, provinces: frozenset[str]) -> str | None:
-    """A province id (`nth`, `3:par`) as the zines printed it (`Nth`, `3:Par`); None for a word that is none.
-    Issue 28: a board's prefix kept Heptadiplomacy's ids from being found, and its orders printed in lower case."""
-    board = board or ""
-    return f"{board}{word.capitalize()}" if board + word in provinces or word in provinces else None
-
-
-def zine_case(text: str, variant: str) -> str:
-    """Province abbreviations capitalised as the zines printed them ("F Nth - Nwy", "A 1:Par - 3:Par" on a
-    variant of several boards), coasts left as they are."""
+def zine_case(location: str, variant: str) -> str:
+    """A location id as the zines printed it: `Nth`, `Stp/nc`, and on a variant of several boards `3:Par` (issue
+    28: a board's prefix kept Heptadiplomacy's ids from being capitalised); what is not one of the variant's
+    provinces, as it is. A namer of ids: nothing is looked for in words."""
+    province, slash, coast = location.partition("/")
+    board, colon, word = province.rpartition(":")
     provinces = _provinces(variant)
-    return _WORD.sub(lambda m: _capitalised(m[1], m[2], provinces) or m[0], text)
-
-
-_ENGLISH = frozenset({"the", "his", "her"})
-"""province ids (Hoplite Wars' Thebes, Histiaea, Heraclea) that are also words of the judge's own sentences"""
-_PROSE_WORD = re.compile(rf"\b{_BOARD}([a-z]{{3,}})(?=\b|/)(?=( [a-z]{{2,}})|)")
-_AFTER_WORD = re.compile(r"[a-z]{2} $")
-
-
-def prose_case(text: str, variant: str) -> str:
-    """The judge's own sentences (why an order failed, what a die was rolled for) with the places in them
-    capitalised and their English left alone: a province id that is also an English word (`_ENGLISH`) is English
-    between two words, as in the judge's sentences (issue 28: `dislodged by the attack from teg` read as `by The
-    attack from Teg`, Hoplite Wars' Thebes being `the`); first in a sentence, after a unit or before a comma or a
-    bracket it is the place (`the is not next to zar`, `held by A the (2 against 1)`)."""
-    provinces = _provinces(variant)
-
-    def cased(m: re.Match[str]) -> str:
-        word, after = m[2], m[3] or ""
-        between = bool(after) and bool(_AFTER_WORD.search(m.string[: m.start(2)]))
-        if word in _ENGLISH and between and not m[1]:
-            return m[0]
-        return _capitalised(m[1], word, provinces) or m[0]
-
-    return _PROSE_WORD.sub(cased, text)
+    if province in provinces or word in provinces:
+        return f"{board}{colon}{word.capitalize()}{slash}{coast}"
+    return location
 
 
 @cache
@@ -332,6 +303,18 @@ def _in_order(orders: dict[str, list[Annotated]], focus: set[str]) -> dict[str, 
     return {power: lines for power, lines in ranked if lines or power not in focus}
 
 
+def _die_roll(event: dict[str, Any], zine: Callable[[str], str]) -> dict[str, Any]:
+    """A die roll as the sheet prints it, from its values: why it was rolled and the orders in the order drawn,
+    places as the zines wrote them in every style (an event stored before it had its values: its words)."""
+    why = event.get("why")
+    read = event.get("read")
+    return {
+        **event,
+        "purpose": reason_from_json(why).text(zine) if why else event["purpose"],
+        "order": [render_order(order_from_json(o), ZINE.named(zine)) for o in read] if read else event["order"],
+    }
+
+
 def build_sheet(
     game: str,
     outcome: dict[str, Any],
@@ -356,21 +339,24 @@ def build_sheet(
     phase = outcome["phase"]
     chosen = style or {}
     place = place_namer(variant, chosen.get("names") == "full")
+    zine = place_namer(variant, full=False)  # the reasons' words name places as the zines did, in every style
     form = (NJUDGE if chosen.get("orders") == "njudge" else ZINE).named(place)
-    rewritten = form is not ZINE and (form.unit_words or chosen.get("names") == "full")
 
-    def z(text: str) -> str:
-        return zine_case(text, variant)
-
-    def prose(text: str) -> str:
-        return prose_case(text, variant)
-
-    def printed_order(line: dict[str, Any]) -> str:
-        """The order in the game's form, from the order as read; a line that was not read, as it came."""
+    def printed_order(line: dict[str, Any]) -> Callable[[int | None], str]:
+        """The order in the game's form, from the order as read (for `count` of its units: a part of a partly cut
+        support); a line that was not read (an outcome stored before orders were written as values), as it
+        came."""
         read = line.get("read")
-        if rewritten and read:
-            return render_order(order_from_json(read), form)
-        return z(line.get("order") or line.get("input") or "")
+        order = order_from_json(read) if read else None
+
+        def printed(count: int | None) -> str:
+            if order is None:
+                return str(line.get("order") or line.get("input") or "")
+            if count is not None and order.unit is not None:
+                return render_order(replace(order, unit=replace(order.unit, count=count)), form)
+            return render_order(order, form)
+
+        return printed
 
     label = _labeller(variant, phase, options)
     sides = sides_for(variant, options)
@@ -388,10 +374,9 @@ def build_sheet(
         if brief and brief.failures and label(line["power"]) not in focus and _succeeded(line, reasons):
             succeeded += 1
             continue
-        for printed in annotate(printed_order(line), line["result"], reasons, ordered=bool(line.get("input"))):
-            orders.setdefault(label(line["power"]), []).append(
-                Annotated(printed.order if rewritten else z(printed.order), printed.marks, prose(printed.why))
-            )
+        ordered = bool(line.get("input"))
+        for printed in annotate(printed_order(line), line["result"], reasons, ordered, place=zine):
+            orders.setdefault(label(line["power"]), []).append(printed)
     owned = outcome.get("supply_centers", {})
     held = holdings(variant, outcome, options)
     centres = []
@@ -434,11 +419,7 @@ def build_sheet(
             for d in outcome.get("dislodged", [])
         ],
         standoffs=[place(p) for p in outcome.get("standoffs", [])],
-        die_rolls=[
-            {**e, "purpose": prose(e["purpose"]), "order": [z(o) for o in e["order"]]}
-            for e in outcome.get("events", [])
-            if e["kind"] == "die_roll"
-        ],
+        die_rolls=[_die_roll(e, zine) for e in outcome.get("events", []) if e["kind"] == "die_roll"],
         disbanded=[
             {**e, "at": place(e["at"])}
             for e in outcome.get("events", [])

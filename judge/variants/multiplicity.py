@@ -40,6 +40,7 @@ from judge.engine.events import UnitPlaced
 from judge.engine.orders import Order, OrderKind, Submitted
 from judge.engine.phase import Phase
 from judge.engine.position import Outcome, Position
+from judge.engine.reasons import CutFirst
 from judge.engine.refusals import (
     BuildOntoRule12,
     MergePartStopped,
@@ -222,7 +223,7 @@ class MultiplicityRules(Rules):
         fleets = any(resolver.dets[h].composition.fleets for h in here)
         if (armies and fleets) or self.options.get("cut_choice") == "last_written":
             return last_first
-        return resolver.shuffled(sorted(supports), f"which support in {resolver.origin[supports[0]]} is cut first")
+        return resolver.shuffled(sorted(supports), CutFirst(resolver.origin[supports[0]]))
 
     # --- after the moves ------------------------------------------------------------------------------
 
