@@ -13,7 +13,7 @@ from sqlalchemy import select, text
 
 from judge.clock import as_utc
 from judge.store import Game, Marks, open_database
-from judge.store.db import alembic_config, make_engine
+from judge.store.db import alembic_config, make_engine, migrating
 
 OLD_SETTINGS = {
     "timing": {"zone": "Europe/Paris", "manual": False},
@@ -38,7 +38,7 @@ GM_SETTINGS = {"timing": {"zone": "Europe/Paris", "manual": False}, "nmr": "wait
 def _old_database(url: str) -> None:
     """A database at 0009 (before the marks had columns) holding one game with every mark in its settings."""
     engine = make_engine(url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "0009")
         conn.execute(text("INSERT INTO players (address, name, password_hash, created_at) "
                           "VALUES ('gm@example.org', 'GM', 'x', CURRENT_TIMESTAMP)"))  # fmt: skip
@@ -47,6 +47,11 @@ def _old_database(url: str) -> None:
                  "phase_index, created_at, version) VALUES ('old', 'standard', '{}', :settings, 'paused', "
                  "(SELECT id FROM players), 'x', 1, 7, CURRENT_TIMESTAMP, 1)"),
             {"settings": json.dumps(OLD_SETTINGS)},
+        )  # fmt: skip
+        conn.execute(
+            text('INSERT INTO phases (game_id, "index", season, year, type, position_before, orders, outcome, '
+                 "position_after, seed, processed_at) VALUES ((SELECT id FROM games), 0, 'Spring', 1901, "
+                 "'Movement', '{}', '{}', '{}', '{}', 7, CURRENT_TIMESTAMP)"),
         )  # fmt: skip
     engine.dispose()
 
@@ -73,7 +78,7 @@ def test_the_upgrade_moves_every_mark_and_the_players_state_out_of_the_settings(
 def test_the_downgrade_puts_everything_back_where_the_older_judge_reads_it(sqlite_url: str) -> None:
     _old_database(sqlite_url)
     engine = make_engine(sqlite_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "head")
         command.downgrade(alembic_config(conn), "0009")
         stored = conn.execute(text("SELECT settings FROM games WHERE name = 'old'")).scalar_one()
@@ -92,3 +97,21 @@ def test_a_game_without_marks_reads_as_no_mark_at_all(sqlite_url: str) -> None:
     with db.transaction() as s:
         assert s.scalars(select(Game.marks)).one() == Marks()
     db.dispose()
+
+
+def test_the_game_keeps_its_phases_through_the_rebuilt_table(database_url: str) -> None:
+    """SQLite's batch migration rebuilds `games` (copy, drop, rename): with the foreign keys enforced the drop
+    deleted every phase of every game by its ON DELETE CASCADE. The migrations run with the keys off and checked
+    after (`judge.store.db.migrating`): the old game's phase is still there after the upgrade, and after a
+    downgrade and an upgrade again."""
+    _old_database(database_url)
+    db = open_database(database_url)
+    with db.transaction() as s:
+        assert s.execute(text("SELECT count(*) FROM phases")).scalar_one() == 1
+    db.dispose()
+    engine = make_engine(database_url)
+    with migrating(engine) as conn:
+        command.downgrade(alembic_config(conn), "0009")
+        command.upgrade(alembic_config(conn), "head")
+        assert conn.execute(text("SELECT count(*) FROM phases")).scalar_one() == 1
+    engine.dispose()

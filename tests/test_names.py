@@ -27,7 +27,7 @@ from judge.game.names import (
     player_name,
 )
 from judge.store import Player, open_database
-from judge.store.db import alembic_config, make_engine
+from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import POWERS
 from judge.web.export import export_site
@@ -219,7 +219,7 @@ def test_the_upgrade_keys_the_names_already_stored_and_refuses_none(database_url
     """Migration 0009 gives every stored player and game its look-alike key and changes no name: two old names
     that look alike both stay (their players go on playing); a new name like either is refused."""
     engine = make_engine(database_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "0007")
         for n, name in enumerate(("GM", f"G{CYRILLIC_EM}", f"Evil{RLO}namreg")):
             conn.execute(

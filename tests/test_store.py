@@ -11,12 +11,12 @@ from sqlalchemy import create_engine, inspect, select, text
 from judge.clock import SYSTEM_CLOCK
 from judge.passwords import hash_password, verify_password
 from judge.store import Base, Player, open_database
-from judge.store.db import alembic_config, current_revision, make_engine
+from judge.store.db import alembic_config, current_revision, make_engine, migrating
 
 
 def test_migrations_build_exactly_the_schema_the_models_describe(database_url: str) -> None:
     engine = make_engine(database_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "head")
     with engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
@@ -37,7 +37,7 @@ def test_a_fresh_database_is_created_and_stamped_and_a_second_start_changes_noth
 
 def test_an_older_database_is_upgraded_on_start(sqlite_url: str) -> None:
     engine = create_engine(sqlite_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "head")
         command.downgrade(alembic_config(conn), "base")
     engine.dispose()
@@ -87,7 +87,7 @@ def test_a_password_check_is_remembered_whichever_way_it_went(monkeypatch: pytes
 
 def test_the_upgrade_reads_the_sender_of_the_mail_still_to_do(database_url: str) -> None:
     engine = make_engine(database_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.upgrade(alembic_config(conn), "0006")
         for n, status in enumerate(("received", "processed", "received")):
             raw = f"From: Player {n} <P{n}@Example.org>\r\n\r\nHELP\r\n".encode()

@@ -19,7 +19,7 @@ from judge.engine.kinds import reasons_from_json
 from judge.engine.reasons import Note
 from judge.render import render_results
 from judge.store import open_database
-from judge.store.db import alembic_config, make_engine
+from judge.store.db import alembic_config, make_engine, migrating
 from judge.store.models import Game, PhaseRecord, Player
 
 SPRING = {"season": "Spring", "year": 1901, "type": "Movement"}
@@ -86,7 +86,7 @@ def test_migration_0012_brings_every_stored_phase_up_to_its_values(sqlite_url: s
                           processed_at=now))  # fmt: skip
     db.dispose()
     engine = make_engine(sqlite_url)
-    with engine.begin() as conn:
+    with migrating(engine) as conn:
         command.downgrade(alembic_config(conn), "0009")
         command.upgrade(alembic_config(conn), "head")
     with Session(engine) as s:

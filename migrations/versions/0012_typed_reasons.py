@@ -2,7 +2,7 @@
 places named as each medium names them, and never read the words again
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0011_marks
 Create Date: 2026-12-04
 
 A phase stored before (refusals as `{"kind": "note", ...}`, orders without `read`, die rolls in words only) is
@@ -11,8 +11,7 @@ the values are taken into its outcome where the two outcomes tell the same (judg
 does not, or whose variant is gone, is left as it is: it still reads, its words as they were stored. Nothing else
 is changed, and nothing is removed, so there is nothing to undo.
 
-On merging: this revision follows 0009 on its branch; it reads `phases.orders` as the order lines by power that
-0009's schema stores.
+It reads `phases.orders` as the order lines by power, which no revision before it changed.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
-down_revision: str | None = "0009"
+down_revision: str | None = "0011_marks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
