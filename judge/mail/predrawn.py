@@ -29,6 +29,7 @@ from typing import Any
 
 from judge.contract import outcome_json, position_from_json
 from judge.game.adjudication import outcome_of, phase_seed
+from judge.game.checking import OrderLine
 from judge.mail.pictures import map_files
 from judge.render.results import phase_code
 from judge.variants import get_variant
@@ -57,8 +58,8 @@ class Ahead:
     variant: str
     options: dict[str, Any]
     position: dict[str, Any]
-    lines: dict[str, list[str]]
-    """the orders on file, power -> lines, by power (as the processing reads them)"""
+    orders: dict[str, list[OrderLine]]
+    """the orders on file, power -> its lines as read when they came, by power (as the processing takes them)"""
     seed: int
     """the game's seed (`phase_seed` makes the phase's)"""
 
@@ -88,7 +89,9 @@ def draw(ahead: Ahead) -> Drawn:
     (`map_files`, as the results would). Pure: no database, no clock."""
     rules = get_variant(ahead.variant).rules(ahead.options)
     position = position_from_json(rules, ahead.position)
-    outcome = outcome_json(ahead.variant, outcome_of(rules, position, ahead.lines, phase_seed(ahead.seed, ahead.index)))
+    outcome = outcome_json(
+        ahead.variant, outcome_of(rules, position, ahead.orders, phase_seed(ahead.seed, ahead.index))
+    )
     stem = results_stem(ahead.game, outcome)
     return Drawn(digest(ahead.variant, outcome), stem, map_files(ahead.variant, outcome, stem))
 

@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from sqlalchemy import select, tuple_
 
+from judge.game.checking import OrderLine, orders_from_json
 from judge.mail.predrawn import PREDRAWN, Ahead, Drawn, Predrawn, draw, warm
 from judge.store import Database, Game, GameStatus, OrderSet
 
@@ -209,15 +210,15 @@ class PicturePool:
                 .where(tuple_(Game.id, Game.phase_index).in_(wanted), Game.status == GameStatus.ACTIVE)
                 .order_by(Game.name)
             ).all()
-            lines: dict[int, dict[str, list[str]]] = {}
-            for game_id, power, text in s.execute(
-                select(OrderSet.game_id, OrderSet.power, OrderSet.lines)
+            orders: dict[int, dict[str, list[OrderLine]]] = {}
+            for game_id, power, lines, stored in s.execute(
+                select(OrderSet.game_id, OrderSet.power, OrderSet.lines, OrderSet.orders)
                 .where(tuple_(OrderSet.game_id, OrderSet.phase_index).in_(wanted))
                 .order_by(OrderSet.game_id, OrderSet.power)
             ):
-                lines.setdefault(game_id, {})[power] = list(text)
+                orders.setdefault(game_id, {})[power] = orders_from_json(lines, stored)
         return [
-            Ahead(name, index, variant, dict(options), position, lines.get(game_id, {}), seed)
+            Ahead(name, index, variant, dict(options), position, orders.get(game_id, {}), seed)
             for game_id, name, index, variant, options, position, seed in games
             if position is not None
         ]
