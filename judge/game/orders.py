@@ -143,7 +143,7 @@ class Orders(UseCase):
         whose unit it names; a mail's orders for a power replace that power's earlier orders, and the player's
         other powers keep theirs (one rule, the same for a side as for one power: docs/mail.md). `sender`: the
         address the orders came from; when it is not the player's, the player is told."""
-        with self.store.plain() as s:
+        with self.store.plain() as s:  # its writes are its last statements: the sets, then an event it raises
             game = self.store.snapshot(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise GameError(f"{name} is not running")
@@ -184,8 +184,6 @@ class Orders(UseCase):
                     }
                 )
                 replaced = replaced or each in game.on_file
-                game.on_file.add(each)
-            write_order_sets(s, sets)
             if len(side) > 1:  # the whole side's orders now on file: those this mail gave, and those it left
                 for each, checked_json in s.execute(
                     select(OrderSet.power, OrderSet.checked).where(
@@ -214,6 +212,8 @@ class Orders(UseCase):
                 if len(side) > 1
                 else (),
             )
+            write_order_sets(s, sets)  # the mail's sets, in one statement (`judge.game.order_writes`)
+            game.on_file.update(by_power)
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(
                     game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender,
