@@ -14,13 +14,13 @@ import pytest
 from alembic import command
 from sqlalchemy import inspect, select, text
 
+import judge.game
 from judge.contract.adjudicate import read_orders as read_case_orders
 from judge.contract.orders import order_from_json, order_json, read_from_json, read_json
 from judge.engine import Order, OrderKind
 from judge.game import Games
 from judge.game.checking import orders_json, read_orders
 from judge.notation import lines as notation_lines
-from judge.notation import read_line
 from judge.store import OrderSet, open_database
 from judge.store.db import alembic_config, make_engine
 from judge.testing.tables import OPENING_ORDERS, full_games
@@ -186,7 +186,7 @@ def test_the_game_layer_reads_order_text_in_one_place() -> None:
     """`judge.game.checking.read_orders` is the game layer's only reader of order lines (issue 42)."""
     readers = [
         path.name
-        for path in (Path(read_line.__code__.co_filename).parents[1] / "game").glob("*.py")
+        for path in sorted(Path(judge.game.__file__).parent.glob("*.py"))
         if "read_line(" in path.read_text(encoding="utf-8")
     ]
     assert readers == ["checking.py"]
