@@ -5,22 +5,24 @@ once and never again at the deadline, and migration 0010 reads the lines stored 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 from alembic import command
 from sqlalchemy import inspect, select, text
 
-import judge.game
+import judge
+from judge.board.model import Board
 from judge.contract.adjudicate import read_orders as read_case_orders
 from judge.contract.orders import order_from_json, order_json, read_from_json, read_json
 from judge.engine import Order, OrderKind
-from judge.game import Games
+from judge.engine.orders import Verb
+from judge.game import Games, checking
 from judge.game.checking import orders_json, read_orders
-from judge.notation import lines as notation_lines
+from judge.notation import ReadOrder
 from judge.store import OrderSet, open_database
 from judge.store.db import alembic_config, make_engine
 from judge.testing.tables import OPENING_ORDERS, full_games
@@ -91,23 +93,23 @@ def test_a_line_that_cannot_be_read_keeps_why_and_a_line_of_several_orders_keeps
     assert read_json(lines[2].orders[0]) == {"input": "Waive", "read": {"kind": "waive"}}
 
 
-class _CountedReads(dict[str, Any]):
-    """The reader's cache of lines (`judge.notation.lines._READ`), counting each time a line is asked for: every
-    call of `read_line`, from any module, asks it once."""
+class _CountedReads:
+    """The reader as the game layer calls it (`judge.game.checking.read_line`, its one reading of order text:
+    `test_order_text_is_read_in_the_places_that_take_text`), counting each line it is asked to read."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, read: Callable[..., list[ReadOrder]]) -> None:
+        self.read = read
         self.asked: Counter[str] = Counter()
 
-    def get(self, line: str, default: Any = None) -> Any:  # type: ignore[override]
+    def __call__(self, board: Board, line: str, verbs: Mapping[str, Verb] | None = None) -> list[ReadOrder]:
         self.asked[line] += 1
-        return super().get(line, default)
+        return self.read(board, line, verbs)
 
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> _CountedReads:
-    counted = _CountedReads()
-    monkeypatch.setattr(notation_lines, "_READ", counted)
+    counted = _CountedReads(checking.read_line)
+    monkeypatch.setattr(checking, "read_line", counted)
     return counted
 
 
@@ -182,11 +184,14 @@ def test_the_upgrade_reads_the_orders_stored_as_text_once_into_their_values(data
                        "A par - nowhere": "illegal"}  # fmt: skip
 
 
-def test_the_game_layer_reads_order_text_in_one_place() -> None:
-    """`judge.game.checking.read_orders` is the game layer's only reader of order lines (issue 42)."""
-    readers = [
-        path.name
-        for path in sorted(Path(judge.game.__file__).parent.glob("*.py"))
-        if "read_line(" in path.read_text(encoding="utf-8")
-    ]
-    assert readers == ["checking.py"]
+def test_order_text_is_read_in_the_places_that_take_text() -> None:
+    """Outside the reader itself, order text is read in the game layer's `read_orders` (a mail's lines, once), by
+    `judge adjudicate` (whose input is text), and by Heptadiplomacy's claims (the orders a claim's conditions name,
+    in its words); nowhere else, so the counts above are every reading a submission and a deadline make."""
+    package = Path(judge.__file__).parent
+    readers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if path.parent.name != "notation" and re.search(r"\b(read_line|parse_order)\(", path.read_text("utf-8"))
+    )
+    assert readers == ["contract/adjudicate.py", "game/checking.py", "variants/hepta.py"]
