@@ -21,10 +21,10 @@ import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from sqlalchemy import select, tuple_
 
-from judge.game.checking import OrderLine, orders_from_json
 from judge.mail.predrawn import PREDRAWN, Ahead, Drawn, Predrawn, draw, warm
 from judge.store import Database, Game, GameStatus, OrderSet
 
@@ -210,13 +210,13 @@ class PicturePool:
                 .where(tuple_(Game.id, Game.phase_index).in_(wanted), Game.status == GameStatus.ACTIVE)
                 .order_by(Game.name)
             ).all()
-            orders: dict[int, dict[str, list[OrderLine]]] = {}
+            orders: dict[int, dict[str, tuple[list[str], list[Any]]]] = {}
             for game_id, power, lines, stored in s.execute(
                 select(OrderSet.game_id, OrderSet.power, OrderSet.lines, OrderSet.orders)
                 .where(tuple_(OrderSet.game_id, OrderSet.phase_index).in_(wanted))
                 .order_by(OrderSet.game_id, OrderSet.power)
             ):
-                orders.setdefault(game_id, {})[power] = orders_from_json(lines, stored)
+                orders.setdefault(game_id, {})[power] = (list(lines), list(stored))
         return [
             Ahead(name, index, variant, dict(options), position, orders.get(game_id, {}), seed)
             for game_id, name, index, variant, options, position, seed in games
