@@ -81,7 +81,7 @@ def build_games(db: Database, games: int) -> None:
     with db.transaction() as s:
         ids = {name: game_id for name, game_id in s.execute(select(Game.name, Game.id))}
         template = s.execute(
-            select(OrderSet.power, OrderSet.lines, OrderSet.checked, OrderSet.has_errors).where(
+            select(OrderSet.power, OrderSet.lines, OrderSet.orders, OrderSet.checked, OrderSet.has_errors).where(
                 OrderSet.game_id == ids["g0"]
             )
         ).all()
@@ -94,6 +94,7 @@ def build_games(db: Database, games: int) -> None:
                     "phase_index": 0,
                     "power": row.power,
                     "lines": row.lines,
+                    "orders": row.orders,
                     "checked": row.checked,
                     "has_errors": row.has_errors,
                     "submitted_at": now,

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from judge.engine.phase import PhaseType
 from judge.game.attendance import held_away, owed_by_sides, owed_text, owed_texts
-from judge.game.checking import route_lines
+from judge.game.checking import read_orders, route_lines
 from judge.game.deadlines import Look
 from judge.game.deadlines import plan as _plan
 from judge.game.reads import side_status
@@ -128,7 +128,7 @@ def test_a_hepta_player_waives_a_boards_builds_by_naming_it() -> None:
     rules = variant.rules({"assignment": "a"})
     position = variant.starting_position()
     lines = ["3:England: Waive", "Waive", "7:France: Waive"]
-    owners = route_lines(rules, position, ENGLAND.powers, "1:England", lines)
+    owners = route_lines(rules, position, ENGLAND.powers, "1:England", read_orders(rules, lines))
     assert owners == ["3:England", "1:England", "1:England"]  # France's board is not his: left with the sign-on
 
 

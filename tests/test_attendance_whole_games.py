@@ -35,7 +35,7 @@ from judge.clock import as_utc
 from judge.engine import Order, OrderKind, PhaseType, UnitRef
 from judge.engine.order_text import render_order
 from judge.engine.supply import balances
-from judge.game.checking import route_lines
+from judge.game.checking import read_orders, route_lines
 from judge.game.timing import reminder_time, timing_from_settings
 from judge.store import Game
 from judge.testing.dovecot import DovecotServer
@@ -63,7 +63,7 @@ def _by_power(table: Table, phase: Phase, seat: Seat) -> dict[str, list[str]]:
     """A player's lines of the phase, by the power each orders."""
     lines = phase.lines.get(seat, [])
     found: dict[str, list[str]] = {}
-    owners = route_lines(table.rules, phase.position, seat.powers, seat.powers[0], lines)
+    owners = route_lines(table.rules, phase.position, seat.powers, seat.powers[0], read_orders(table.rules, lines))
     for line, power in zip(lines, owners, strict=True):
         found.setdefault(power, []).append(line)
     return found

@@ -383,7 +383,7 @@ def test_a_colony_that_gives_a_build_brings_the_winter() -> None:
 def test_a_players_lines_go_to_the_power_that_owns_the_centre_or_the_unit() -> None:
     """A player signed on as his Major may write his Minor's builds (in any centre it owns, rule 9) and
     conversions; each line is filed for the power it concerns."""
-    from judge.game.checking import route_lines
+    from judge.game.checking import read_orders, route_lines
 
     rules = get_variant("hoplite").rules()
     case = {
@@ -392,7 +392,10 @@ def test_a_players_lines_go_to_the_power_that_owns_the_centre_or_the_unit() -> N
     }
     position = read_position(rules, case, Phase("Winter", -449, PhaseType.ADJUSTMENT))
     lines = ["Build A pla", "CONVERT A ana TO F"]
-    assert route_lines(rules, position, ["Anactorium", "Athens"], "Athens", lines) == ["Anactorium", "Anactorium"]
+    assert route_lines(rules, position, ["Anactorium", "Athens"], "Athens", read_orders(rules, lines)) == [
+        "Anactorium",
+        "Anactorium",
+    ]
 
 
 def test_a_garrisons_refused_support_says_what_docs_variants_hoplite_md_says() -> None:

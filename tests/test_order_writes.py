@@ -1,23 +1,19 @@
-"""Order sets filed in a transaction are written together, before its next statement or its commit
-(`judge.game.order_writes`): no statement ever reads order sets without them, a savepoint rolled back takes those
-filed inside it, and a batch of order mails writes its sets in one statement a kind, not one a mail."""
+"""A mail's order sets are written by the use case that files them, when it files them (`Orders.submit`,
+`judge.game.order_writes`; issue 42, "Hidden writes"): no session hook writes them later, a savepoint or a
+transaction rolled back takes them as it takes any write, and a set filed meanwhile by another is replaced, not
+doubled."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, insert, select
+from sqlalchemy.orm import Session
 
-from judge.commands import answer_mail
-from judge.config import Config, SmtpIntakeConfig
 from judge.game import Games
-from judge.game.order_writes import file_order_set
-from judge.mail.inbox import store_inbound
-from judge.mail.processor import Processor
 from judge.store import Database, Game, OrderSet, open_database
-from judge.testing.tables import OPENING_ORDERS, full_games
+from judge.testing.tables import full_games
 
 
 def _on_file(db: Database) -> dict[str, list[str]]:
@@ -31,12 +27,39 @@ def _games(url: str) -> Database:
     return db
 
 
-def test_orders_filed_in_a_transaction_are_read_by_its_next_statement(database_url: str) -> None:
+def test_a_mails_orders_are_written_by_the_submission_itself_in_one_statement(database_url: str) -> None:
+    """The write is the use case's own statement, run before it returns: not one left for a later statement or
+    the commit to set off."""
     db = _games(database_url)
+    statements: list[str] = []
+
+    @event.listens_for(db.engine, "before_cursor_execute")
+    def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "order_sets" in statement:
+            statements.append(statement.split()[0])
+
     with db.transaction() as s:
-        Games(db).bound(s).orders.submit("g0", "France", ["A Par-Bur"])
+        Games(db).bound(s).orders.submit("g0", "France", ["A Par-Bur", "A Mar-Spa", "F Bre-Mao"])
+        # the game's snapshot (which powers have orders on file), and the set's one INSERT
+        assert statements == ["SELECT", "INSERT"]
         seen = {power: lines for power, lines in s.execute(select(OrderSet.power, OrderSet.lines))}
-    assert seen == {"France": ["A Par-Bur"]}
+    assert seen == {"France": ["A Par-Bur", "A Mar-Spa", "F Bre-Mao"]}
+
+
+def test_no_session_hook_writes_orders() -> None:
+    """The hooks that once wrote filed sets before a session's next statement, flush or commit are gone: the only
+    session hooks the judge sets are the game snapshot's, which forget a snapshot that a change made stale."""
+    import judge.serve  # noqa: F401 - the whole judge imported, so every hook it sets is set
+
+    hooks = {
+        name: [hook.__name__ for hook in getattr(Session().dispatch, name)]
+        for name in ("do_orm_execute", "before_flush", "after_flush", "before_commit", "after_transaction_create",
+                     "after_soft_rollback")
+    }  # fmt: skip
+    assert {name: hooked for name, hooked in hooks.items() if hooked} == {
+        "after_flush": ["_forget_after_writes"],
+        "after_soft_rollback": ["_forget_after_rollback"],
+    }
 
 
 def test_a_second_mail_in_one_transaction_replaces_the_first_and_says_so(database_url: str) -> None:
@@ -75,39 +98,19 @@ def test_a_transaction_rolled_back_writes_no_orders(database_url: str) -> None:
     assert _on_file(db) == {}
 
 
-def test_a_batch_of_order_mails_writes_its_order_sets_in_one_statement_a_kind(database_url: str) -> None:
-    db = open_database(database_url)
-    seats = full_games(Games(db), 2)
-    for n in range(28):  # every power of g0 and g1 twice, all in one batch
-        seat = seats[n % len(seats)]
-        raw = (
-            f"From: {seat.address}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <w{n}@example.org>\r\n"
-            f"\r\nSIGNON {seat.game} {seat.power} pw\r\n{OPENING_ORDERS[seat.power]}\r\n"
-        ).encode()
-        store_inbound(db, raw, source="test")
-    statements: list[str] = []
-
-    @event.listens_for(db.engine, "before_cursor_execute")
-    def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if "order_sets" in statement:
-            statements.append(statement.split()[0])
-
-    config = Config(address="judge@example.org", rate_limit=10**9, smtp_intake=SmtpIntakeConfig(enabled=False))
-    assert Processor(db, config, handler=answer_mail).process_pending() == 28
-    # the two games' snapshots (which powers have orders on file), and one INSERT of the fourteen sets, each written
-    # once as last filed
-    assert sorted(statements) == ["INSERT", "SELECT", "SELECT"]
-    with db.transaction() as s:
-        assert s.scalar(select(OrderSet.id).where(OrderSet.has_errors)) is None
-        assert len(s.scalars(select(OrderSet.id)).all()) == 14
-
-
-def test_a_set_said_to_be_on_file_that_is_not_fails_the_transaction_rather_than_vanish(database_url: str) -> None:
+def test_a_set_filed_since_the_snapshot_was_taken_is_replaced_not_doubled(database_url: str) -> None:
+    """Another process may file the power's set after this one looked (the order path holds the game only
+    `FOR SHARE`): the later set wins, and one set is left."""
     db = _games(database_url)
     with db.transaction() as s:
+        games = Games(db).bound(s)
+        games.orders.submit("g0", "Italy", ["A Ven H"])  # the snapshot is taken: France has nothing on file
         game_id, phase = s.execute(select(Game.id, Game.phase_index).where(Game.name == "g0")).one()
-    values = {"set_game": game_id, "set_phase": phase, "set_power": "Italy", "lines": ["A Ven H"], "checked": [],
-              "has_errors": False, "submitted_at": datetime.now(UTC), "source_message_id": None}  # fmt: skip
-    with pytest.raises(RuntimeError, match="not on file"), db.transaction() as s:
-        file_order_set(s, values, on_file=True)
-    assert _on_file(db) == {}
+        s.execute(
+            insert(OrderSet).values(
+                game_id=game_id, phase_index=phase, power="France", lines=["A Par H"], orders=[[]], checked=[],
+                has_errors=False, submitted_at=datetime.now(UTC),
+            )
+        )  # fmt: skip
+        assert games.orders.submit("g0", "France", ["A Par-Bur"]).replaced is False  # as the snapshot saw it
+    assert _on_file(db) == {"France": ["A Par-Bur"], "Italy": ["A Ven H"]}

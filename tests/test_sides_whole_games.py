@@ -29,7 +29,7 @@ from judge.engine import Force, Order, OrderKind, PhaseType, Position, Rules, Su
 from judge.engine.order_text import render_order
 from judge.engine.supply import powers_to_order
 from judge.game import Games
-from judge.game.checking import route_lines
+from judge.game.checking import read_orders, route_lines
 from judge.game.timing import grace_end, timing_from_settings
 from judge.render import render_results
 from judge.render.results import zine_case
@@ -342,7 +342,11 @@ def late_names(table: Table, phase: Phase, sent: dict[Seat, list[str]]) -> list[
     the powers he owed and sent nothing for, unless that is every power he has."""
     named = []
     for seat in table.seats:
-        filed = set(route_lines(table.rules, phase.position, seat.powers, seat.powers[0], sent.get(seat, [])))
+        filed = set(
+            route_lines(
+                table.rules, phase.position, seat.powers, seat.powers[0], read_orders(table.rules, sent.get(seat, []))
+            )
+        )
         missed = [power for power in seat.powers if power in phase.due and power not in filed]
         if missed:
             named.append(seat.label if set(missed) == set(seat.powers) else f"{seat.label} ({', '.join(missed)})")

@@ -8,6 +8,7 @@ from typing import Any
 
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import Composition
+from judge.notation.lines import ReadOrder
 
 
 def _unit_json(ref: UnitRef) -> dict[str, Any]:
@@ -55,6 +56,8 @@ def order_json(order: Order) -> dict[str, Any]:
 
 
 def order_from_json(data: dict[str, Any]) -> Order:
+    """The order `order_json` wrote: the one way back from an order's JSON to its value (the results, the
+    pictures, and the orders on file read it)."""
     unit = data.get("unit")
     target = data.get("target")
     return Order(
@@ -70,3 +73,17 @@ def order_from_json(data: dict[str, Any]) -> Order:
         data.get("priority"),
         data.get("for"),
     )
+
+
+def read_json(read: ReadOrder) -> dict[str, Any]:
+    """One order as the judge read it from a line, kept (`OrderSet.orders`) so that nothing reads the line again:
+    the piece of the line it was read from, and its value, or why it could not be read."""
+    if read.order is None:
+        return {"input": read.text, "error": read.error}
+    return {"input": read.text, "read": order_json(read.order)}
+
+
+def read_from_json(data: dict[str, Any]) -> ReadOrder:
+    """What `read_json` kept, as the reader made it."""
+    value = data.get("read")
+    return ReadOrder(str(data["input"]), order_from_json(value) if value else None, str(data.get("error", "")))

@@ -7,7 +7,7 @@ here (who was late), and the press held for the results is released with them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,7 +20,15 @@ from judge.contract import outcome_json, position_from_json, position_json
 from judge.engine import Outcome, Position, Rules, adjudicate
 from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.attendance import not_awaited, owed_texts
-from judge.game.checking import LineCheck, check_orders, read_lines, route_lines
+from judge.game.checking import (
+    LineCheck,
+    OrderLine,
+    check_orders,
+    orders_from_json,
+    read_orders,
+    route_lines,
+    submitted,
+)
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
 from judge.game.settings import results_style
@@ -81,12 +89,18 @@ def phase_seed(game_seed: int, index: int) -> int:
     return (game_seed * 1_000_003 + index) % 2**31
 
 
-def outcome_of(rules: Rules, position: Position, lines: dict[str, list[str]], seed: int) -> Outcome:
-    """The engine's outcome of the orders on file (power -> its lines, by power), read as the players wrote them:
-    a pure function, which the keeper's picture workers run too (judge/schedule/predraw.py) on what they read
-    without a lock, to draw the results' picture while the phase waits its turn."""
-    submitted = [sub for power, text in lines.items() for sub in read_lines(rules, power, text)]
-    return adjudicate(rules, position, submitted, seed)
+def outcome_of(rules: Rules, position: Position, orders: Mapping[str, Sequence[OrderLine]], seed: int) -> Outcome:
+    """The engine's outcome of the orders on file (power -> its lines as they were read when they came, by
+    power): a pure function, which the keeper's picture workers run too (judge/schedule/predraw.py) on what they
+    read without a lock, to draw the results' picture while the phase waits its turn."""
+    return adjudicate(
+        rules, position, [sub for power, lines in orders.items() for sub in submitted(power, lines)], seed
+    )
+
+
+def stored_orders(rows: Sequence[tuple[str, Sequence[str], Sequence[Any]]]) -> dict[str, list[OrderLine]]:
+    """The order sets on file as `outcome_of` takes them, from their stored columns (power, lines, orders)."""
+    return {power: orders_from_json(lines, stored) for power, lines, stored in rows}
 
 
 class Adjudication(UseCase):
@@ -147,28 +161,31 @@ class Adjudication(UseCase):
             position = position_from_json(rules, game.position)
             style = results_style(game.settings)
             side = side_of(game, power).powers
-        owners = route_lines(rules, position, sorted(rules.board.powers), power, lines)
-        by_power: dict[str, list[str]] = {}
-        for line, owner in zip(lines, owners, strict=True):
+        read = read_orders(rules, lines)
+        owners = route_lines(rules, position, sorted(rules.board.powers), power, read)
+        by_power: dict[str, list[OrderLine]] = {}
+        for line, owner in zip(read, owners, strict=True):
             by_power.setdefault(owner, []).append(line)
         checks = {each: check_orders(rules, position, each, own) for each, own in sorted(by_power.items())}
-        submitted = [sub for each, own in sorted(by_power.items()) for sub in read_lines(rules, each, own)]
-        outcome = adjudicate(rules, position, submitted, PREVIEW_SEED)
+        outcome = outcome_of(rules, position, dict(sorted(by_power.items())), PREVIEW_SEED)
         return Preview(name, game.variant, checks, outcome_json(game.variant, outcome), style, tuple(side))
 
     @staticmethod
     def _adjudicate(s: Session, game: Game, position: Position | None = None) -> tuple[Outcome, dict[str, list[str]]]:
-        """The outcome of the orders on file; `position`: the game's position, when the caller has parsed it."""
+        """The outcome of the orders on file, as they were read when they came (never read again here), and their
+        lines by power (the phase's record keeps them); `position`: the game's position, when the caller has
+        parsed it."""
         rules = rules_of(game)
         if position is None:
             position = position_from_json(rules, game.position or {})
         sets = s.execute(
-            select(OrderSet.power, OrderSet.lines)
+            select(OrderSet.power, OrderSet.lines, OrderSet.orders)
             .where(OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index)
             .order_by(OrderSet.power)
         ).all()
-        lines = {o.power: list(o.lines) for o in sets}
-        return outcome_of(rules, position, lines, phase_seed(game.seed, game.phase_index)), lines
+        orders = stored_orders([tuple(row) for row in sets])
+        outcome = outcome_of(rules, position, orders, phase_seed(game.seed, game.phase_index))
+        return outcome, {power: [line.line for line in own] for power, own in orders.items()}
 
     def _process(self, s: Session, game: Game) -> Processed:
         rules = rules_of(game)

@@ -1,6 +1,11 @@
-"""Checking a power's orders when they arrive, so the player hears at once what is wrong.
+"""Reading a power's orders once when they arrive, and checking them, so the player hears at once what is wrong.
 
-The check runs the engine itself on the power's lines alone: a line is wrong when it cannot be read or when the
+`read_orders` is the one place the game layer reads order lines (issue 42): the lines are read when the mail comes,
+the values the reader made are stored with each line (`OrderSet.orders`, through `orders_json`), and everything
+after -- routing a side's lines to its powers, the check, the reply, the deadline's adjudication, PREDICT, the
+pictures drawn ahead -- takes those values (`orders_from_json`), never the text again.
+
+The check runs the engine itself on the power's orders alone: an order is wrong when it cannot be read or when the
 engine calls it illegal. Nothing here decides legality on its own, so a submission check can never disagree
 with the adjudication.
 """
@@ -9,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from judge.board.model import province_of
+from judge.contract.orders import read_from_json, read_json
 from judge.contract.public import printed_in_results
 from judge.engine import OrderKind, PhaseType, Position, Result, Rules, Submitted, check_legality
 from judge.engine.reasons import text_of
-from judge.notation import read_line
+from judge.notation import ReadOrder, read_line
 from judge.notation.quoting import shorten
 
 
@@ -38,20 +45,44 @@ class LineCheck:
         return {"input": self.input, "order": self.order, "error": self.error, "printed": self.printed}
 
 
-def read_lines(rules: Rules, power: str, lines: Sequence[str]) -> list[Submitted]:
-    """Every order in the lines (a line may hold several: `judge.notation.lines`), read or not."""
+@dataclass(frozen=True)
+class OrderLine:
+    """A line as the player wrote it (kept for the echo: replies, HISTORY), with the orders read from it, once."""
+
+    line: str
+    orders: tuple[ReadOrder, ...]
+    """usually one; several where the line holds several (`judge.notation.lines`)"""
+
+
+def read_orders(rules: Rules, lines: Sequence[str]) -> list[OrderLine]:
+    """The lines read, each once: the game layer's only reading of order text."""
+    return [OrderLine(line, tuple(read_line(rules.board, line, rules.verbs))) for line in lines]
+
+
+def orders_json(lines: Sequence[OrderLine]) -> list[list[dict[str, Any]]]:
+    """What a set of lines is stored as beside the lines (`OrderSet.orders`): per line, its orders' values."""
+    return [[read_json(read) for read in line.orders] for line in lines]
+
+
+def orders_from_json(lines: Sequence[str], stored: Sequence[Sequence[dict[str, Any]]]) -> list[OrderLine]:
+    """A set on file as the reader left it: its lines, and per line the values `orders_json` kept."""
     return [
-        Submitted(power, read.text, read.order, read.error)
-        for line in lines
-        for read in read_line(rules.board, line, rules.verbs)
+        OrderLine(line, tuple(read_from_json(read) for read in reads))
+        for line, reads in zip(lines, stored, strict=True)
     ]
 
 
-def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[str]) -> list[LineCheck]:
-    submitted = read_lines(rules, power, lines)
+def submitted(power: str, lines: Sequence[OrderLine]) -> list[Submitted]:
+    """Every order in the lines, read or not, as the engine takes them."""
+    return [Submitted(power, read.text, read.order, read.error) for line in lines for read in line.orders]
+
+
+def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[OrderLine]) -> list[LineCheck]:
+    """Each order of the power's lines as the reply answers it, in the order written."""
+    orders = submitted(power, lines)
     retreats = position.phase.type is PhaseType.RETREAT
     checks = []
-    for sub, result in zip(submitted, check_legality(rules, position, submitted), strict=False):
+    for sub, result in zip(orders, check_legality(rules, position, orders), strict=False):
         illegal = result.result is Result.ILLEGAL
         reasons = result.reasons if illegal else ()
         printed = printed_in_results(illegal, result.canonical is not None, reasons, retreats)
@@ -60,7 +91,7 @@ def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[s
 
 
 def route_lines(
-    rules: Rules, position: Position, powers: Sequence[str], default: str, lines: Sequence[str]
+    rules: Rules, position: Position, powers: Sequence[str], default: str, lines: Sequence[OrderLine]
 ) -> list[str]:
     """Which of a side's powers each order line is for: the power whose unit it names (or, for a build, whose
     home centre it names; for a waive, the power written before it, `3:England: Waive`); a line that names none
@@ -78,7 +109,7 @@ def route_lines(
     owners = []
     for line in lines:
         found: set[str] = set()
-        for read in read_line(rules.board, line, rules.verbs):
+        for read in line.orders:
             order = read.order
             if order is not None and order.unit is not None:
                 province = province_of(order.unit.location)
@@ -93,7 +124,8 @@ def route_lines(
                 if place is not None:
                     found |= units.get(province_of(place), set())
             elif order is not None and order.kind is OrderKind.WAIVE:  # "3:England: Waive": the power it names
-                named_power = rules.board.lookup_power(line.rpartition(":")[0].strip()) if ":" in line else None
+                written = line.line
+                named_power = rules.board.lookup_power(written.rpartition(":")[0].strip()) if ":" in written else None
                 if named_power is not None and named_power in mine:
                     found.add(named_power)
         owners.append(next(iter(found)) if len(found) == 1 else default)

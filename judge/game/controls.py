@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from judge.clock import as_utc
 from judge.contract import position_from_json
 from judge.engine.supply import surviving_powers
+from judge.game.checking import orders_json, read_orders
 from judge.game.deadlines import mark
 from judge.game.errors import GameError
 from judge.game.events import (
@@ -117,12 +118,15 @@ class Controls(UseCase):
             )
             now = self.clock.now()
             for power, text in sorted(record.orders.items() if keep_orders else ()):
+                # the phase's record keeps the lines: restored, they are read once more, as a mail's would be
+                read = read_orders(rules_of(game), list(text))
                 s.add(
                     OrderSet(
                         game_id=game.id,
                         phase_index=to_index,
                         power=power,
-                        lines=list(text),
+                        lines=[line.line for line in read],
+                        orders=orders_json(read),
                         checked=[],
                         has_errors=False,
                         submitted_at=now,

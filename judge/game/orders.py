@@ -11,12 +11,19 @@ from sqlalchemy.orm import Session
 
 from judge.engine import OrderKind, PhaseType, Position, Rules
 from judge.engine.supply import balances, powers_to_order
-from judge.game.checking import LineCheck, check_orders, route_lines
+from judge.game.checking import (
+    LineCheck,
+    OrderLine,
+    check_orders,
+    orders_from_json,
+    orders_json,
+    read_orders,
+    route_lines,
+)
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
-from judge.game.order_writes import file_order_set
+from judge.game.order_writes import write_order_sets
 from judge.game.use_case import UseCase, phase_name, side_of
-from judge.notation import read_line
 from judge.store import GameStatus, OrderSet
 
 
@@ -79,7 +86,7 @@ class Orders(UseCase):
         whose unit it names; a mail's orders for a power replace that power's earlier orders, and the player's
         other powers keep theirs (one rule, the same for a side as for one power: docs/mail.md). `sender`: the
         address the orders came from; when it is not the player's, the player is told."""
-        with self.store.plain() as s:  # its one write is its last statement
+        with self.store.plain() as s:  # its writes are its last statements: the sets, then an event it raises
             game = self.store.snapshot(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise GameError(f"{name} is not running")
@@ -87,39 +94,39 @@ class Orders(UseCase):
             if seat is None:
                 raise GameError(f"{power} is not a power in {name}")
             side = [o.power for o in game.seats if o.power and seat.address and o.address == seat.address]
+            read = read_orders(game.rules, lines)  # the one reading of the mail's lines: the rest takes the values
             # a player with several powers: each line goes to the power whose unit it names
-            owners = (
-                route_lines(game.rules, game.current, side, power, lines) if len(side) > 1 else [power] * len(lines)
-            )
-            by_power: dict[str, list[str]] = {} if len(side) > 1 else {power: []}
-            for line, owner in zip(lines, owners, strict=True):
+            owners = route_lines(game.rules, game.current, side, power, read) if len(side) > 1 else [power] * len(read)
+            by_power: dict[str, list[OrderLine]] = {} if len(side) > 1 else {power: []}
+            for line, owner in zip(read, owners, strict=True):
                 by_power.setdefault(owner, []).append(line)
             replaced = False
             checked: dict[str, Iterator[LineCheck]] = {}
             filed: dict[str, list[str]] = {}
+            sets: list[dict[str, Any]] = []
             earlier = self._earlier(s, game.id, game.phase_index, list(by_power)) if len(side) > 1 else {}
             for each, own in list(by_power.items()):
                 # a mail of only statements (a claim) leaves the power's unit orders, and one of only unit orders
                 # the power's statements: each kind replaces its own kind (docs/mail.md, "Orders")
-                kinds = {_kind(game.rules, line) for line in own}
-                own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(game.rules, ln) not in kinds]
+                kinds = {_kind(line) for line in own}
+                own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(ln) not in kinds]
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
                 filed[each] = [as_filed(c.as_json()) for c in checks if printed(c.as_json())]
-                values = {
-                    "set_game": game.id,
-                    "set_phase": game.phase_index,
-                    "set_power": each,
-                    "lines": own,
-                    "checked": [c.as_json() for c in checks],
-                    "has_errors": any(c.error for c in checks),
-                    "submitted_at": self.clock.now(),
-                    "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
-                }
-                # written with the transaction's other sets, before its next statement (`judge.game.order_writes`)
+                sets.append(
+                    {
+                        "set_game": game.id,
+                        "set_phase": game.phase_index,
+                        "set_power": each,
+                        "lines": [line.line for line in own],
+                        "orders": orders_json(own),
+                        "checked": [c.as_json() for c in checks],
+                        "has_errors": any(c.error for c in checks),
+                        "submitted_at": self.clock.now(),
+                        "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
+                    }
+                )
                 replaced = replaced or each in game.on_file
-                file_order_set(s, values, on_file=each in game.on_file)
-                game.on_file.add(each)
             if len(side) > 1:  # the whole side's orders now on file: those this mail gave, and those it left
                 for each, checked_json in s.execute(
                     select(OrderSet.power, OrderSet.checked).where(
@@ -130,12 +137,9 @@ class Orders(UseCase):
                 ):
                     filed[each] = [as_filed(c) for c in checked_json if printed(c)]
             # back in the order the player wrote them (a line may hold several orders, each with its check)
-            pieces = (
-                [len(read_line(game.rules.board, line, game.rules.verbs)) for line in lines] if len(side) > 1 else []
-            )
             in_order = (
-                [next(checked[owner]) for owner, n in zip(owners, pieces, strict=True) for _ in range(n)]
-                if pieces
+                [next(checked[owner]) for owner, line in zip(owners, read, strict=True) for _ in line.orders]
+                if len(side) > 1
                 else list(checked[power])
             )
             done = Submission(
@@ -151,6 +155,8 @@ class Orders(UseCase):
                 if len(side) > 1
                 else (),
             )
+            write_order_sets(s, sets)  # the mail's sets, in one statement (`judge.game.order_writes`)
+            game.on_file.update(by_power)
             if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
                 event = OrdersFromAnotherAddress(
                     game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender, submission=done
@@ -159,14 +165,14 @@ class Orders(UseCase):
             return done
 
     @staticmethod
-    def _earlier(s: Session, game_id: int, phase: int, powers: list[str]) -> dict[str, list[str]]:
-        """The lines on file for these powers in the phase, before this mail."""
+    def _earlier(s: Session, game_id: int, phase: int, powers: list[str]) -> dict[str, list[OrderLine]]:
+        """The orders on file for these powers in the phase, before this mail, as they were read then."""
         rows = s.execute(
-            select(OrderSet.power, OrderSet.lines).where(
+            select(OrderSet.power, OrderSet.lines, OrderSet.orders).where(
                 OrderSet.game_id == game_id, OrderSet.phase_index == phase, OrderSet.power.in_(powers)
             )
         )
-        return {power: list(lines) for power, lines in rows}
+        return {power: orders_from_json(lines, stored) for power, lines, stored in rows}
 
     def on_file(self, name: str, power: str) -> list[str]:
         """The lines on file for a power in the current phase."""
@@ -183,15 +189,14 @@ class Orders(UseCase):
 _STATEMENT_EXCLUDED = frozenset({OrderKind.BUILD, OrderKind.WAIVE, OrderKind.REMOVE})
 
 
-def _kind(rules: Rules, line: str) -> str:
+def _kind(line: OrderLine) -> str:
     """ "statement" for a line that orders no unit (a Heptadiplomacy claim, a Hoplite capture), else "orders"."""
-    reads = read_line(rules.board, line, rules.verbs)
-    statement = bool(reads) and all(
+    statement = bool(line.orders) and all(
         read.order is not None
         and read.order.unit is None
         and not read.order.merging
         and not read.order.parts
         and read.order.kind not in _STATEMENT_EXCLUDED
-        for read in reads
+        for read in line.orders
     )
     return "statement" if statement else "orders"

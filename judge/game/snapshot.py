@@ -32,7 +32,6 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from judge.contract import position_from_json
 from judge.engine import Position, Rules
-from judge.game.order_writes import READS_NO_ORDER_SETS, filed_powers
 from judge.game.timing import timing_from_settings
 from judge.store import Game, OrderSet, Player, Seat
 from judge.variants import get_variant
@@ -130,13 +129,10 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
     found = views.get(name)
     if found is not None:
         return found
-    # the order sets filed and not yet written are added, not written first (`judge.game.order_writes`)
-    row = session.execute(_GAME, {"name": name}, execution_options=READS_NO_ORDER_SETS).first()
+    row = session.execute(_GAME, {"name": name}).first()
     if row is None:
         return None
-    seats = session.execute(
-        _SEATS, {"game": row.id, "phase": row.phase_index}, execution_options=READS_NO_ORDER_SETS
-    ).all()
+    seats = session.execute(_SEATS, {"game": row.id, "phase": row.phase_index}).all()
     view = Snapshot(
         id=row.id,
         name=name,
@@ -150,7 +146,7 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
         gm_password_hash=row.password_hash,
         seats=tuple(SeatView(s.power, s.status, s.address, s.password_hash) for s in seats),
         zone=timing_from_settings(row.settings or {}).zone,
-        on_file={s.power for s in seats if s.on_file} | filed_powers(session, row.id, row.phase_index),
+        on_file={s.power for s in seats if s.on_file},
     )
     views[name] = view
     return view

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.contract import outcome_json, position_from_json
-from judge.game.adjudication import outcome_of, phase_seed
+from judge.game.adjudication import outcome_of, phase_seed, stored_orders
 from judge.mail.pictures import map_files
 from judge.render.results import phase_code
 from judge.variants import get_variant
@@ -57,8 +57,10 @@ class Ahead:
     variant: str
     options: dict[str, Any]
     position: dict[str, Any]
-    lines: dict[str, list[str]]
-    """the orders on file, power -> lines, by power (as the processing reads them)"""
+    orders: dict[str, tuple[list[str], list[Any]]]
+    """the orders on file, power -> its set's lines and the values read from them as stored (`OrderSet.lines`,
+    `OrderSet.orders`), by power: JSON, which a pickle carries to a worker (the reader's values are compiled
+    classes, which it cannot), made values again there as the processing makes them (`stored_orders`)"""
     seed: int
     """the game's seed (`phase_seed` makes the phase's)"""
 
@@ -88,7 +90,8 @@ def draw(ahead: Ahead) -> Drawn:
     (`map_files`, as the results would). Pure: no database, no clock."""
     rules = get_variant(ahead.variant).rules(ahead.options)
     position = position_from_json(rules, ahead.position)
-    outcome = outcome_json(ahead.variant, outcome_of(rules, position, ahead.lines, phase_seed(ahead.seed, ahead.index)))
+    orders = stored_orders([(power, lines, stored) for power, (lines, stored) in ahead.orders.items()])
+    outcome = outcome_json(ahead.variant, outcome_of(rules, position, orders, phase_seed(ahead.seed, ahead.index)))
     stem = results_stem(ahead.game, outcome)
     return Drawn(digest(ahead.variant, outcome), stem, map_files(ahead.variant, outcome, stem))
 

@@ -21,6 +21,7 @@ import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from sqlalchemy import select, tuple_
 
@@ -209,15 +210,15 @@ class PicturePool:
                 .where(tuple_(Game.id, Game.phase_index).in_(wanted), Game.status == GameStatus.ACTIVE)
                 .order_by(Game.name)
             ).all()
-            lines: dict[int, dict[str, list[str]]] = {}
-            for game_id, power, text in s.execute(
-                select(OrderSet.game_id, OrderSet.power, OrderSet.lines)
+            orders: dict[int, dict[str, tuple[list[str], list[Any]]]] = {}
+            for game_id, power, lines, stored in s.execute(
+                select(OrderSet.game_id, OrderSet.power, OrderSet.lines, OrderSet.orders)
                 .where(tuple_(OrderSet.game_id, OrderSet.phase_index).in_(wanted))
                 .order_by(OrderSet.game_id, OrderSet.power)
             ):
-                lines.setdefault(game_id, {})[power] = list(text)
+                orders.setdefault(game_id, {})[power] = (list(lines), list(stored))
         return [
-            Ahead(name, index, variant, dict(options), position, lines.get(game_id, {}), seed)
+            Ahead(name, index, variant, dict(options), position, orders.get(game_id, {}), seed)
             for game_id, name, index, variant, options, position, seed in games
             if position is not None
         ]

@@ -225,8 +225,10 @@ class PhaseRecord(Base):
 class OrderSet(Base):
     """The orders on file for one power in one phase; a new set replaces the old one.
 
-    Read as columns, never loaded as objects: the order path writes it with plain table statements, which an
-    object held in a session would not see."""
+    The lines are read once, when they arrive, and kept as the values the reader made (`orders`) beside the lines
+    themselves (the echo): the deadline, PREDICT and the pictures drawn ahead take the values, never the text
+    again (issue 42; `judge.game.checking`). Read as columns, never loaded as objects: the order path writes it
+    with a plain table statement (`judge.game.order_writes`), which an object held in a session would not see."""
 
     __tablename__ = "order_sets"
     __table_args__ = (UniqueConstraint("game_id", "phase_index", "power"),)
@@ -237,6 +239,9 @@ class OrderSet(Base):
     power: Mapped[str] = mapped_column(String(32))
     lines: Mapped[list[Any]]
     """the lines as the player wrote them"""
+    orders: Mapped[list[Any]]
+    """per line (in step with `lines`), the orders read from it: each {"input", "read": the order's value
+    (`judge.contract.orders.order_json`)}, or {"input", "error": why it could not be read}"""
     checked: Mapped[list[Any]]
     """per line: {"input", "order", "error"} as the judge read it at submission"""
     has_errors: Mapped[bool] = mapped_column(default=False)

@@ -5,7 +5,7 @@ SET values also held what the keeper and the GM's controls did for a phase (`_re
 (`judge.store.models.Marks`, `Game.absences` ...), and the settings hold only what SET takes
 
 Revision ID: 0011_marks
-Revises: 0009
+Revises: 0010_order_values
 Create Date: 2026-12-04
 
 The values stored are moved, not recomputed: a game reminded for its phase 7 before the upgrade is not reminded
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0011_marks"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010_order_values"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -31,6 +31,7 @@ def upgrade() -> None:
     from judge.contract.adjudicate import CaseError, outcome_json, position_from_json
     from judge.contract.stored import needs_values, with_values
     from judge.game.adjudication import outcome_of
+    from judge.game.checking import read_orders
     from judge.variants import UnknownVariant, get_variant
 
     conn = op.get_bind()
@@ -47,7 +48,8 @@ def upgrade() -> None:
         try:
             rules = get_variant(variant).rules(options)
             position = position_from_json(rules, row.position_before or {})
-            fresh = outcome_json(variant, outcome_of(rules, position, dict(row.orders or {}), int(row.seed)))
+            orders = {power: read_orders(rules, lines) for power, lines in (row.orders or {}).items()}
+            fresh = outcome_json(variant, outcome_of(rules, position, orders, int(row.seed)))
         except (UnknownVariant, CaseError, ValueError, KeyError, TypeError):
             continue  # left as stored: it reads as it always did
         upgraded = with_values(row.outcome, fresh)
