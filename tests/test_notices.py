@@ -68,10 +68,10 @@ def test_an_event_without_a_handler_is_logged_counted_and_raised(caplog: pytest.
     assert "no handler for Unheard" in caplog.text
 
 
-def test_every_notice_template_begins_with_its_subject_line() -> None:
+def test_every_notice_template_sets_its_subject_first() -> None:
     """`templates/notices/<name>.txt.j2` and a variant's own (`templates/<variant>/notices/`): after the comment that
-    says what it is (and any value it sets), the first line is the subject, then a blank line
-    (`judge.mail.compose.words`)."""
+    says what it is (and any value it sets), the template sets its subject (`{% set subject %}`), which
+    `judge.mail.compose.words` takes as a value of the rendered template, never cut out of its words."""
     templates = Path(str(data_dir("templates")))
     found = sorted([*templates.glob("notices/*.txt.j2"), *templates.glob("*/notices/*.txt.j2")])
     assert len(found) >= 20
@@ -80,9 +80,9 @@ def test_every_notice_template_begins_with_its_subject_line() -> None:
         if text.startswith("{#"):
             text = text[text.index("#}") + 2 :].lstrip("\n")
         first, _, rest = text.partition("\n")
-        while first.startswith("{% set "):
+        while first.startswith("{% set ") and not first.startswith("{% set subject %}"):
             first, _, rest = rest.partition("\n")
-        assert first.startswith("Subject: ") and rest.startswith("\n"), each.name
+        assert first.startswith("{% set subject %}") and first.endswith("{% endset %}"), each.name
 
 
 @pytest.fixture
@@ -90,7 +90,7 @@ def hoplite_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hoplite Wars words its own pause notice (`templates/hoplite/notices/game_paused.txt.j2`), for this test only:
     the judge's templates stay as shipped, and the compiled templates are forgotten afterwards."""
     env = environment()
-    own = "Subject: {{ game }}: a truce of the Games\n\nThe GM has called a truce in {{ game }}.\n"
+    own = "{% set subject %}{{ game }}: a truce of the Games{% endset %}\nThe GM has called a truce in {{ game }}."
     monkeypatch.setattr(
         env, "loader", ChoiceLoader([DictLoader({"hoplite/notices/game_paused.txt.j2": own}), env.loader])
     )

@@ -13,15 +13,11 @@ from typing import Any
 
 from judge.config import Config
 from judge.mail.policies import WRITING, set_text
-from judge.render import render
+from judge.render import notice_template, render
 
 LOOP_HEADER = "X-Judge-Loop"
-SUBJECT = "Subject: "
-"""how a notice's template begins: its first line is the mail's subject, then a blank line, then the text"""
-
-
 class TemplateError(ValueError):
-    """A notice's template that does not begin with its subject line (a mistake in the template, never the mail's)."""
+    """A notice's template that sets no subject (a mistake in the template, never the mail's)."""
 
 
 @dataclass(frozen=True)
@@ -36,13 +32,13 @@ def words(name: str, variant: str | None, /, **values: Any) -> Words:
     """The words of one notice, from `templates/notices/<name>.txt.j2` -- or the variant's own
     `templates/<variant>/notices/<name>.txt.j2`, where it has one. Every notice the judge sends of its own accord is
     written this way, so that a variant (or a judge's keeper editing the templates) changes any notice in one
-    file, subject and all. The template file's last line break is the file's, not the text's (a press message
-    ends as its writer ended it)."""
-    written = render(f"notices/{name}.txt.j2", variant or None, **values)
-    first, blank, text = written.partition("\n\n")
-    if not first.startswith(SUBJECT) or "\n" in first or not blank:
-        raise TemplateError(f"notices/{name}.txt.j2 must begin with a line {SUBJECT!r}... and a blank line")
-    return Words(first.removeprefix(SUBJECT), text.removesuffix("\n"))
+    file, subject and all: the template sets its subject (`{% set subject %}...{% endset %}`, first) and its
+    output is the text. Both are taken as values of the rendered template, never cut out of its words."""
+    written = notice_template(f"notices/{name}.txt.j2", variant or None).make_module(values)
+    subject = getattr(written, "subject", None)
+    if not isinstance(subject, str) or not subject.strip():
+        raise TemplateError(f"notices/{name}.txt.j2 must set its subject: {{% set subject %}}...{{% endset %}}")
+    return Words(subject, str(written))
 
 
 def _one_line(text: str) -> str:

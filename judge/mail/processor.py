@@ -517,8 +517,13 @@ class Processor:
         games = Games(self.db, self.clock).bound(s)
         request = Request(mail.sender, mail.lines, now, mail.message_id, received)
         said = self.handler(games, self.config, request)
-        answered = words("reply", None, judge=self.config.name, subject=mail.subject, game=said.game,
-                         phase=said.phase, sections=said.sections, unanswered=said.unanswered,
+        # what the sender's subject already says, read here with the rest of what came in (the template words the
+        # reply's subject from these values, and reads no words itself)
+        a_reply = mail.subject.lower().startswith("re:")
+        names_game = bool(said.game) and str(said.game) in mail.subject
+        answered = words("reply", None, judge=self.config.name, subject=mail.subject, a_reply=a_reply,
+                         names_game=names_game, game=said.game, phase=said.phase, sections=said.sections,
+                         unanswered=said.unanswered,
                          answered_at_most=MAX_SECTIONS, truncated=mail.truncated,
                          **self._foot(games, said))  # fmt: skip
         to = mail.reply_to or mail.sender

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from judge.data import data_path
 from judge.render.results import Brief, build_sheet
@@ -32,6 +32,12 @@ def environment() -> Environment:
     )
     env.filters["pad"] = pad
     return env
+
+
+def notice_template(name: str, variant: str | None = None) -> Template:
+    """A notice's template, the variant's own (`<variant>/<name>`) where it has one. A notice's template file ends
+    without a line break: its text ends where the file ends (a press message as its writer ended it)."""
+    return environment().select_template([f"{variant}/{name}", name] if variant else [name])
 
 
 def render(name: str, variant: str | None = None, /, **values: Any) -> str:
