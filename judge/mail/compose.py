@@ -16,6 +16,8 @@ from judge.mail.policies import WRITING, set_text
 from judge.render import notice_template, render
 
 LOOP_HEADER = "X-Judge-Loop"
+
+
 class TemplateError(ValueError):
     """A notice's template that sets no subject (a mistake in the template, never the mail's)."""
 
