@@ -4,7 +4,7 @@ order, the rules that differ from standard and the rulings with the options a GM
 notes in a section of their own at the end.
 
 Every order example a page gives (its ```orders blocks) is read here by the judge's own reader, the one a mail's
-order lines go through (`judge.game.checking.read_lines`, with the variant's board and verbs), so a page never
+order lines go through (`judge.game.checking.read_orders`, with the variant's board and verbs), so a page never
 teaches a line the judge would answer with "cannot read"."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge.contract import run_case
-from judge.game.checking import read_lines
+from judge.game.checking import read_orders
 from judge.notation import render_order
 from judge.variants import VARIANTS, get_variant
 from judge.web.docs import variant_html, variant_names
@@ -76,7 +76,7 @@ def test_every_order_example_on_a_page_is_read_by_the_judges_reader(name: str) -
     lines = _examples(name)
     assert len(lines) >= 8, "a page shows each kind of order"
     for line in lines:
-        read = read_lines(rules, "", [line])
+        read = [order for each in read_orders(rules, [line]) for order in each.orders]
         assert read and all(r.order is not None and not r.error for r in read), (line, [r.error for r in read])
 
 
@@ -85,7 +85,8 @@ def test_the_examples_mean_what_the_pages_say_they_mean() -> None:
 
     def reads(name: str, line: str) -> list[str]:
         rules = get_variant(name).rules()
-        return [render_order(r.order) for r in read_lines(rules, "", [line]) if r.order is not None]
+        read = [r for each in read_orders(rules, [line]) for r in each.orders]
+        return [render_order(r.order) for r in read if r.order is not None]
 
     assert reads("multiplomacy", "2 F Wes sup 1 A & 1 F Naf") == ["1 F wes S A naf", "1 F wes S F naf"]
     assert reads("multiplomacy", "F Ank-Bla sup by F Con") == ["F ank - bla", "F con S F ank - bla"]
