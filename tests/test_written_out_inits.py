@@ -3,9 +3,11 @@ a generated one runs as Python on every order and force) must take exactly the d
 with the same defaults, and leave every field set as given: a field added to the class but not to its
 `__init__` would otherwise be silently missing.
 
-The reason kinds write out all that `dataclasses` would write for a frozen dataclass (their `__init__` here,
-equality, hash, repr and refusing assignment in their base, `Reason`), and every written-out `__init__` is one
-`dataclasses` is told not to write: it compiles each method it writes from text at every start (docs/engine.md,
+The reason kinds and `UnitName` are plain values of the engine's one style, not dataclasses (docs/engine.md, "One
+style of value"): they name their fields (`names`, those with a default in `optional`) and write out all that
+`dataclasses` would write for a frozen dataclass (their `__init__` here, equality, hash, repr and refusing
+assignment in their base, `Reason`); every written-out `__init__` of a dataclass is one `dataclasses` is told
+not to write: it compiles each method it writes from text at every start (docs/engine.md,
 "Start-up"). They must be what `dataclasses` would have written: the same repr, equal and hashing alike exactly
 when a frozen dataclass of the same fields would be."""
 
@@ -44,8 +46,10 @@ KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
 WRITTEN_OUT = [
     Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor,
-    UnitName, *(kind for kind in KINDS if dataclasses.fields(kind)),
 ]  # fmt: skip
+"""the dataclasses whose `__init__` is written out"""
+PLAIN = [UnitName, *(kind for kind in KINDS if kind.names)]
+"""the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
 SOURCE = Path(__file__).resolve().parent.parent
 _EMPTY = object()
 
@@ -72,6 +76,11 @@ def _written_out(cls: type) -> list[tuple[str, Any]]:
     defaults = [_default(cls, d) for d in init.args.defaults]
     padded = [_EMPTY] * (len(names) - len(defaults)) + defaults
     return list(zip(names, padded, strict=True))
+
+
+def _field_names(cls: Any) -> list[str]:
+    """A value's fields, in order: a dataclass's, or those a plain value names."""
+    return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else list(cls.names)
 
 
 def _defaults(cls: type) -> list[tuple[str, Any]]:
@@ -101,6 +110,15 @@ def test_written_out_init_takes_the_dataclass_fields(cls: type) -> None:
             assert default == wanted, f"{cls.__name__}.{name}"
 
 
+@pytest.mark.parametrize("cls", PLAIN, ids=lambda c: c.__name__)
+def test_a_plain_value_names_the_fields_its_init_takes(cls: Any) -> None:
+    """`names` is what equality, hash, repr and the JSON go by, and `optional` what reading back leaves to the
+    default: a parameter of `__init__` left out of either would be silently dropped."""
+    given = _written_out(cls)
+    assert [name for name, _ in given] == list(cls.names)
+    assert {name for name, default in given if default is not _EMPTY} == set(getattr(cls, "optional", ()))
+
+
 def test_written_out_inits_set_every_field() -> None:
     ref = UnitRef(ARMY, "par", 2, "France")
     order = Order(OrderKind.MOVE, ref, ref, "bur", True, (ref,), (), "w", "mao", 3)
@@ -124,8 +142,8 @@ def test_written_out_inits_set_every_field() -> None:
         Beaten((UnitName("France", "A", "par"),), 1, 2),
     ]
     for value in made:
-        for f in dataclasses.fields(value):
-            assert hasattr(value, f.name), f"{type(value).__name__}.{f.name} is not set"
+        for name in _field_names(value):
+            assert hasattr(value, name), f"{type(value).__name__}.{name} is not set"
     assert force.province == "stp"
     assert Detachment(force, order).entries == []
     assert Detachment(force, order).entries is not Detachment(force, order).entries
@@ -174,14 +192,14 @@ def _samples(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _as_dataclasses_writes_it(cls: type) -> Any:
     """A frozen dataclass of the same name and fields, with the methods `dataclasses` writes."""
-    twin = dataclasses.make_dataclass(cls.__name__, [f.name for f in dataclasses.fields(cls)], frozen=True)
+    twin = dataclasses.make_dataclass(cls.__name__, list(cls.names), frozen=True)
     twin.__qualname__ = cls.__qualname__
     return twin
 
 
 @pytest.mark.parametrize("cls", [UnitName, *KINDS], ids=lambda c: c.__name__)
 def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> None:
-    first, second = _samples(cls) if dataclasses.fields(cls) else ({}, {})
+    first, second = _samples(cls) if cls.names else ({}, {})
     value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
     assert repr(value) == repr(twin)
     assert value == cls(**first) and hash(value) == hash(cls(**first)) == hash(twin)
@@ -198,13 +216,9 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
 
 def test_reasons_of_two_kinds_with_the_same_fields_differ() -> None:
     """Equality is of the same kind only: a `Note` is never equal to another kind with the same words."""
-    alike = [
-        (a, b)
-        for a, b in itertools.combinations(KINDS, 2)
-        if [f.name for f in dataclasses.fields(a)] == [f.name for f in dataclasses.fields(b)]
-    ]
+    alike = [(a, b) for a, b in itertools.combinations(KINDS, 2) if a.names == b.names]
     assert alike, "some kinds share their fields"
     for a, b in alike:
-        first, _ = _samples(a) if dataclasses.fields(a) else ({}, {})
+        first, _ = _samples(a) if a.names else ({}, {})
         assert a(**first) != b(**first), (a.__name__, b.__name__)
     assert Reason.__eq__(Note("x"), "x") is NotImplemented
