@@ -42,6 +42,7 @@ HOT = (
     "engine/retreat.py",
     "engine/adjustment.py",
     "engine/supply.py",
+    "engine/value.py",
     "engine/reasons.py",
     "engine/refusals/__init__.py",
     "engine/refusals/base.py",

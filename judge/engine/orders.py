@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Literal
 
 from judge.engine.units import Composition
+from judge.engine.value import Value
 
 
 class OrderKind(StrEnum):
@@ -126,8 +127,7 @@ VerbShape = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Verb:
+class Verb(Value):
     """An order word a variant adds to the notation, and what follows it, so that the reader reads the variant's
     words once and the variant receives the order as values:
 
@@ -147,7 +147,15 @@ class Verb:
 
     kind: OrderKind
     shape: VerbShape
-    example: str = ""
+    example: str
+
+    names = ("kind", "shape", "example")
+    optional = frozenset(("example",))
+
+    def __init__(self, kind: OrderKind, shape: VerbShape, example: str = "") -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "example", example)
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -14,6 +14,7 @@ from judge.engine.phase import Phase
 from judge.engine.reasons import Reason, text_of
 from judge.engine.refusals import Unreadable
 from judge.engine.units import Force
+from judge.engine.value import Value
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -178,21 +179,20 @@ class Outcome:
         return self._adjustments
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class OwnershipChange:
+class OwnershipChange(Value):
     centre: str
     before: str | None
     after: str | None
 
+    names = ("centre", "before", "after")
+
     def __init__(self, centre: str, before: str | None, after: str | None) -> None:
-        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
         object.__setattr__(self, "centre", centre)
         object.__setattr__(self, "before", before)
         object.__setattr__(self, "after", after)
 
 
-@dataclass(frozen=True, slots=True)
-class Adjustment:
+class Adjustment(Value):
     """What a power (or, added up, a player's side) holds, in half centres, counted one way for every table,
     legend, chart and reply the judge writes (`judge.engine.supply.adjustment_counts`; issue 40): its centres by
     the variant's worth (`Rules.centre_value`: a Hoplite Wars Town is half a City), its units by what they cost
@@ -201,7 +201,15 @@ class Adjustment:
 
     centres: int
     units: int
-    extra: int = 0
+    extra: int
+
+    names = ("centres", "units", "extra")
+    optional = frozenset(("extra",))
+
+    def __init__(self, centres: int, units: int, extra: int = 0) -> None:
+        object.__setattr__(self, "centres", centres)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "extra", extra)
 
     @property
     def change(self) -> int:
