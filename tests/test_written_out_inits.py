@@ -41,17 +41,17 @@ from judge.engine.reasons import (
     reason_kinds,
 )
 from judge.engine.resolution import Detachment
-from judge.engine.units import ARMY, Force
+from judge.engine.units import ARMY, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
 WRITTEN_OUT = [
-    Force, UnitRef, Order, Submitted, Dislodged, OrderResult, Detachment, ReadOrder, _Cursor,
+    Force, UnitRef, Order, Submitted, Dislodged, OrderResult, Detachment, _Cursor,
 ]  # fmt: skip
 """the dataclasses whose `__init__` is written out"""
-VALUES = [Phase, Calendar, Verb, OwnershipChange, Adjustment, Form]
+VALUES = [Composition, Phase, Calendar, Verb, OwnershipChange, Adjustment, Form, ReadOrder]
 """the engine's values on `judge.engine.value.Value`"""
 PLAIN = [UnitName, *VALUES, *(kind for kind in KINDS if kind.names)]
 """the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
@@ -187,6 +187,7 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "LostAs": (LostAs.UNIT, LostAs.REST),
     "DisbandCause": (DisbandCause.CLASHED, DisbandCause.ORDERED),
     "PhaseType": (PhaseType.MOVEMENT, PhaseType.RETREAT),
+    "Order | None": (Order(OrderKind.HOLD, UnitRef(ARMY, "par")), None),
     "OrderKind": (OrderKind.MOVE, OrderKind.HOLD),
     "VerbShape": ("unit", "place"),
     "Callable[[str], str]": (str.upper, str.lower),
@@ -235,6 +236,15 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
             setattr(value, name, second.get(name))
         with pytest.raises(dataclasses.FrozenInstanceError):
             delattr(value, name)
+
+
+def test_compositions_order_as_their_counts() -> None:
+    """`Composition` sorts as the frozen dataclass with `order=True` it was: by armies, then fleets, then
+    garrisons."""
+    made = [Composition(fleets=1), Composition(armies=1), Composition(1, 1), Composition(garrisons=2)]
+    assert sorted(made) == sorted(made, key=lambda c: (c.armies, c.fleets, c.garrisons))
+    assert Composition(armies=1) <= Composition(armies=1) < Composition(armies=2) > Composition(fleets=3)
+    assert Composition(armies=2) >= Composition(1, 1)
 
 
 def test_reasons_of_two_kinds_with_the_same_fields_differ() -> None:
