@@ -41,17 +41,31 @@ from judge.engine.reasons import (
     reason_kinds,
 )
 from judge.engine.resolution import Detachment
-from judge.engine.units import ARMY, Composition, Force
+from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
 WRITTEN_OUT = [
-    Force, UnitRef, Order, Submitted, Dislodged, OrderResult, Detachment, _Cursor,
+    OrderResult, Detachment, _Cursor,
 ]  # fmt: skip
 """the dataclasses whose `__init__` is written out"""
-VALUES = [Composition, Phase, Calendar, Verb, OwnershipChange, Adjustment, Form, ReadOrder]
+VALUES = [
+    Force,
+    UnitRef,
+    Order,
+    Submitted,
+    Dislodged,
+    Composition,
+    Phase,
+    Calendar,
+    Verb,
+    OwnershipChange,
+    Adjustment,
+    Form,
+    ReadOrder,
+]
 """the engine's values on `judge.engine.value.Value`"""
 PLAIN = [UnitName, *VALUES, *(kind for kind in KINDS if kind.names)]
 """the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
@@ -187,6 +201,15 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "LostAs": (LostAs.UNIT, LostAs.REST),
     "DisbandCause": (DisbandCause.CLASHED, DisbandCause.ORDERED),
     "PhaseType": (PhaseType.MOVEMENT, PhaseType.RETREAT),
+    "Composition": (ARMY, FLEET),
+    "Composition | None": (ARMY, None),
+    "Facts": ((("moves", 1),), ()),
+    "Force": (Force("France", ARMY, "par"), Force("Germany", FLEET, "kie")),
+    "UnitRef | None": (UnitRef(ARMY, "par"), None),
+    "tuple[UnitRef, ...]": ((UnitRef(ARMY, "par"),), ()),
+    "tuple[Order, ...]": ((Order(OrderKind.HOLD, UnitRef(ARMY, "par")),), ()),
+    "int | None": (2, None),
+    "tuple[str, ...] | None": (("bur",), None),
     "Order | None": (Order(OrderKind.HOLD, UnitRef(ARMY, "par")), None),
     "OrderKind": (OrderKind.MOVE, OrderKind.HOLD),
     "VerbShape": ("unit", "place"),

@@ -17,15 +17,17 @@ from judge.engine.units import Force
 from judge.engine.value import Value
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Dislodged:
+class Dislodged(Value):
     force: Force
     attacker_from: str | None
-    by_convoy: bool = False
-    retreats: tuple[str, ...] | None = None
+    by_convoy: bool
+    retreats: tuple[str, ...] | None
     """Where it may retreat; None until the engine works it out."""
-    also_from: tuple[str, ...] = ()
+    also_from: tuple[str, ...]
     """further provinces the dislodging attack came from (a merge, or Multiplomacy's attacks in unison)"""
+
+    names = ("force", "attacker_from", "by_convoy", "retreats", "also_from")
+    optional = frozenset(("by_convoy", "retreats", "also_from"))
 
     def __init__(
         self,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.value import Value
@@ -172,15 +171,17 @@ Facts = tuple[tuple[str, Any], ...]
 """Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Force:
+class Force(Value):
     power: str
     composition: Composition
     at: str  # location id: `par`, `stp/sc`, on a board of several maps `3:par`, `3:stp/nc`
-    facts: Facts = ()
+    facts: Facts
     """what belongs to this unit and travels with it through moves, splits and retreats (an embarked army's
     moves aboard in Mad Diplomacy, the board a Heptadiplomacy unit was built on); the variant names the keys"""
-    province: str = field(init=False, compare=False, repr=False)
+    province: str
+
+    names = ("power", "composition", "at", "facts")
+    optional = frozenset(("facts",))
 
     def __init__(self, power: str, composition: Composition, at: str, facts: Facts = ()) -> None:
         # written out rather than generated: compiled (judge/speedups.py), a generated __init__ would run as

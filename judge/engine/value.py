@@ -14,7 +14,7 @@ on a base of their own, which adds their words and JSON. tests/test_written_out_
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 
 class Value:
@@ -46,3 +46,15 @@ class Value:
 
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+V = TypeVar("V", bound=Value)
+
+
+def replace(value: V, **changes: Any) -> V:
+    """The value with some of its fields changed, the rest as they were (what `dataclasses.replace` does for a
+    dataclass). A name that is not one of its fields is refused, as there."""
+    unknown = changes.keys() - set(value.names)
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {', '.join(sorted(unknown))}")
+    return type(value)(*[changes[name] if name in changes else getattr(value, name) for name in value.names])

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 
 from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.legality import convoy_route_seas
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
-from judge.engine.value import Value
+from judge.engine.value import Value, replace
 from judge.notation.parse import OrderSyntaxError, StackParts, parse_order
 
 _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|sup\.)\s+by\s+(?P<by>.+)$", re.I)

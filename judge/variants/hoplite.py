@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import replace as replace_dataclass
 from typing import Any, ClassVar
 
 from judge.board.model import Terrain, province_of
@@ -63,6 +63,7 @@ from judge.engine.refusals import (
 from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption
 from judge.engine.units import Composition, Force, facts_of
+from judge.engine.value import replace
 from judge.variants.multiplicity import Multiplicity2Rules
 
 MINOR_OF = {
@@ -462,7 +463,9 @@ class HopliteRules(Multiplicity2Rules):
                 early[k] = self._disband_garrison(sub, units)
             else:
                 rest.append(sub)
-        outcome = adjudicate_adjustment(self, replace(position, units=tuple(units), variant_state=state), rest)
+        outcome = adjudicate_adjustment(
+            self, replace_dataclass(position, units=tuple(units), variant_state=state), rest
+        )
         results: list[OrderResult] = []
         later = iter(outcome.results)
         for k in range(len(submitted)):
