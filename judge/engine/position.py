@@ -45,19 +45,39 @@ class Dislodged(Value):
         object.__setattr__(self, "also_from", also_from)
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(Value):
     phase: Phase
     units: tuple[Force, ...]
     centres: dict[str, str]
     """supply centre province -> owning power (unowned centres are absent)"""
-    dislodged: tuple[Dislodged, ...] = ()
-    standoffs: frozenset[str] = frozenset()
-    variant_state: dict[str, Any] = field(default_factory=dict)
+    dislodged: tuple[Dislodged, ...]
+    standoffs: frozenset[str]
+    variant_state: dict[str, Any]
     """what a variant carries from phase to phase (a wandering centre, winters at the victory count, ...)"""
-    sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sides: dict[str, tuple[str, ...]]
     """player -> the powers that player controls, where the game gives them (Heptadiplomacy's option B); empty
     means the variant's fixed sides (`Rules.fixed_sides`), or each power alone"""
+
+    names = ("phase", "units", "centres", "dislodged", "standoffs", "variant_state", "sides")
+    optional = frozenset(("dislodged", "standoffs", "variant_state", "sides"))
+
+    def __init__(
+        self,
+        phase: Phase,
+        units: tuple[Force, ...],
+        centres: dict[str, str],
+        dislodged: tuple[Dislodged, ...] = (),
+        standoffs: frozenset[str] = frozenset(),
+        variant_state: dict[str, Any] | None = None,
+        sides: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "centres", centres)
+        object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "standoffs", standoffs)
+        object.__setattr__(self, "variant_state", {} if variant_state is None else variant_state)
+        object.__setattr__(self, "sides", {} if sides is None else sides)
 
 
 class Result(StrEnum):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace as replace_dataclass
 from typing import Any, ClassVar
 
 from judge.board.model import Terrain, province_of
@@ -463,9 +462,7 @@ class HopliteRules(Multiplicity2Rules):
                 early[k] = self._disband_garrison(sub, units)
             else:
                 rest.append(sub)
-        outcome = adjudicate_adjustment(
-            self, replace_dataclass(position, units=tuple(units), variant_state=state), rest
-        )
+        outcome = adjudicate_adjustment(self, replace(position, units=tuple(units), variant_state=state), rest)
         results: list[OrderResult] = []
         later = iter(outcome.results)
         for k in range(len(submitted)):

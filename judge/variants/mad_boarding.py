@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as replace_dataclass
 from typing import TYPE_CHECKING
 
 from judge.board.model import province_of
@@ -106,7 +105,7 @@ def prepare(rules: MadRules, position: Position, submitted: Sequence[Submitted])
         carried.update((row, sail_row))
     _whole_sails(forces, lines, carried)
     _merged_supports(lines, settled)
-    return Prepared(replace_dataclass(position, units=tuple(forces)), lines, settled)
+    return Prepared(replace(position, units=tuple(forces)), lines, settled)
 
 
 def _whole_sails(forces: list[Force], lines: list[Submitted], carried: set[int]) -> None:
