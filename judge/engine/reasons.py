@@ -14,9 +14,10 @@ judge, reads back as (judge/engine/kinds.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from typing import Any, ClassVar
+
+from judge.engine.value import Value
 
 Namer = Callable[[str], str]
 """How a medium names a location id in a reason's words: as it is (`nth`, the contract's `reason`), as the zines
@@ -41,7 +42,7 @@ class Mark(StrEnum):
     DESTROYED = "destroyed"
 
 
-class UnitName:
+class UnitName(Value):
     """A unit (or force, or detachment) as a reason names it: a value of the engine's one style (see `Reason`),
     its methods written out for its three fields, for the kinds a movement phase makes most name units."""
 
@@ -49,7 +50,7 @@ class UnitName:
     unit: str
     at: str
 
-    names: ClassVar[tuple[str, ...]] = ("power", "unit", "at")
+    names = ("power", "unit", "at")
 
     def __init__(self, power: str, unit: str, at: str) -> None:
         object.__setattr__(self, "power", power)
@@ -67,12 +68,6 @@ class UnitName:
     def __repr__(self) -> str:
         return f"{self.__class__.__qualname__}(power={self.power!r}, unit={self.unit!r}, at={self.at!r})"
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
     def __str__(self) -> str:
         return self.named(as_is)
 
@@ -84,25 +79,22 @@ class UnitName:
         return {"power": self.power, "unit": self.unit, "at": self.at}
 
 
-class Reason:
+class Reason(Value):
     """What every reason is: a kind (its name in the JSON), the zine marks it calls for, a sentence and a JSON
     object.
 
     The kinds, here and in judge/engine/refusals/, are plain classes of the engine's one style of value
     (docs/engine.md, "One style of value"): each declares its fields, names them in order (`names`, and those
     with a default in `optional`), and sets them once in its written-out `__init__`; this base has, once for all
-    kinds, what a frozen dataclass would have: equality and hash over the fields, the repr, and no assignment
-    once made (`FrozenInstanceError`, as a frozen dataclass raises). Not dataclasses: the decorator compiles each
-    method it writes from text when the class is defined, in every process, and `judge adjudicate` defines every
-    kind at its start. tests/test_written_out_inits.py holds them to what `dataclasses` would write."""
+    kinds, what a frozen dataclass would have (from `Value`, judge/engine/value.py): equality and hash over the
+    fields, the repr, and no assignment once made (`FrozenInstanceError`, as a frozen dataclass raises). Not
+    dataclasses: the decorator compiles each method it writes from text when the class is defined, in every
+    process, and `judge adjudicate` defines every kind at its start. tests/test_written_out_inits.py holds them
+    to what `dataclasses` would write."""
 
     __slots__ = ()
     kind: ClassVar[str] = "reason"
     marks: ClassVar[tuple[Mark, ...]] = ()
-    names: ClassVar[tuple[str, ...]] = ()
-    """the kind's fields, in the order its `__init__` takes them"""
-    optional: ClassVar[frozenset[str]] = frozenset()
-    """the fields its `__init__` gives a default (a key an earlier judge did not write reads as it)"""
 
     def text(self, place: Namer = as_is) -> str:
         raise NotImplementedError
@@ -111,27 +103,6 @@ class Reason:
         """The words a results sheet prints beside the zine mark `said`: what the mark does not say already
         (`void: no unit in bur` beside (*void*) is `no unit in bur`); all of `text` for most kinds."""
         return self.text(place)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.names])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__ or not isinstance(other, Reason):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.names])
-        return f"{self.__class__.__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
