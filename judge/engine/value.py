@@ -6,8 +6,8 @@ Why not dataclasses: the decorator writes each method as source text and compile
 defined, in every process (about half a million instructions a method), and `judge adjudicate` defines every
 value class at its start; compiled by mypyc (judge/speedups.py), a dataclass keeps that generated `__init__`
 interpreted besides. A plain class costs nothing to define beyond the class itself, and mypyc compiles it whole,
-`__init__` included. The reason and refusal kinds (`judge.engine.reasons.Reason`) are values of the same style
-on a base of their own, which adds their words and JSON. tests/test_written_out_inits.py holds each value's
+`__init__` included. The base of the reason and refusal kinds (`judge.engine.reasons.Reason`) is one, and adds
+their words and JSON. tests/test_written_out_inits.py holds each value's
 `__init__` to its `names` and each to what `dataclasses` would write.
 """
 
