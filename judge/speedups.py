@@ -10,8 +10,8 @@ asks it only where a variant overrides the standard answer (docs/engine.md, "Spe
 
 `make install` runs `python -m judge.speedups build` where a C compiler exists (`JUDGE_PURE=1 make install`
 skips it); `python -m judge.speedups clean` goes back to pure Python. The module left out is the one the
-variants subclass (`rules.py`); `reasons.py` is in, its kinds' class variables set after each class (mypyc
-would take one written in a dataclass's body for a field). A compiled
+variants subclass (`rules.py`); `reasons.py` and `value.py` are in, the engine's values plain classes (docs/engine.md,
+"One style of value"). A compiled
 module whose source changed afterwards would shadow the change: `import judge` refuses to run with one
 (`check`), and says how to rebuild.
 """
@@ -42,6 +42,7 @@ HOT = (
     "engine/retreat.py",
     "engine/adjustment.py",
     "engine/supply.py",
+    "engine/value.py",
     "engine/reasons.py",
     "engine/refusals/__init__.py",
     "engine/refusals/base.py",

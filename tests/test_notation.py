@@ -7,7 +7,6 @@ only turns names into ids; whether the order is legal (adjacency, unit type, coa
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import pytest
 from hypothesis import assume, example, given, settings
@@ -17,6 +16,7 @@ from judge.board import load_map
 from judge.board.model import normalise_name
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import ARMY, FLEET, Composition
+from judge.engine.value import replace
 from judge.notation import OrderSyntaxError, parse_order, render_order
 from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _same_place, _tokenise
 from judge.variants import get_variant

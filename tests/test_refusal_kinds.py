@@ -27,7 +27,6 @@ from judge.engine.reasons import (
     Note,
     Reason,
     UnitName,
-    field_names,
     text_of,
 )
 from judge.engine.refusals import (
@@ -163,7 +162,7 @@ OVERRIDES: dict[str, Any] = {
 
 
 def names_of(cls: type[Reason]) -> tuple[str, ...]:
-    return cls.names if issubclass(cls, Worded) else field_names(cls)
+    return cls.names
 
 
 def example(cls: type[Reason]) -> Reason:

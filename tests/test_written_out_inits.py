@@ -3,9 +3,11 @@ a generated one runs as Python on every order and force) must take exactly the d
 with the same defaults, and leave every field set as given: a field added to the class but not to its
 `__init__` would otherwise be silently missing.
 
-The reason kinds write out all that `dataclasses` would write for a frozen dataclass (their `__init__` here,
-equality, hash, repr and refusing assignment in their base, `Reason`), and every written-out `__init__` is one
-`dataclasses` is told not to write: it compiles each method it writes from text at every start (docs/engine.md,
+The reason kinds and `UnitName` are plain values of the engine's one style, not dataclasses (docs/engine.md, "One
+style of value"): they name their fields (`names`, those with a default in `optional`) and write out all that
+`dataclasses` would write for a frozen dataclass (their `__init__` here, equality, hash, repr and refusing
+assignment in their base, `Reason`); every written-out `__init__` of a dataclass is one `dataclasses` is told
+not to write: it compiles each method it writes from text at every start (docs/engine.md,
 "Start-up"). They must be what `dataclasses` would have written: the same repr, equal and hashing alike exactly
 when a frozen dataclass of the same fields would be."""
 
@@ -20,8 +22,11 @@ from typing import Any
 
 import pytest
 
-from judge.engine.orders import Order, OrderKind, Submitted, UnitRef
-from judge.engine.position import Dislodged, OrderResult, OwnershipChange, Result
+from judge.engine.calendar import Calendar
+from judge.engine.order_text import Form
+from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
+from judge.engine.phase import Phase, PhaseType
+from judge.engine.position import Adjustment, Dislodged, OrderResult, OwnershipChange, Position, Result
 from judge.engine.reasons import (
     Beaten,
     Bounced,
@@ -36,16 +41,35 @@ from judge.engine.reasons import (
     reason_kinds,
 )
 from judge.engine.resolution import Detachment
-from judge.engine.units import ARMY, Force
+from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
 WRITTEN_OUT = [
-    Force, UnitRef, Order, Submitted, Dislodged, OwnershipChange, OrderResult, Detachment, ReadOrder, _Cursor,
-    UnitName, *(kind for kind in KINDS if dataclasses.fields(kind)),
+    OrderResult, Detachment, _Cursor,
 ]  # fmt: skip
+"""the dataclasses whose `__init__` is written out"""
+VALUES = [
+    Force,
+    UnitRef,
+    Order,
+    Submitted,
+    Dislodged,
+    Position,
+    Composition,
+    Phase,
+    Calendar,
+    Verb,
+    OwnershipChange,
+    Adjustment,
+    Form,
+    ReadOrder,
+]
+"""the engine's values on `judge.engine.value.Value`"""
+PLAIN = [UnitName, *VALUES, *(kind for kind in KINDS if kind.names)]
+"""the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
 SOURCE = Path(__file__).resolve().parent.parent
 _EMPTY = object()
 
@@ -59,9 +83,14 @@ def _init_source(cls: type) -> ast.FunctionDef:
 
 
 def _default(cls: type, node: ast.expr) -> Any:
-    """A default as written: a literal, or a member of an enum of the class's module (`LostAs.UNIT`)."""
+    """A default as written: a literal, a member of an enum of the class's module (`LostAs.UNIT`), a function of
+    it (`_same`) or a frozen set (`frozenset({"Fall"})`)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return getattr(getattr(sys.modules[cls.__module__], node.value.id), node.attr)
+    if isinstance(node, ast.Name):
+        return getattr(sys.modules[cls.__module__], node.id)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "frozenset":
+        return frozenset(ast.literal_eval(node.args[0])) if node.args else frozenset()
     return ast.literal_eval(node)
 
 
@@ -72,6 +101,11 @@ def _written_out(cls: type) -> list[tuple[str, Any]]:
     defaults = [_default(cls, d) for d in init.args.defaults]
     padded = [_EMPTY] * (len(names) - len(defaults)) + defaults
     return list(zip(names, padded, strict=True))
+
+
+def _field_names(cls: Any) -> list[str]:
+    """A value's fields, in order: a dataclass's, or those a plain value names."""
+    return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else list(cls.names)
 
 
 def _defaults(cls: type) -> list[tuple[str, Any]]:
@@ -101,6 +135,15 @@ def test_written_out_init_takes_the_dataclass_fields(cls: type) -> None:
             assert default == wanted, f"{cls.__name__}.{name}"
 
 
+@pytest.mark.parametrize("cls", PLAIN, ids=lambda c: c.__name__)
+def test_a_plain_value_names_the_fields_its_init_takes(cls: Any) -> None:
+    """`names` is what equality, hash, repr and the JSON go by, and `optional` what reading back leaves to the
+    default: a parameter of `__init__` left out of either would be silently dropped."""
+    given = _written_out(cls)
+    assert [name for name, _ in given] == list(cls.names)
+    assert {name for name, default in given if default is not _EMPTY} == set(getattr(cls, "optional", ()))
+
+
 def test_written_out_inits_set_every_field() -> None:
     ref = UnitRef(ARMY, "par", 2, "France")
     order = Order(OrderKind.MOVE, ref, ref, "bur", True, (ref,), (), "w", "mao", 3)
@@ -124,8 +167,8 @@ def test_written_out_inits_set_every_field() -> None:
         Beaten((UnitName("France", "A", "par"),), 1, 2),
     ]
     for value in made:
-        for f in dataclasses.fields(value):
-            assert hasattr(value, f.name), f"{type(value).__name__}.{f.name} is not set"
+        for name in _field_names(value):
+            assert hasattr(value, name), f"{type(value).__name__}.{name} is not set"
     assert force.province == "stp"
     assert Detachment(force, order).entries == []
     assert Detachment(force, order).entries is not Detachment(force, order).entries
@@ -158,6 +201,29 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "tuple[Reason, ...]": ((Note("void"),), ()),
     "LostAs": (LostAs.UNIT, LostAs.REST),
     "DisbandCause": (DisbandCause.CLASHED, DisbandCause.ORDERED),
+    "PhaseType": (PhaseType.MOVEMENT, PhaseType.RETREAT),
+    "Phase": (Phase("Spring", 1901, PhaseType.MOVEMENT), Phase("Fall", 1901, PhaseType.MOVEMENT)),
+    "tuple[Force, ...]": ((Force("France", ARMY, "par"),), ()),
+    "dict[str, str]": ({"par": "France"}, {}),
+    "tuple[Dislodged, ...]": ((Dislodged(Force("France", ARMY, "par"), "bur"),), ()),
+    "dict[str, Any] | None": ({"winters": 1}, None),
+    "dict[str, tuple[str, ...]] | None": ({"Ann": ("France",)}, None),
+    "Composition": (ARMY, FLEET),
+    "Composition | None": (ARMY, None),
+    "Facts": ((("moves", 1),), ()),
+    "Force": (Force("France", ARMY, "par"), Force("Germany", FLEET, "kie")),
+    "UnitRef | None": (UnitRef(ARMY, "par"), None),
+    "tuple[UnitRef, ...]": ((UnitRef(ARMY, "par"),), ()),
+    "tuple[Order, ...]": ((Order(OrderKind.HOLD, UnitRef(ARMY, "par")),), ()),
+    "int | None": (2, None),
+    "tuple[str, ...] | None": (("bur",), None),
+    "Order | None": (Order(OrderKind.HOLD, UnitRef(ARMY, "par")), None),
+    "OrderKind": (OrderKind.MOVE, OrderKind.HOLD),
+    "VerbShape": ("unit", "place"),
+    "Callable[[str], str]": (str.upper, str.lower),
+    "frozenset[str]": (frozenset({"Fall"}), frozenset({"Spring"})),
+    "dict[str, str] | None": ({"Fall": "Autumn"}, None),
+    "tuple[Phase, ...]": ((Phase("Spring", 1901, PhaseType.MOVEMENT),), ()),
 }
 """two values of each type a kind's field has, unequal"""
 
@@ -174,17 +240,23 @@ def _samples(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _as_dataclasses_writes_it(cls: type) -> Any:
     """A frozen dataclass of the same name and fields, with the methods `dataclasses` writes."""
-    twin = dataclasses.make_dataclass(cls.__name__, [f.name for f in dataclasses.fields(cls)], frozen=True)
+    twin = dataclasses.make_dataclass(cls.__name__, list(cls.names), frozen=True)
     twin.__qualname__ = cls.__qualname__
     return twin
 
 
-@pytest.mark.parametrize("cls", [UnitName, *KINDS], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", [UnitName, *VALUES, *KINDS], ids=lambda c: c.__name__)
 def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> None:
-    first, second = _samples(cls) if dataclasses.fields(cls) else ({}, {})
+    first, second = _samples(cls) if cls.names else ({}, {})
     value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
     assert repr(value) == repr(twin)
-    assert value == cls(**first) and hash(value) == hash(cls(**first)) == hash(twin)
+    assert value == cls(**first)
+    if cls in (Calendar, Position):  # a dict among their fields: no hash, as a frozen dataclass has none
+        for unhashable in (value, twin):
+            with pytest.raises(TypeError):
+                hash(unhashable)
+    else:
+        assert hash(value) == hash(cls(**first)) == hash(twin)
     assert value != twin, "a value equals only one of its own class, as a dataclass's"
     for name in first:
         other = cls(**{**first, name: second[name]})
@@ -196,15 +268,20 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
             delattr(value, name)
 
 
+def test_compositions_order_as_their_counts() -> None:
+    """`Composition` sorts as the frozen dataclass with `order=True` it was: by armies, then fleets, then
+    garrisons."""
+    made = [Composition(fleets=1), Composition(armies=1), Composition(1, 1), Composition(garrisons=2)]
+    assert sorted(made) == sorted(made, key=lambda c: (c.armies, c.fleets, c.garrisons))
+    assert Composition(armies=1) <= Composition(armies=1) < Composition(armies=2) > Composition(fleets=3)
+    assert Composition(armies=2) >= Composition(1, 1)
+
+
 def test_reasons_of_two_kinds_with_the_same_fields_differ() -> None:
     """Equality is of the same kind only: a `Note` is never equal to another kind with the same words."""
-    alike = [
-        (a, b)
-        for a, b in itertools.combinations(KINDS, 2)
-        if [f.name for f in dataclasses.fields(a)] == [f.name for f in dataclasses.fields(b)]
-    ]
+    alike = [(a, b) for a, b in itertools.combinations(KINDS, 2) if a.names == b.names]
     assert alike, "some kinds share their fields"
     for a, b in alike:
-        first, _ = _samples(a) if dataclasses.fields(a) else ({}, {})
+        first, _ = _samples(a) if a.names else ({}, {})
         assert a(**first) != b(**first), (a.__name__, b.__name__)
     assert Reason.__eq__(Note("x"), "x") is NotImplemented

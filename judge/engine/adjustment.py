@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import replace
 
 from judge.board.model import Board, Terrain, province_of
 from judge.engine.events import BuildsWaived, CivilDisorderRemoval, Event
@@ -34,6 +33,7 @@ from judge.engine.refusals import (
 from judge.engine.rules import Rules
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, Force
+from judge.engine.value import replace
 
 
 def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:

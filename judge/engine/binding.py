@@ -8,7 +8,7 @@ provinces or split and merge extend this through their rule module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from judge.board.model import province_of
 from judge.engine.legality import Legal, check_movement_order
@@ -43,6 +43,7 @@ from judge.engine.refusals import (
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
 from judge.engine.units import Composition, Force
+from judge.engine.value import replace
 
 
 @dataclass

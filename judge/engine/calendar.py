@@ -16,22 +16,37 @@ The engine asks the calendar, never the season's name, which phase follows and w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from judge.engine.phase import Phase, PhaseType
+from judge.engine.value import Value
 
 
-@dataclass(frozen=True)
-class Calendar:
-    movement_seasons: tuple[str, ...] = ("Spring", "Fall")
+class Calendar(Value):
+    movement_seasons: tuple[str, ...]
     """the movement seasons of a year, in order; adjustments follow the last of them"""
-    adjustment_season: str = "Winter"
-    ownership_seasons: frozenset[str] = frozenset({"Fall"})
+    adjustment_season: str
+    ownership_seasons: frozenset[str]
     """movement seasons after which (with their retreats) every centre goes to the power whose unit stands on it"""
-    season_names: dict[str, str] = field(default_factory=dict)
+    season_names: dict[str, str]
     """how the variant writes a stored season name (`{"Fall": "Autumn"}`); absent names are written as stored"""
-    opening: tuple[Phase, ...] = ()
+    opening: tuple[Phase, ...]
     """phases played before the first regular one, in order (placements, a Winter of initial builds)"""
+
+    names = ("movement_seasons", "adjustment_season", "ownership_seasons", "season_names", "opening")
+    optional = frozenset(("movement_seasons", "adjustment_season", "ownership_seasons", "season_names", "opening"))
+
+    def __init__(
+        self,
+        movement_seasons: tuple[str, ...] = ("Spring", "Fall"),
+        adjustment_season: str = "Winter",
+        ownership_seasons: frozenset[str] = frozenset({"Fall"}),
+        season_names: dict[str, str] | None = None,
+        opening: tuple[Phase, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "movement_seasons", movement_seasons)
+        object.__setattr__(self, "adjustment_season", adjustment_season)
+        object.__setattr__(self, "ownership_seasons", ownership_seasons)
+        object.__setattr__(self, "season_names", {} if season_names is None else season_names)
+        object.__setattr__(self, "opening", opening)
 
     # --- which phase follows ---------------------------------------------------------------------------
 

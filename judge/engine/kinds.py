@@ -23,8 +23,6 @@ from judge.engine.reasons import (
     Note,
     Reason,
     UnitName,
-    field_names,
-    optional_names,
     reason_kinds,
 )
 from judge.engine.refusals import Supporting, Then, Worded, worded_kinds
@@ -48,11 +46,10 @@ def reason_from_json(raw: dict[str, Any]) -> Reason:
         return Note(str(raw.get("words", "")))
     if issubclass(cls, Worded):
         return cls(*[_refusal_field(name, raw.get(name)) for name in cls.names])
-    optional = optional_names(cls)
     values: dict[str, Any] = {}
-    for name in field_names(cls):
+    for name in cls.names:
         key = name.rstrip("_")
-        if key in raw or name not in optional:  # a key an earlier judge did not write: its default
+        if key in raw or name not in cls.optional:  # a key an earlier judge did not write: its default
             values[name] = _reason_field(name, raw.get(key))
     return cls(**values)
 

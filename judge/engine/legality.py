@@ -8,7 +8,6 @@ coast is illegal (4.B.3), and a wrong or irrelevant coast on the ordered unit is
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 from judge.board.model import Board, province_of
@@ -41,6 +40,7 @@ from judge.engine.refusals import (
 )
 from judge.engine.rules import Rules
 from judge.engine.units import Force
+from judge.engine.value import replace
 
 
 class Legal:

@@ -11,18 +11,17 @@ Every form is written from the order as read (an `Order` value), never from the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import Composition
+from judge.engine.value import Value
 
 
 def _same(location: str) -> str:
     return location
 
 
-@dataclass(frozen=True)
-class Form:
+class Form(Value):
     """The words an order form uses, and how it names places (a location code such as `stp/nc` in, the printed
     name out)."""
 
@@ -35,7 +34,32 @@ class Form:
     end: str
     unit_words: bool
     """njudge's "Army" and "Fleet" for a single army or fleet; multi-unit forms (`2A`, `A/2F`) stay as they are"""
-    place: Callable[[str], str] = _same
+    place: Callable[[str], str]
+
+    names = ("hold", "move", "support", "convoy", "retreat", "disband", "end", "unit_words", "place")
+    optional = frozenset(("place",))
+
+    def __init__(
+        self,
+        hold: str,
+        move: str,
+        support: str,
+        convoy: str,
+        retreat: str,
+        disband: str,
+        end: str,
+        unit_words: bool,
+        place: Callable[[str], str] = _same,
+    ) -> None:
+        object.__setattr__(self, "hold", hold)
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "support", support)
+        object.__setattr__(self, "convoy", convoy)
+        object.__setattr__(self, "retreat", retreat)
+        object.__setattr__(self, "disband", disband)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "unit_words", unit_words)
+        object.__setattr__(self, "place", place)
 
     def unit(self, text: str) -> str:
         """A unit as the outcome names it (`F`, `2A`) in this form's words (`Fleet`, `2A`)."""
@@ -45,7 +69,17 @@ class Form:
             return text
 
     def named(self, place: Callable[[str], str]) -> Form:
-        return replace(self, place=place)
+        return Form(
+            self.hold,
+            self.move,
+            self.support,
+            self.convoy,
+            self.retreat,
+            self.disband,
+            self.end,
+            self.unit_words,
+            place,
+        )
 
 
 CANONICAL = Form("H", "-", "S", "C", "R", "disband", "", False)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
 from judge.engine.units import Composition
+from judge.engine.value import Value
 
 
 class OrderKind(StrEnum):
@@ -44,14 +44,16 @@ RETREAT_KINDS = frozenset({OrderKind.RETREAT, OrderKind.DISBAND})
 ADJUSTMENT_KINDS = frozenset({OrderKind.BUILD, OrderKind.REMOVE, OrderKind.WAIVE})
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class UnitRef:
+class UnitRef(Value):
     """How an order names a unit: its type (if given), where it stands, and (Multiplomacy) how many."""
 
     composition: Composition | None
     location: str
-    count: int | None = None
-    power: str | None = None
+    count: int | None
+    power: str | None
+
+    names = ("composition", "location", "count", "power")
+    optional = frozenset(("count", "power"))
 
     def __init__(
         self, composition: Composition | None, location: str, count: int | None = None, power: str | None = None
@@ -68,8 +70,7 @@ class UnitRef:
         return f"{head}{kind}{self.location}"
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Order:
+class Order(Value):
     """One order. `destination` is the move's, retreat's, or supported/convoyed move's destination;
     a support with no destination is a support to hold, a support with no target supports the merge into its
     destination. A MERGE names its merging units in `merging` (and `target` the force it forms, if written);
@@ -77,21 +78,38 @@ class Order:
 
     kind: OrderKind
     unit: UnitRef | None
-    target: UnitRef | None = None
-    destination: str | None = None
-    via_convoy: bool = False
-    merging: tuple[UnitRef, ...] = ()
-    parts: tuple[Order, ...] = ()
-    words: str = ""
+    target: UnitRef | None
+    destination: str | None
+    via_convoy: bool
+    merging: tuple[UnitRef, ...]
+    parts: tuple[Order, ...]
+    words: str
     """the rest of the line, for an order that is not about a unit (a claim)"""
-    via: str | None = None
+    via: str | None
     """for an army aboard a fleet at sea: the sea its fleet sails to before the army lands, all in one move
     (Mad Diplomacy's A/F rule 4b, `A/F(TYS) - WMS` with `A(WMS) disembarks Spa`)"""
-    priority: int | None = None
+    priority: int | None
     """the number a player gave the order ("1. A/F Pic: F S ..."), ranking a force's separate supports: the
     highest number is cut first (A/F rule 11)"""
-    for_power: str | None = None
+    for_power: str | None
     """the power an order is for, beside the units it names (a CAPTURE's Minor: "CAPTURE Meg FOR Anactorium")"""
+
+    names = (
+        "kind",
+        "unit",
+        "target",
+        "destination",
+        "via_convoy",
+        "merging",
+        "parts",
+        "words",
+        "via",
+        "priority",
+        "for_power",
+    )
+    optional = frozenset(
+        ("target", "destination", "via_convoy", "merging", "parts", "words", "via", "priority", "for_power")
+    )
 
     def __init__(
         self,
@@ -126,8 +144,7 @@ VerbShape = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Verb:
+class Verb(Value):
     """An order word a variant adds to the notation, and what follows it, so that the reader reads the variant's
     words once and the variant receives the order as values:
 
@@ -147,17 +164,27 @@ class Verb:
 
     kind: OrderKind
     shape: VerbShape
-    example: str = ""
+    example: str
+
+    names = ("kind", "shape", "example")
+    optional = frozenset(("example",))
+
+    def __init__(self, kind: OrderKind, shape: VerbShape, example: str = "") -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "example", example)
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Submitted:
+class Submitted(Value):
     """An order line as a power sent it, read or not."""
 
     power: str
     text: str
     order: Order | None
-    error: str = ""
+    error: str
+
+    names = ("power", "text", "order", "error")
+    optional = frozenset(("error",))
 
     def __init__(self, power: str, text: str, order: Order | None, error: str = "") -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from judge.engine.value import Value
 
 
 class PhaseType(StrEnum):
@@ -23,11 +24,17 @@ SEASON_ALIASES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Phase:
+class Phase(Value):
     season: str
     year: int
     type: PhaseType
+
+    names = ("season", "year", "type")
+
+    def __init__(self, season: str, year: int, type: PhaseType) -> None:
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "type", type)
 
     @classmethod
     def parse(cls, season: str, year: int, type_: str) -> Phase:

@@ -14,17 +14,20 @@ from judge.engine.phase import Phase
 from judge.engine.reasons import Reason, text_of
 from judge.engine.refusals import Unreadable
 from judge.engine.units import Force
+from judge.engine.value import Value
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Dislodged:
+class Dislodged(Value):
     force: Force
     attacker_from: str | None
-    by_convoy: bool = False
-    retreats: tuple[str, ...] | None = None
+    by_convoy: bool
+    retreats: tuple[str, ...] | None
     """Where it may retreat; None until the engine works it out."""
-    also_from: tuple[str, ...] = ()
+    also_from: tuple[str, ...]
     """further provinces the dislodging attack came from (a merge, or Multiplomacy's attacks in unison)"""
+
+    names = ("force", "attacker_from", "by_convoy", "retreats", "also_from")
+    optional = frozenset(("by_convoy", "retreats", "also_from"))
 
     def __init__(
         self,
@@ -42,19 +45,39 @@ class Dislodged:
         object.__setattr__(self, "also_from", also_from)
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(Value):
     phase: Phase
     units: tuple[Force, ...]
     centres: dict[str, str]
     """supply centre province -> owning power (unowned centres are absent)"""
-    dislodged: tuple[Dislodged, ...] = ()
-    standoffs: frozenset[str] = frozenset()
-    variant_state: dict[str, Any] = field(default_factory=dict)
+    dislodged: tuple[Dislodged, ...]
+    standoffs: frozenset[str]
+    variant_state: dict[str, Any]
     """what a variant carries from phase to phase (a wandering centre, winters at the victory count, ...)"""
-    sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sides: dict[str, tuple[str, ...]]
     """player -> the powers that player controls, where the game gives them (Heptadiplomacy's option B); empty
     means the variant's fixed sides (`Rules.fixed_sides`), or each power alone"""
+
+    names = ("phase", "units", "centres", "dislodged", "standoffs", "variant_state", "sides")
+    optional = frozenset(("dislodged", "standoffs", "variant_state", "sides"))
+
+    def __init__(
+        self,
+        phase: Phase,
+        units: tuple[Force, ...],
+        centres: dict[str, str],
+        dislodged: tuple[Dislodged, ...] = (),
+        standoffs: frozenset[str] = frozenset(),
+        variant_state: dict[str, Any] | None = None,
+        sides: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "centres", centres)
+        object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "standoffs", standoffs)
+        object.__setattr__(self, "variant_state", {} if variant_state is None else variant_state)
+        object.__setattr__(self, "sides", {} if sides is None else sides)
 
 
 class Result(StrEnum):
@@ -178,21 +201,20 @@ class Outcome:
         return self._adjustments
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class OwnershipChange:
+class OwnershipChange(Value):
     centre: str
     before: str | None
     after: str | None
 
+    names = ("centre", "before", "after")
+
     def __init__(self, centre: str, before: str | None, after: str | None) -> None:
-        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
         object.__setattr__(self, "centre", centre)
         object.__setattr__(self, "before", before)
         object.__setattr__(self, "after", after)
 
 
-@dataclass(frozen=True, slots=True)
-class Adjustment:
+class Adjustment(Value):
     """What a power (or, added up, a player's side) holds, in half centres, counted one way for every table,
     legend, chart and reply the judge writes (`judge.engine.supply.adjustment_counts`; issue 40): its centres by
     the variant's worth (`Rules.centre_value`: a Hoplite Wars Town is half a City), its units by what they cost
@@ -201,7 +223,15 @@ class Adjustment:
 
     centres: int
     units: int
-    extra: int = 0
+    extra: int
+
+    names = ("centres", "units", "extra")
+    optional = frozenset(("extra",))
+
+    def __init__(self, centres: int, units: int, extra: int = 0) -> None:
+        object.__setattr__(self, "centres", centres)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "extra", extra)
 
     @property
     def change(self) -> int:

@@ -14,9 +14,10 @@ judge, reads back as (judge/engine/kinds.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
+
+from judge.engine.value import Value
 
 Namer = Callable[[str], str]
 """How a medium names a location id in a reason's words: as it is (`nth`, the contract's `reason`), as the zines
@@ -41,18 +42,17 @@ class Mark(StrEnum):
     DESTROYED = "destroyed"
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class UnitName:
-    """A unit (or force, or detachment) as a reason names it. Its `__init__`, `__eq__`, `__hash__` and `__repr__`
-    are written out, as the kinds' are in `Reason`: see there."""
+class UnitName(Value):
+    """A unit (or force, or detachment) as a reason names it: a value of the engine's one style (see `Reason`),
+    its methods written out for its three fields, for the kinds a movement phase makes most name units."""
 
     power: str
     unit: str
     at: str
 
+    names = ("power", "unit", "at")
+
     def __init__(self, power: str, unit: str, at: str) -> None:
-        # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
-        # makes most (own unit, bounced, held by, head to head) and the names in them
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "at", at)
@@ -79,20 +79,18 @@ class UnitName:
         return {"power": self.power, "unit": self.unit, "at": self.at}
 
 
-class Reason:
+class Reason(Value):
     """What every reason is: a kind (its name in the JSON), the zine marks it calls for, a sentence and a JSON
-    object. The kinds are dataclasses; this base is a plain class, and each kind's `kind` and `marks` are set
-    after its class: the module is compiled (judge/speedups.py), and mypyc would take a class variable written
-    in a dataclass's body for one of its fields.
+    object.
 
-    A kind is a value, as a frozen dataclass is, but `dataclasses` is left to write none of its methods: it
-    compiles each one it writes from text when the class is defined, in every process, and `judge adjudicate`
-    defines every kind at its start (five methods a kind were a fifth of that start: docs/engine.md, "Start-up").
-    So each kind writes out its `__init__` and says `init=False, eq=False, repr=False`, and this base has, once
-    for all kinds, what `dataclasses` would write for them: equality and hash over the fields, the repr, and no
-    assignment once made (`FrozenInstanceError`, as a frozen dataclass raises; the kinds are not declared frozen,
-    since `dataclasses` would then write that too). tests/test_written_out_inits.py holds them to what
-    `dataclasses` writes."""
+    The kinds, here and in judge/engine/refusals/, are plain classes of the engine's one style of value
+    (docs/engine.md, "One style of value"): each declares its fields, names them in order (`names`, and those
+    with a default in `optional`), and sets them once in its written-out `__init__`; this base has, once for all
+    kinds, what a frozen dataclass would have (from `Value`, judge/engine/value.py): equality and hash over the
+    fields, the repr, and no assignment once made (`FrozenInstanceError`, as a frozen dataclass raises). Not
+    dataclasses: the decorator compiles each method it writes from text when the class is defined, in every
+    process, and `judge adjudicate` defines every kind at its start. tests/test_written_out_inits.py holds them
+    to what `dataclasses` would write."""
 
     __slots__ = ()
     kind: ClassVar[str] = "reason"
@@ -106,44 +104,11 @@ class Reason:
         (`void: no unit in bur` beside (*void*) is `no unit in bur`); all of `text` for most kinds."""
         return self.text(place)
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in field_names(type(self))])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__ or not isinstance(other, Reason):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in field_names(type(self))])
-        return f"{self.__class__.__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name in field_names(type(self)):
+        for name in self.names:
             out[name.rstrip("_")] = _json(getattr(self, name))
         return out
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def field_names(cls: type[Any]) -> tuple[str, ...]:
-    """A reason kind's field names, in order, looked up once a kind (`dataclasses.fields` builds a tuple of field
-    objects on every call, and every outcome writes its reasons). Every kind is a dataclass; the base is not."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    return names
 
 
 def _json(value: Any) -> Any:
@@ -186,12 +151,14 @@ def marks_of(reasons: Sequence[Reason]) -> tuple[Mark, ...]:
 # --- words only -------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Note(Reason):
     """A reason given in words only: a refusal as the judge stored it before its kinds were written out (issue
     42), or a kind this judge does not know."""
 
     words: str
+
+    kind = "note"
+    names = ("words",)
 
     def __init__(self, words: str) -> None:
         object.__setattr__(self, "words", words)
@@ -200,16 +167,16 @@ class Note(Reason):
         return self.words
 
 
-Note.kind = "note"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class NotYours(Reason):
     """An order for a unit of another power: illegal, and never printed in the public results."""
 
     at: str
     owner: str
-    many: bool = False
+    many: bool
+
+    kind = "not_yours"
+    names = ("at", "owner", "many")
+    optional = frozenset(("many",))
 
     def __init__(self, at: str, owner: str, many: bool = False) -> None:
         object.__setattr__(self, "at", at)
@@ -224,17 +191,18 @@ class NotYours(Reason):
         )
 
 
-NotYours.kind = "not_yours"
-
-
 # --- moves ------------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class NoConvoy(Reason):
     """A move by convoy found no convoy order to carry it (or, `disrupted`, every route was broken)."""
 
-    disrupted: bool = False
+    disrupted: bool
+
+    kind = "no_convoy"
+    marks = (Mark.NO_CONVOY,)
+    names = ("disrupted",)
+    optional = frozenset(("disrupted",))
 
     def __init__(self, disrupted: bool = False) -> None:
         object.__setattr__(self, "disrupted", disrupted)
@@ -243,15 +211,14 @@ class NoConvoy(Reason):
         return "convoy disrupted" if self.disrupted else "no convoy"
 
 
-NoConvoy.kind = "no_convoy"
-NoConvoy.marks = (Mark.NO_CONVOY,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class OwnUnit(Reason):
     """A move that would dislodge a unit of its own side (only its own side's supports would carry it)."""
 
     into: str
+
+    kind = "own_unit"
+    marks = (Mark.BOUNCE,)
+    names = ("into",)
 
     def __init__(self, into: str) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
@@ -262,11 +229,6 @@ class OwnUnit(Reason):
         return f"cannot dislodge its own unit in {place(self.into)}"
 
 
-OwnUnit.kind = "own_unit"
-OwnUnit.marks = (Mark.BOUNCE,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class HeadToHead(Reason):
     """Lost a head-to-head battle: attack against the other unit's defence, beaten by a stronger one or stood off
     at equal strengths (`beaten` says which)."""
@@ -274,6 +236,10 @@ class HeadToHead(Reason):
     by: UnitName
     attack: int
     defend: int
+
+    kind = "head_to_head"
+    marks = (Mark.BOUNCE,)
+    names = ("by", "attack", "defend")
 
     def __init__(self, by: UnitName, attack: int, defend: int) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
@@ -293,11 +259,6 @@ class HeadToHead(Reason):
         return f"bounced head to head with {self.by.named(place)} ({_each(self.attack)})"
 
 
-HeadToHead.kind = "head_to_head"
-HeadToHead.marks = (Mark.BOUNCE,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class HeldBy(Reason):
     """The unit in the destination held: attack against hold strength, held off by a stronger hold or stood off
     at equal strengths (`beaten` says which). `stayed` when it was ordered to move away and did not."""
@@ -305,7 +266,12 @@ class HeldBy(Reason):
     by: UnitName
     attack: int
     hold: int
-    stayed: bool = False
+    stayed: bool
+
+    kind = "held_by"
+    marks = (Mark.BOUNCE,)
+    names = ("by", "attack", "hold", "stayed")
+    optional = frozenset(("stayed",))
 
     def __init__(self, by: UnitName, attack: int, hold: int, stayed: bool = False) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
@@ -327,18 +293,18 @@ class HeldBy(Reason):
         return f"bounced off {self.by.named(place)}{stayed} ({_each(self.attack)})"
 
 
-HeldBy.kind = "held_by"
-HeldBy.marks = (Mark.BOUNCE,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Bounced(Reason):
     """A standoff: other attacks on the same province exactly as strong as this one (`strength`, each). A
     stronger attack is `Beaten`. `strength` is 0 in an outcome stored before it was kept (issue 28), when
     "bounced" also stood for a move beaten by a stronger one."""
 
     with_: tuple[UnitName, ...]
-    strength: int = 0
+    strength: int
+
+    kind = "bounced"
+    marks = (Mark.BOUNCE,)
+    names = ("with_", "strength")
+    optional = frozenset(("strength",))
 
     def __init__(self, with_: tuple[UnitName, ...], strength: int = 0) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py); the kinds a movement phase
@@ -351,11 +317,6 @@ class Bounced(Reason):
         return f"bounced with {_names(self.with_, place)}{each}"
 
 
-Bounced.kind = "bounced"
-Bounced.marks = (Mark.BOUNCE,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Beaten(Reason):
     """Beaten by a stronger attack on the same province (issue 28: it was told as "bounced with"): the units
     of that attack (several where they move in unison from several provinces), its strength (`prevent`, in the
@@ -364,6 +325,10 @@ class Beaten(Reason):
     by: tuple[UnitName, ...]
     attack: int
     prevent: int
+
+    kind = "beaten"
+    marks = (Mark.BOUNCE,)
+    names = ("by", "attack", "prevent")
 
     def __init__(self, by: tuple[UnitName, ...], attack: int, prevent: int) -> None:
         object.__setattr__(self, "by", by)
@@ -374,32 +339,30 @@ class Beaten(Reason):
         return f"beaten by {_names(self.by, place)} ({_against(self.prevent, self.attack)})"
 
 
-Beaten.kind = "beaten"
-Beaten.marks = (Mark.BOUNCE,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Failed(Reason):
     """A move that failed for none of the reasons above (a rule of the variant stopped it)."""
+
+    kind = "failed"
 
     def text(self, place: Namer = as_is) -> str:
         return "failed"
 
 
-Failed.kind = "failed"
-
-
 # --- what happened to the unit ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class WasDislodged(Reason):
     """The unit was dislodged by the attack from `from_` (several provinces for a merge or attacks in unison);
     `from_` is empty where the unit's order was illegal and only where it stood is told."""
 
     at: str
-    from_: tuple[str, ...] = ()
-    convoyed: bool = False
+    from_: tuple[str, ...]
+    convoyed: bool
+
+    kind = "dislodged"
+    marks = (Mark.DISLODGED,)
+    names = ("at", "from_", "convoyed")
+    optional = frozenset(("from_", "convoyed"))
 
     def __init__(self, at: str, from_: tuple[str, ...] = (), convoyed: bool = False) -> None:
         object.__setattr__(self, "at", at)
@@ -418,20 +381,19 @@ class WasDislodged(Reason):
         return f"by the attack from {', '.join(map(place, self.from_))}{via}"
 
 
-WasDislodged.kind = "dislodged"
-WasDislodged.marks = (Mark.DISLODGED,)
-
-
 # --- supports and convoys ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class VoidSupport(Reason):
     """The support matched no order: no unit where it points, or the unit there did something else."""
 
     target: str
     destination: str | None
     no_unit: bool
+
+    kind = "void_support"
+    marks = (Mark.VOID,)
+    names = ("target", "destination", "no_unit")
 
     def __init__(self, target: str, destination: str | None, no_unit: bool) -> None:
         object.__setattr__(self, "target", target)
@@ -451,16 +413,15 @@ class VoidSupport(Reason):
         return f"{place(self.target)} did not hold"
 
 
-VoidSupport.kind = "void_support"
-VoidSupport.marks = (Mark.VOID,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Cut(Reason):
     """The support was cut by these attacks (each unit with the province it attacked from)."""
 
     by: tuple[UnitName, ...]
     from_: tuple[str, ...]
+
+    kind = "cut"
+    marks = (Mark.CUT,)
+    names = ("by", "from_")
 
     def __init__(self, by: tuple[UnitName, ...], from_: tuple[str, ...]) -> None:
         object.__setattr__(self, "by", by)
@@ -479,11 +440,6 @@ class Cut(Reason):
         )
 
 
-Cut.kind = "cut"
-Cut.marks = (Mark.CUT,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class PartlyCut(Reason):
     """Part of a multiple support stood and part was cut (Multiplomacy rule 5 ii prints the two apart)."""
 
@@ -496,6 +452,9 @@ class PartlyCut(Reason):
     fell: int
     by: tuple[UnitName, ...]
     from_: tuple[str, ...]
+
+    kind = "partly_cut"
+    names = ("unit", "at", "support", "stood", "fell", "by", "from_")
 
     def __init__(
         self, unit: str, at: str, support: str, stood: int, fell: int, by: tuple[UnitName, ...], from_: tuple[str, ...]
@@ -522,14 +481,15 @@ class PartlyCut(Reason):
         )
 
 
-PartlyCut.kind = "partly_cut"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Paradox(Reason):
     """A convoy paradox: the support fails, or (`convoy`) the convoying fleet holds, by the Szykman rule."""
 
-    convoy: bool = False
+    convoy: bool
+
+    kind = "paradox"
+    marks = (Mark.PARADOX,)
+    names = ("convoy",)
+    optional = frozenset(("convoy",))
 
     def __init__(self, convoy: bool = False) -> None:
         object.__setattr__(self, "convoy", convoy)
@@ -538,17 +498,16 @@ class Paradox(Reason):
         return "convoy paradox: the fleet holds (Szykman rule)" if self.convoy else "paradox: support fails"
 
 
-Paradox.kind = "paradox"
-Paradox.marks = (Mark.PARADOX,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class VoidConvoy(Reason):
     """The convoy matched no move: no such army moved, or (`overland`) it went by land."""
 
     target: str
     destination: str
     overland: bool
+
+    kind = "void_convoy"
+    marks = (Mark.VOID,)
+    names = ("target", "destination", "overland")
 
     def __init__(self, target: str, destination: str, overland: bool) -> None:
         object.__setattr__(self, "target", target)
@@ -566,32 +525,28 @@ class VoidConvoy(Reason):
         return f"no army moved from {place(self.target)} to {place(self.destination)}"
 
 
-VoidConvoy.kind = "void_convoy"
-VoidConvoy.marks = (Mark.VOID,)
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class RouteBroken(Reason):
     """The convoy stood, but every route of the army it carried was broken elsewhere."""
+
+    kind = "route_broken"
+    marks = (Mark.NO_CONVOY,)
 
     def text(self, place: Namer = as_is) -> str:
         return "the convoy route was broken elsewhere"
 
 
-RouteBroken.kind = "route_broken"
-RouteBroken.marks = (Mark.NO_CONVOY,)
-
-
 # --- several parts on one line ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Part(Reason):
     """What became of one part of an order for several detachments (a split, a merge)."""
 
     unit: str
     at: str
     reasons: tuple[Reason, ...]
+
+    kind = "part"
+    names = ("unit", "at", "reasons")
 
     def __init__(self, unit: str, at: str, reasons: tuple[Reason, ...]) -> None:
         object.__setattr__(self, "unit", unit)
@@ -608,13 +563,9 @@ class Part(Reason):
         return f"{self.unit} {place(self.at)}: {text_of(self.reasons, place)}"
 
 
-Part.kind = "part"
-
-
 # --- retreats and adjustments -----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class RetreatClash(Reason):
     """Retreats met in one province; `lost` of this order's `units` were disbanded."""
 
@@ -622,6 +573,9 @@ class RetreatClash(Reason):
     into: str
     lost: int
     units: int
+
+    kind = "retreat_clash"
+    names = ("with_", "into", "lost", "units")
 
     def __init__(self, with_: tuple[UnitName, ...], into: str, lost: int, units: int) -> None:
         object.__setattr__(self, "with_", with_)
@@ -640,30 +594,27 @@ class RetreatClash(Reason):
         return f"met {names} in {place(self.into)}; {self.lost} of {self.units} disbanded"
 
 
-RetreatClash.kind = "retreat_clash"
-
-
 class LostAs(StrEnum):
     UNIT = "the unit is disbanded"
     REST = "the rest are disbanded"
     IT = "it is disbanded"
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Lost(Reason):
     """A dislodged unit whose retreat order could not be carried out is disbanded."""
 
-    words: LostAs = LostAs.UNIT
+    words: LostAs
+
+    kind = "lost"
+    marks = (Mark.DESTROYED,)
+    names = ("words",)
+    optional = frozenset(("words",))
 
     def __init__(self, words: LostAs = LostAs.UNIT) -> None:
         object.__setattr__(self, "words", words)
 
     def text(self, place: Namer = as_is) -> str:
         return self.words.value
-
-
-Lost.kind = "lost"
-Lost.marks = (Mark.DESTROYED,)
 
 
 class DisbandCause(StrEnum):
@@ -673,11 +624,13 @@ class DisbandCause(StrEnum):
     UNORDERED = "no retreat was ordered"
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class Disbanded(Reason):
     """A dislodged unit left the board in the retreat phase."""
 
     cause: DisbandCause
+
+    kind = "disbanded"
+    names = ("cause",)
 
     def __init__(self, cause: DisbandCause) -> None:
         object.__setattr__(self, "cause", cause)
@@ -686,18 +639,13 @@ class Disbanded(Reason):
         return self.cause.value
 
 
-Disbanded.kind = "disbanded"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class CivilDisorder(Reason):
     """A removal the judge made because the power ordered too few."""
 
+    kind = "civil_disorder"
+
     def text(self, place: Namer = as_is) -> str:
         return "civil disorder: too few removals were ordered"
-
-
-CivilDisorder.kind = "civil_disorder"
 
 
 # --- win claims (CW Heptadiplomacy rule 7) ----------------------------------------------------------------
@@ -707,12 +655,14 @@ def _players(players: tuple[str, ...]) -> str:
     return " and ".join(players) if len(players) < 3 else f"{', '.join(players[:-1])} and {players[-1]}"
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class WinDeclared(Reason):
     """A claim granted: the game is won (`win` is "solo", "two-way" or "three-way")."""
 
     win: str
     players: tuple[str, ...]
+
+    kind = "win_declared"
+    names = ("win", "players")
 
     def __init__(self, win: str, players: tuple[str, ...]) -> None:
         object.__setattr__(self, "win", win)
@@ -722,10 +672,6 @@ class WinDeclared(Reason):
         return f"{self.win} win declared for {_players(self.players)}"
 
 
-WinDeclared.kind = "win_declared"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimShort(Reason):
     """A joint win claimed by players who hold too few centres for it."""
 
@@ -734,6 +680,9 @@ class ClaimShort(Reason):
     held: tuple[int, ...]
     together: int
     each: int
+
+    kind = "claim_short"
+    names = ("win", "players", "held", "together", "each")
 
     def __init__(self, win: str, players: tuple[str, ...], held: tuple[int, ...], together: int, each: int) -> None:
         object.__setattr__(self, "win", win)
@@ -747,15 +696,14 @@ class ClaimShort(Reason):
         return f"too few centres ({holdings}): a {self.win} win needs {self.together} together and {self.each} each"
 
 
-ClaimShort.kind = "claim_short"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimNotJoined(Reason):
     """A joint win that not every partner claimed."""
 
     win: str
     missing: tuple[str, ...]
+
+    kind = "claim_not_joined"
+    names = ("win", "missing")
 
     def __init__(self, win: str, missing: tuple[str, ...]) -> None:
         object.__setattr__(self, "win", win)
@@ -765,14 +713,13 @@ class ClaimNotJoined(Reason):
         return f"{_players(self.missing)} did not claim this {self.win} win"
 
 
-ClaimNotJoined.kind = "claim_not_joined"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimCondition(Reason):
     """A condition a claim was made on that did not hold."""
 
     condition: str
+
+    kind = "claim_condition"
+    names = ("condition",)
 
     def __init__(self, condition: str) -> None:
         object.__setattr__(self, "condition", condition)
@@ -781,15 +728,14 @@ class ClaimCondition(Reason):
         return f"its condition did not hold: {self.condition}"
 
 
-ClaimCondition.kind = "claim_condition"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimPending(Reason):
     """A claim recorded with the Autumn orders and judged later: after the Autumn retreats, or after the Winter
     builds it is conditional on."""
 
     until: str
+
+    kind = "claim_pending"
+    names = ("until",)
 
     def __init__(self, until: str) -> None:
         object.__setattr__(self, "until", until)
@@ -798,16 +744,15 @@ class ClaimPending(Reason):
         return f"recorded; judged {self.until}"
 
 
-ClaimPending.kind = "claim_pending"
-
-
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class ClaimSuperseded(Reason):
     """A claim that could have been granted, set aside for a win its players preferred or a win that took one
     of them."""
 
     win: str
     players: tuple[str, ...]
+
+    kind = "claim_superseded"
+    names = ("win", "players")
 
     def __init__(self, win: str, players: tuple[str, ...]) -> None:
         object.__setattr__(self, "win", win)
@@ -817,18 +762,17 @@ class ClaimSuperseded(Reason):
         return f"set aside: the {self.win} win of {_players(self.players)} was declared"
 
 
-ClaimSuperseded.kind = "claim_superseded"
-
-
 # --- why a die was rolled --------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False, eq=False, repr=False)
 class CutFirst(Reason):
     """Why the judge rolled a die (Multiplicity's cut choice): to say which of the supports given from `at` is cut
     first. Its words are also the die's seed (`Resolver.shuffled`), so they stay as they are."""
 
     at: str
+
+    kind = "cut_first"
+    names = ("at",)
 
     def __init__(self, at: str) -> None:
         object.__setattr__(self, "at", at)
@@ -837,30 +781,14 @@ class CutFirst(Reason):
         return f"which support in {place(self.at)} is cut first"
 
 
-CutFirst.kind = "cut_first"
-
-
 # --- every kind -----------------------------------------------------------------------------------------
 
 
 def reason_kinds() -> tuple[type[Reason], ...]:
-    """Every kind here, as this module binds them (a slotted dataclass is a new class object, so the classes are
-    taken from the module's names, never from `__subclasses__`, which also holds the pre-slots originals);
-    judge/engine/kinds.py reads them back by their `kind`."""
+    """Every kind here, as this module binds them (`__subclasses__` would hold the refusals too); judge/engine/kinds.py
+    reads them back by their `kind`."""
     return tuple(
         value
         for value in globals().values()
         if isinstance(value, type) and issubclass(value, Reason) and value is not Reason
     )
-
-
-def optional_names(cls: type[Any]) -> frozenset[str]:
-    """A reason kind's fields that have a default (a key an earlier judge did not write reads as it), looked up
-    once a kind."""
-    names = _OPTIONAL.get(cls)
-    if names is None:
-        names = _OPTIONAL[cls] = frozenset(f.name for f in fields(cls) if f.default is not MISSING)
-    return names
-
-
-_OPTIONAL: dict[type, frozenset[str]] = {}

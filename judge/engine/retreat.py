@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from judge.board.model import province_of
 from judge.engine.events import Event, UnitDisbanded
@@ -23,6 +23,7 @@ from judge.engine.refusals import (
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
+from judge.engine.value import replace
 
 
 def retreat_options(

@@ -10,39 +10,76 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from judge.engine.value import Value
 
 _COMPONENT = re.compile(r"(\d*)([AFG])")
 
 
-@dataclass(frozen=True, order=True)
-class Composition:
-    armies: int = 0
-    fleets: int = 0
-    garrisons: int = 0
+class Composition(Value):
+    """The units of a force, by kind: a value (judge/engine/value.py), ordered by its counts as a tuple of them
+    is; `of` gives the one shared instance for a set of counts."""
 
-    def __post_init__(self) -> None:
+    armies: int
+    fleets: int
+    garrisons: int
+    size: int
+    halves: int
+    """the standard upkeep in half centres: 2 an army or fleet, 1 a garrison (`Rules.upkeep`)"""
+    is_army: bool
+    """All army (armies or garrisons only): may stand inland, may be convoyed."""
+    is_fleet: bool
+    """All fleet: may not stand inland."""
+    _text: str
+
+    names = ("armies", "fleets", "garrisons")
+    optional = frozenset(("armies", "fleets", "garrisons"))
+
+    def __init__(self, armies: int = 0, fleets: int = 0, garrisons: int = 0) -> None:
+        object.__setattr__(self, "armies", armies)
+        object.__setattr__(self, "fleets", fleets)
+        object.__setattr__(self, "garrisons", garrisons)
         # precomputed: the resolver asks these questions in its hot loops
         text = "/".join(
-            letter if n == 1 else f"{n}{letter}"
-            for letter, n in (("A", self.armies), ("F", self.fleets), ("G", self.garrisons))
-            if n
+            letter if n == 1 else f"{n}{letter}" for letter, n in (("A", armies), ("F", fleets), ("G", garrisons)) if n
         )
         object.__setattr__(self, "_text", text)
-        object.__setattr__(self, "size", self.armies + self.fleets + self.garrisons)
-        object.__setattr__(self, "halves", 2 * (self.armies + self.fleets) + self.garrisons)
-        object.__setattr__(self, "is_army", self.fleets == 0)
-        object.__setattr__(self, "is_fleet", self.armies == 0 and self.garrisons == 0)
+        object.__setattr__(self, "size", armies + fleets + garrisons)
+        object.__setattr__(self, "halves", 2 * (armies + fleets) + garrisons)
+        object.__setattr__(self, "is_army", fleets == 0)
+        object.__setattr__(self, "is_fleet", armies == 0 and garrisons == 0)
 
-    size: int = field(init=False, compare=False, repr=False)
-    halves: int = field(init=False, compare=False, repr=False)
-    """the standard upkeep in half centres: 2 an army or fleet, 1 a garrison (`Rules.upkeep`)"""
-    is_army: bool = field(init=False, compare=False, repr=False)
-    """All army (armies or garrisons only): may stand inland, may be convoyed."""
-    is_fleet: bool = field(init=False, compare=False, repr=False)
-    """All fleet: may not stand inland."""
-    _text: str = field(init=False, compare=False, repr=False)
+    def _counts(self) -> tuple[int, int, int]:
+        return (self.armies, self.fleets, self.garrisons)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Composition):
+            return NotImplemented
+        return self._counts() == other._counts()
+
+    def __hash__(self) -> int:
+        return hash(self._counts())
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Composition):
+            return NotImplemented
+        return self._counts() < other._counts()
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Composition):
+            return NotImplemented
+        return self._counts() <= other._counts()
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Composition):
+            return NotImplemented
+        return self._counts() > other._counts()
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Composition):
+            return NotImplemented
+        return self._counts() >= other._counts()
 
     @classmethod
     def parse(cls, text: str) -> Composition:
@@ -134,15 +171,17 @@ Facts = tuple[tuple[str, Any], ...]
 """Per-unit facts as sorted (key, value) pairs: hashable, so a force stays a value."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Force:
+class Force(Value):
     power: str
     composition: Composition
     at: str  # location id: `par`, `stp/sc`, on a board of several maps `3:par`, `3:stp/nc`
-    facts: Facts = ()
+    facts: Facts
     """what belongs to this unit and travels with it through moves, splits and retreats (an embarked army's
     moves aboard in Mad Diplomacy, the board a Heptadiplomacy unit was built on); the variant names the keys"""
-    province: str = field(init=False, compare=False, repr=False)
+    province: str
+
+    names = ("power", "composition", "at", "facts")
+    optional = frozenset(("facts",))
 
     def __init__(self, power: str, composition: Composition, at: str, facts: Facts = ()) -> None:
         # written out rather than generated: compiled (judge/speedups.py), a generated __init__ would run as

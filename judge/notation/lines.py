@@ -12,28 +12,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 
 from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.legality import convoy_route_seas
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
+from judge.engine.value import Value, replace
 from judge.notation.parse import OrderSyntaxError, StackParts, parse_order
 
 _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|sup\.)\s+by\s+(?P<by>.+)$", re.I)
 _BY_JOINERS = re.compile(r"\s*(?:,|&|\band\b|\+)\s*(?=(?:\d+\s*)?[a-z])", re.I)
 
 
-@dataclass(frozen=True, init=False)
-class ReadOrder:
+class ReadOrder(Value):
     """One order found in a line: the text reported as its input, and the order or why it could not be read."""
 
     text: str
     order: Order | None
-    error: str = ""
+    error: str
+
+    names = ("text", "order", "error")
+    optional = frozenset(("error",))
 
     def __init__(self, text: str, order: Order | None, error: str = "") -> None:
-        # written out, not generated: see `Force.__init__` (judge/engine/units.py)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "order", order)
         object.__setattr__(self, "error", error)

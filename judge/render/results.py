@@ -8,7 +8,7 @@ templates lets a variant override the wording without copying any of it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -21,6 +21,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import PartlyCut, Reason
 from judge.engine.refusals import some_of
 from judge.engine.supply import halves
+from judge.engine.value import replace
 from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from judge.board.model import Board, province_of
 from judge.engine import (
@@ -29,6 +29,7 @@ from judge.engine import (
 )
 from judge.engine.supply import balances, build_sites
 from judge.engine.units import Composition
+from judge.engine.value import replace
 from judge.variants import get_variant
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from judge.board.model import Terrain, province_of
@@ -63,6 +62,7 @@ from judge.engine.refusals import (
 from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption
 from judge.engine.units import Composition, Force, facts_of
+from judge.engine.value import replace
 from judge.variants.multiplicity import Multiplicity2Rules
 
 MINOR_OF = {

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from judge.board.model import Terrain
@@ -38,6 +37,7 @@ from judge.engine.reasons import NoConvoy, RouteBroken
 from judge.engine.refusals import AFAshore, AFOnlyAtSea, LandingCalledOff, MergeOnLand, Refusal
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
+from judge.engine.value import replace
 from judge.engine.view import MovementView
 from judge.variants.multiplicity import MultiplicityRules
 

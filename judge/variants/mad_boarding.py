@@ -15,7 +15,7 @@ orders of one move: `A(Rom) boards F(TYS)`, `A/F(TYS) - WMS`, `A(WMS) disembarks
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from judge.board.model import province_of
@@ -35,6 +35,7 @@ from judge.engine.refusals import (
     unit_name,
 )
 from judge.engine.units import Composition, Force
+from judge.engine.value import replace
 
 if TYPE_CHECKING:
     from judge.variants.mad import MadRules

@@ -7,7 +7,7 @@ topic's refusals name units and places with.
 from __future__ import annotations
 
 from enum import Enum, StrEnum
-from typing import Any, ClassVar
+from typing import Any
 
 from judge.engine.reasons import Mark, Namer, Reason, UnitName, as_is
 from judge.engine.units import Composition, Force
@@ -22,9 +22,6 @@ class Worded(Reason):
     to import as the rest of the engine (the decorator's work for each class at every start), and `judge
     adjudicate` starts for every batch. The module is compiled (judge/speedups.py) with `reasons.py`, whose `Reason`
     its kinds subclass."""
-
-    names: ClassVar[tuple[str, ...]] = ()
-    """the kind's fields, in the order its `__init__` takes them"""
 
     def json(self) -> dict[str, Any]:
         """The kind, its fields, and the sentence as `words` (what the contract wrote alone before issue 42)."""
