@@ -35,8 +35,8 @@ def environment() -> Environment:
 
 
 def notice_template(name: str, variant: str | None = None) -> Template:
-    """A notice's template, the variant's own (`<variant>/<name>`) where it has one. A notice's template file ends
-    without a line break: its text ends where the file ends (a press message as its writer ended it)."""
+    """A notice's template, the variant's own (`<variant>/<name>`) where it has one. Its text is the file's output
+    to the last character: a press message ends as its writer ended it, the file adding no line break of its own."""
     return environment().select_template([f"{variant}/{name}", name] if variant else [name])
 
 
