@@ -5,101 +5,27 @@ game."""
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
-from judge.serve import Daemon
-from judge.testing.configs import imap_judge_config
+from judge.testing.by_mail import MailJudge, running_judge
 from judge.testing.dovecot import DovecotServer
-from judge.testing.smtp_relay import SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS
 
 pytestmark = pytest.mark.slow  # end to end: real servers (make test-fast skips them)
 
-_ids = itertools.count(1)
-
-
-class MailJudge:
-    """The judge behind a real mailbox and relay: `send` delivers a mail as the MTA would and returns the reply."""
-
-    def __init__(self, dovecot: DovecotServer, relay: SmtpRelay) -> None:
-        self.dovecot = dovecot
-        self.relay = relay
-
-    def deliver(self, sender: str, body: str, subject: str = "orders") -> str:
-        message = EmailMessage()
-        message["From"] = sender
-        message["To"] = "judge@example.org"
-        message["Subject"] = subject
-        message_id = f"<t{next(_ids)}.{time.monotonic_ns()}@example.org>"
-        message["Message-ID"] = message_id
-        message.set_content(body)
-        self.dovecot.append("judge", bytes(message))
-        return message_id
-
-    def send(self, sender: str, body: str) -> str:
-        """Deliver a mail and wait for the judge's reply to it (its In-Reply-To names the mail)."""
-        message_id = self.deliver(sender, body)
-        for _ in range(600):
-            for mail in self.mails(to=sender):
-                if mail["In-Reply-To"] == message_id:
-                    return str(mail.get_content())
-            time.sleep(0.05)
-        raise AssertionError(f"no reply to {body[:60]!r}")
-
-    def mails(self, to: str | None = None, subject: str = "") -> list[EmailMessage]:
-        found = []
-        for item in self.relay.messages:
-            if to is not None and to not in item.rcpt_tos:
-                continue
-            parsed = message_from_bytes(item.data, policy=policy.default)
-            assert isinstance(parsed, EmailMessage)
-            if subject in str(parsed["Subject"]):
-                found.append(parsed)
-        return found
-
-    def wait_mails(self, to: str, subject: str, count: int = 1) -> list[EmailMessage]:
-        for _ in range(600):
-            found = self.mails(to=to, subject=subject)
-            if len(found) >= count:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"no mail {subject!r} to {to}")
-
-    def game(self, name: str, variant: str = "standard", options: str = "") -> None:
-        """A game with seven registered players who have joined; it has started."""
-        self.send("gm@example.org", "REGISTER The GM gmpass")
-        assert "created" in self.send("gm@example.org", f"CREATE {name} {variant} joinpw {options}".strip())
-        for power in POWERS:
-            address = f"{power.lower()}.{name}@example.org"
-            self.send(address, f"REGISTER {power} Player of {name} {power.lower()}pw\nJOIN {name} joinpw {power}")
-
-    @staticmethod
-    def player(name: str, power: str) -> str:
-        return f"{power.lower()}.{name}@example.org"
-
 
 @pytest.fixture(scope="module")
 def judge(dovecot: DovecotServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailJudge]:
-    dovecot.expunge_all("judge")
-    with SmtpRelay() as relay:
-        database = f"sqlite:///{tmp_path_factory.mktemp('gm') / 'judge.sqlite'}"
-        # the results' text is what these tests read; the map pictures cross a real relay in test_mail_end_to_end
-        config = imap_judge_config(dovecot, relay.port, database, poll_seconds=0.5, rate_limit=1000, pictures=False)
-        daemon = Daemon(config)
-        daemon.start()
-        try:
-            yield MailJudge(dovecot, relay)
-        finally:
-            daemon.shutdown()
+    # the results' text is what these tests read; the map pictures cross a real relay in test_mail_end_to_end
+    with running_judge(dovecot, tmp_path_factory.mktemp("gm"), "judge") as judge:
+        yield judge
 
 
 def _gm(game: str) -> str:

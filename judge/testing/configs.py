@@ -14,6 +14,7 @@ def imap_judge_config(
     poll_seconds: float = 1.0,
     rate_limit: int = 30,
     pictures: bool = True,
+    user: str = "judge",
 ) -> Config:
     return Config(
         address="judge@example.org",
@@ -28,8 +29,8 @@ def imap_judge_config(
             host=dovecot.host,
             port=dovecot.imap_port,
             security="plain",
-            user="judge",
-            password="secret",
+            user=user,
+            password=dovecot.users[user],
             poll_seconds=poll_seconds,
         ),
         outbound=OutboundConfig(relay_host="127.0.0.1", relay_port=relay_port, relay_security="plain"),
