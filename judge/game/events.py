@@ -327,6 +327,8 @@ class OrdersLate(GameEvent):
     """each missing player's address, by side (its label)"""
     owing: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=PRIVATE, repr=False)
     """by side (its label): the powers it still owes, when they are not all it has"""
+    to_all: bool = False
+    """the list of late players goes to everyone in the game, not to the GM alone (`late.to=all`)"""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -355,6 +355,13 @@ class Notifier:
         ]
         out.append(self._told(event.audience.gm, "late_powers", variant, game=event.game, phase=event.phase,
                               missing=event.missing, faulty=event.faulty))  # fmt: skip
+        if event.to_all:  # `late.to=all`: the others hear who is late, as on njudge (the late have their notice)
+            told = {event.audience.gm, *event.addresses.values()}
+            out.extend(
+                self._told(address, "late_list", variant, **said, missing=event.missing, faulty=event.faulty)
+                for address in event.audience.everyone()
+                if address not in told
+            )
         return out
 
     def _due(self, event: PhaseDue) -> list[Outgoing]:
