@@ -272,6 +272,7 @@ class Become(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(bool(args), f"usage: {self.usage}")
         flush_orders(ctx)
+        ctx.later_phase = None
         text = " ".join(args)
         ctx.power = ctx.games.seating.power_named(_game(ctx), text)
         side = ctx.games.seating.side_named(_game(ctx), text)

@@ -332,6 +332,25 @@ class OrdersLate(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LaterOrdersFiled(GameEvent):
+    """A phase opened for which a player had sent orders in advance (`PHASE`): they are now his orders on file for
+    it, each checked against the position now; or (`submission` None) the phase they were for passed without
+    coming, and they were dropped. Told to the player alone (`judge.game.later_orders`)."""
+
+    kind: ClassVar[str] = "later orders filed"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    """the phase the orders were for"""
+    power: str = ""
+    """the side, as lists name it"""
+    submission: Submission | None = field(default=None, metadata=PRIVATE, repr=False)
+    """what became of the orders, as a reply to orders says it; None: dropped"""
+    came: str = ""
+    """where the orders were dropped: the phase that opened instead"""
+    address: str = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class PhaseDue(GameEvent):
     """A game processed by hand (timing.manual) is past its deadline and grace: the GM is told to PROCESS."""
 
