@@ -39,9 +39,9 @@ from judge.game.errors import GameError
 from judge.game.events import LaterOrdersFiled
 from judge.game.order_writes import write_order_sets
 from judge.game.orders import Submission, _due, as_filed, printed
-from judge.game.use_case import UseCase, audience_of, side_of, sides_of
+from judge.game.use_case import UseCase, audience_of, side_of
 from judge.store import Game, GameStatus, LaterOrderSet
-from judge.variants import get_variant
+from judge.variants import Side, get_variant
 
 _TYPES = {
     "movement": PhaseType.MOVEMENT,
@@ -255,60 +255,69 @@ def file_held_orders(s: Session, game: Game, rules: Rules, position: Position, n
     notices, one a side, for the caller to raise."""
     calendar = rules.calendar
     opened = position.phase
-    powers = [seat.power for seat in game.seats if seat.power]
-    held = _held_sets(s, game.id, powers)
+    held = _held_sets(s, game.id, [seat.power for seat in game.seats if seat.power])
     if not held:
         return []
-    audience = audience_of(game)
-    by_side: dict[str, list[tuple[str, list[str], list[Any]]]] = {}
-    passed: dict[str, list[str]] = {}
+    players = audience_of(game).players
+    due: dict[str, tuple[Side, list[tuple[str, list[str], list[Any]]]]] = {}
+    passed: dict[str, tuple[Side, list[str]]] = {}
+    done_with = []
     for code, power, lines, orders in held:
         named = phase_named(rules, [code])
         side = side_of(game, power)
         if named == opened:
-            by_side.setdefault(side.name, []).append((power, lines, orders))
+            due.setdefault(side.name, (side, []))[1].append((power, lines, orders))
         elif _rank(calendar, named) < _rank(calendar, opened):
-            passed.setdefault(side.name, []).append(calendar.display(named))
+            passed.setdefault(side.name, (side, []))[1].append(calendar.display(named))
+        else:
+            continue
+        done_with.append(code)
     events = []
-    for side_name, sets in by_side.items():
-        side = side_of(game, sets[0][0])
-        read: list[OrderLine] = [line for _, lines, orders in sets for line in orders_from_json(lines, orders)]
-        many = len(side.powers) > 1
-        owners = route_lines(rules, position, side.powers, sets[0][0], read) if many else [sets[0][0]] * len(read)
-        by_power: dict[str, list[OrderLine]] = {}
-        for line, owner in zip(read, owners, strict=True):
-            by_power.setdefault(owner, []).append(line)
-        rows, checks, filed = [], [], {}
-        for power, own in by_power.items():
-            checked = check_orders(rules, position, power, own)
-            checks.extend(checked)
-            filed[power] = [as_filed(c.as_json()) for c in checked if printed(c.as_json())]
-            rows.append({"set_game": game.id, "set_phase": game.phase_index, "set_power": power,
-                         "lines": [line.line for line in own], "orders": orders_json(own),
-                         "checked": [c.as_json() for c in checked], "has_errors": any(c.error for c in checked),
-                         "submitted_at": now, "source_message_id": None})  # fmt: skip
-        write_order_sets(s, rows)
-        mine = sorted(side.powers)
-        owed = tuple(sorted(set(mine) & powers_to_order(rules, position) - filed.keys())) if many else ()
-        done = Submission(game.name, side.label if many else mine[0], calendar.display(opened), checks, False,
-                          opened.type, {p: filed.get(p, []) for p in mine} if many else {},
-                          _due(rules, position, mine), owed)  # fmt: skip
-        address = next((audience.players[p] for p in side.powers if p in audience.players), None)
+    for side, sets in due.values():
+        done = _file_side(s, game, rules, position, side, sets, now)
+        address = next((players[p] for p in side.powers if p in players), None)
         if address is not None:
             events.append(LaterOrdersFiled(game=game.name, phase=done.phase, power=done.power, submission=done,
                                            address=address))  # fmt: skip
-    for side_name, phases in passed.items():
-        side = next(each for each in sides_of(game) if each.name == side_name)
-        address = next((audience.players[p] for p in side.powers if p in audience.players), None)
+    for side, phases in passed.values():
+        address = next((players[p] for p in side.powers if p in players), None)
         if address is not None:
             events.append(LaterOrdersFiled(game=game.name, phase=", ".join(phases), power=side.label, submission=None,
                                            address=address, came=calendar.display(opened)))  # fmt: skip
-    s.execute(
-        delete(LaterOrderSet).where(
-            LaterOrderSet.game_id == game.id,
-            LaterOrderSet.phase.in_(
-                [code for code, *_ in held if _rank(calendar, phase_named(rules, [code])) <= _rank(calendar, opened)]
-            ),
-        )
-    )
+    s.execute(delete(LaterOrderSet).where(LaterOrderSet.game_id == game.id, LaterOrderSet.phase.in_(done_with)))
     return events
+
+
+def _file_side(
+    s: Session,
+    game: Game,
+    rules: Rules,
+    position: Position,
+    side: Side,
+    sets: list[tuple[str, list[str], list[Any]]],
+    now: datetime,
+) -> Submission:
+    """File a side's held orders for the phase that opened, as a mail's orders are filed (`Orders.submit`): each
+    line with the power whose unit it names now, each order checked now; what became of them, as a reply says."""
+    signed = sets[0][0]
+    read = [line for _, lines, orders in sets for line in orders_from_json(lines, orders)]
+    many = len(side.powers) > 1
+    owners = route_lines(rules, position, side.powers, signed, read) if many else [signed] * len(read)
+    by_power: dict[str, list[OrderLine]] = {}
+    for line, owner in zip(read, owners, strict=True):
+        by_power.setdefault(owner, []).append(line)
+    rows, checks, filed = [], [], {}
+    for power, own in by_power.items():
+        checked = check_orders(rules, position, power, own)
+        checks.extend(checked)
+        filed[power] = [as_filed(c.as_json()) for c in checked if printed(c.as_json())]
+        rows.append({"set_game": game.id, "set_phase": game.phase_index, "set_power": power,
+                     "lines": [line.line for line in own], "orders": orders_json(own),
+                     "checked": [c.as_json() for c in checked], "has_errors": any(c.error for c in checked),
+                     "submitted_at": now, "source_message_id": None})  # fmt: skip
+    write_order_sets(s, rows)
+    mine = sorted(side.powers)
+    owed = tuple(sorted(set(mine) & powers_to_order(rules, position) - filed.keys())) if many else ()
+    return Submission(game.name, side.label if many else signed, rules.calendar.display(position.phase), checks,
+                      False, position.phase.type, {p: filed.get(p, []) for p in mine} if many else {},
+                      _due(rules, position, mine if many else [signed]), owed)  # fmt: skip
