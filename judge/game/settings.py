@@ -142,9 +142,10 @@ def _read(name: str, setting: Setting, text: str) -> Any:
         if setting.kind in ("hours", "days"):
             return _span(name, lowered, setting.kind[0])
         if setting.kind == "spans":
-            spans = [_span(name, part, "h") for part in lowered.replace(" ", "").split(",") if part]
-            if not spans or any(span <= 0 for span in spans):
-                raise SettingError(f"{name} is a list of lengths of time such as 24h,6h,1h, not {text!r}")
+            parts = [part for part in lowered.replace(" ", "").split(",") if part]
+            spans = [_span(name, part, "h") for part in parts if _SPAN.match(part)]
+            if not spans or len(spans) < len(parts) or any(span <= 0 for span in spans):
+                raise SettingError(f"{name} is {_KIND_WORDS['spans']}, not {text!r}")
             return sorted(set(spans), reverse=True)
         if setting.kind == "choice":
             if lowered not in setting.choices:
