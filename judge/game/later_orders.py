@@ -208,11 +208,12 @@ class LaterOrders(UseCase):
                     LaterOrderSet.game_id == game.id, LaterOrderSet.phase == phase.code, LaterOrderSet.power == power
                 )
             )
-            values = {
+            lines_kept = [line.line for line in kept]
+            values: dict[str, Any] = {
                 "game_id": game.id,
                 "phase": phase.code,
                 "power": power,
-                "lines": [line.line for line in kept],
+                "lines": lines_kept,
                 "orders": orders_json(kept),
                 "submitted_at": self.clock.now(),
                 "source_message_id": source_message_id[:998] if source_message_id else None,
@@ -226,7 +227,8 @@ class LaterOrders(UseCase):
                                                                            "source_message_id")},
                     )
                 )  # fmt: skip
-            return Held(name, power, calendar.display(phase), tuple(values["lines"]), unreadable, found is not None)
+            replaced = found is not None and bool(kept)
+            return Held(name, power, calendar.display(phase), tuple(lines_kept), unreadable, replaced)
 
     def phase_for(self, name: str, words: Sequence[str]) -> tuple[bool, str]:
         """Whether a PHASE line names a later phase than the one under way, and the phase as players read it; the
