@@ -14,16 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import select, text
 
 from judge.clock import FakeClock, as_utc
 from judge.config import Config
 from judge.engine.phase import PhaseType
 from judge.game import Games
-from judge.game.deadlines import Look, next_moment, plan
+from judge.game.deadlines import Look, next_moment, plan, reminders_sent
 from judge.game.settings import SettingError, apply_setting, shown
 from judge.schedule.keeper import DeadlineKeeper
-from judge.store import Game, Marks, OutboundMail, open_database
+from judge.store import Game, LaterOrderSet, Marks, OutboundMail, open_database
+from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.tables import POWERS
 
 CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
@@ -187,3 +189,42 @@ def test_the_late_list_goes_to_the_gm_alone_where_the_game_says_so(tmp_path: Pat
     table.at(deadline)
     late = [to[0] for to, subject in table.notices() if "late" in subject]
     assert sorted(late) == sorted(["gm@example.org", *(f"{p.lower()}@example.org" for p in POWERS if p != "France")])
+
+
+# --- the migration ----------------------------------------------------------------------------------------------
+
+
+def test_the_upgrade_from_0012_keeps_a_reminder_sent_as_sent_and_adds_the_later_orders(database_url: str) -> None:
+    """Migration 0013_deadlines: a game reminded for its phase before it (`reminded_phase`, no count) reads as one
+    reminder sent, so it is not reminded again; the table of orders for later phases is there; down and up again
+    keep the game's phases (`judge.store.db.migrating`: SQLite's rebuilt `games` with the foreign keys off)."""
+    engine = make_engine(database_url)
+    with migrating(engine) as conn:
+        command.upgrade(alembic_config(conn), "0012")
+        conn.execute(text("INSERT INTO players (address, name, password_hash, created_at) "
+                          "VALUES ('gm@example.org', 'GM', 'x', CURRENT_TIMESTAMP)"))  # fmt: skip
+        conn.execute(
+            text("INSERT INTO games (name, variant, options, settings, status, gm_id, password_hash, seed, "
+                 "phase_index, created_at, version, reminded_phase, absences, observers, concessions, pictures_off) "
+                 "VALUES ('old', 'standard', '{}', '{}', 'paused', (SELECT id FROM players), 'x', 1, 3, "
+                 "CURRENT_TIMESTAMP, 1, 3, '{}', '[]', '{}', '[]')"),
+        )  # fmt: skip
+        conn.execute(
+            text('INSERT INTO phases (game_id, "index", season, year, type, position_before, orders, outcome, '
+                 "position_after, seed, processed_at) VALUES ((SELECT id FROM games), 0, 'Spring', 1901, "
+                 "'Movement', '{}', '{}', '{}', '{}', 7, CURRENT_TIMESTAMP)"),
+        )  # fmt: skip
+        command.upgrade(alembic_config(conn), "head")
+    engine.dispose()
+    db = open_database(database_url)
+    with db.transaction() as s:
+        marks = s.scalars(select(Game.marks)).one()
+        assert marks == Marks(reminded=3) and reminders_sent(marks, 3) == 1
+        assert s.scalars(select(LaterOrderSet)).all() == []
+    db.dispose()
+    engine = make_engine(database_url)
+    with migrating(engine) as conn:
+        command.downgrade(alembic_config(conn), "0012")
+        command.upgrade(alembic_config(conn), "head")
+        assert conn.execute(text("SELECT count(*) FROM phases")).scalar_one() == 1
+    engine.dispose()
