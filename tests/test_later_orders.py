@@ -20,6 +20,7 @@ from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, LaterOrderSet, OrderSet, open_database
 from judge.testing.mail_rig import CONFIG, Judge, start_game
 from judge.testing.tables import POWERS
+from judge.variants import get_variant
 
 HOLDS = {
     "Austria": "A vie H\nA bud H\nF tri H",
@@ -162,3 +163,31 @@ def test_the_orders_on_file_block_can_show_the_orders_held_for_later_phases(judg
     winter = games.on_file("alpha", "France", Phase("Winter", 1901, PhaseType.ADJUSTMENT))
     assert [h.code for h in winter] == ["W1901A"]
     assert games.on_file("alpha", "England") == []  # a player sees his own, never another's
+
+
+def test_a_side_of_several_powers_has_its_held_lines_filed_with_the_power_each_names(tmp_path: Path) -> None:
+    """A CW Heptadiplomacy player (seven board-nations) sends his Fall moves for every board in Spring: when the
+    Fall opens each line is filed with the board-nation whose unit it names, as a mail's are (docs/mail.md,
+    "Orders: what a later mail replaces"), and he is told once, for his side."""
+    judge = Judge(open_database(f"sqlite:///{tmp_path / 'hep.sqlite'}"))
+    try:
+        judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+        judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a")
+        for side in get_variant("hepta").sides({"assignment": "a"}):
+            address = f"{side.name.lower()}@example.org"
+            judge.mail(address, f"REGISTER {side.name} Player pw{side.name.lower()}")
+            judge.mail(address, f"JOIN hep joinpw {side.name}")
+        moves = "\n".join(f"F {k}:lon - {k}:eng" for k in range(1, 8))
+        held = judge.mail("england@example.org", f"SIGNON hep England pwengland\nPHASE Fall 1901 Movement\n{moves}")
+        assert "held for Fall 1901 Movement" in held
+        judge.mail("gm@example.org", "SIGNON hep MASTER gmpass\nPROCESS")
+        with judge.db.transaction() as s:
+            filed = {
+                power: lines
+                for power, lines in s.execute(select(OrderSet.power, OrderSet.lines).where(OrderSet.phase_index == 1))
+            }
+        assert filed == {f"{k}:England": [f"F {k}:lon - {k}:eng"] for k in range(1, 8)}
+        told = [m for m in judge.outbound(kind="notice", to="england@example.org") if "on file" in str(m["Subject"])]
+        assert len(told) == 1 and "**" not in _text(told[0])
+    finally:
+        judge.db.dispose()
