@@ -74,7 +74,7 @@ SETTINGS: dict[str, Setting] = {
     "timing.delay": Setting(
         "hours",
         "when every order is in early, the phase waits this long after the last came in, so a typo can still be "
-        "corrected; new orders within it start it again (njudge's DELAY; default 0m: at once)",
+        "corrected; new orders within it start it again (njudge's DELAY, 30m there; default 0: at once)",
     ),
     "timing.reminders": Setting(
         "spans",

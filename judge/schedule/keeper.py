@@ -296,8 +296,9 @@ class DeadlineKeeper:
         return hash(tuple((name, as_utc(deadline), index, status) for name, deadline, index, status in rows))
 
     def next_due(self) -> datetime | None:
-        """The next instant something will fall due (the scheduler sleeps until then). One query of small columns
-        (the phase's type read inside the position, not the position)."""
+        """The next instant something will fall due (the scheduler sleeps until then). Two queries of small columns
+        (the phase's type read inside the position, not the position; when each game's last orders came in, from
+        which its delay before early processing runs)."""
         now = self.clock.now()
         with self.db.transaction() as s:
             rows = s.execute(
