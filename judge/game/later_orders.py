@@ -39,6 +39,7 @@ from judge.game.errors import GameError
 from judge.game.events import LaterOrdersFiled
 from judge.game.order_writes import write_order_sets
 from judge.game.orders import Submission, _due, as_filed, printed
+from judge.game.snapshot import Snapshot
 from judge.game.use_case import UseCase, audience_of, side_of
 from judge.store import Game, GameStatus, LaterOrderSet
 from judge.variants import Side, get_variant
@@ -156,9 +157,12 @@ def _held_sets(s: Session, game_id: int, powers: Sequence[str]) -> list[tuple[st
     return [(phase, power, list(lines), list(orders)) for phase, power, lines, orders in rows]
 
 
-def held_orders(s: Session, game: Game, powers: Sequence[str], phase: Phase | None = None) -> list[HeldOrders]:
+def held_orders(
+    s: Session, game: Game | Snapshot, powers: Sequence[str], phase: Phase | None = None
+) -> list[HeldOrders]:
     """The orders these powers hold for later phases (`phase`: for that phase alone), the earliest phase first: the
-    view a reply's "orders on file" block shows beside the orders for the phase under way."""
+    view a reply's "orders on file" block shows beside the orders for the phase under way (inside the caller's
+    transaction, with the game loaded or its snapshot; `LaterOrders.on_file` outside one)."""
     rules = get_variant(game.variant).rules(game.options)
     calendar = rules.calendar
     found = []
