@@ -26,6 +26,7 @@ from judge.game.settings import SettingError, apply_setting, shown
 from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, LaterOrderSet, Marks, OutboundMail, open_database
 from judge.store.db import alembic_config, make_engine, migrating
+from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import POWERS
 
 CONFIG = Config(address="judge@example.org", name="testjudge", pictures=False)
@@ -228,3 +229,17 @@ def test_the_upgrade_from_0012_keeps_a_reminder_sent_as_sent_and_adds_the_later_
         command.upgrade(alembic_config(conn), "head")
         assert conn.execute(text("SELECT count(*) FROM phases")).scalar_one() == 1
     engine.dispose()
+
+
+def test_the_gm_sets_the_delay_by_mail_and_list_shows_it(tmp_path: Path) -> None:
+    """`SET DELAY 30m`, njudge's way of writing it, is `timing.delay`; LIST shows it among the settings."""
+    judge = Judge(open_database(f"sqlite:///{tmp_path / 'j.sqlite'}"))
+    try:
+        start_game(judge)
+        reply = judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET DELAY 30m")
+        assert "Set timing.delay=0.5h: when every order is in before the deadline" in reply
+        assert "timing.delay=0.5h" in judge.mail("gm@example.org", "LIST alpha")
+        refused = judge.mail("france@example.org", "SIGNON alpha France francepw\nSET DELAY 0")
+        assert "this is a GM command" in refused
+    finally:
+        judge.db.dispose()
