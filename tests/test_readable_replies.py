@@ -309,6 +309,7 @@ _WRITTEN = {
     "number": "3",
     "hours": "36h",
     "days": "5d",
+    "spans": "24h,6h,1h",
     "zone": "Europe/Paris",
     "time": "18:00",
     "weekdays": "mon,tue,wed,thu,fri",

@@ -47,6 +47,9 @@ class MailContext:
     as_address: str | None = None
     """the address of the signed-on player (the sender may write from another address)"""
     orders: list[str] = field(default_factory=list)
+    later_phase: tuple[str, ...] | None = None
+    """the words of the PHASE line the orders that follow are held for (a later phase), until the next PHASE,
+    SIGNON, SIGNOFF or BECOME"""
     sections: list[Section] = field(default_factory=list)
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     """files the reply carries (the MAP command's picture), by file name"""

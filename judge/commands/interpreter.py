@@ -93,6 +93,9 @@ def flush_orders(ctx: MailContext) -> None:
         ctx.orders = []
         return
     lines, ctx.orders = ctx.orders, []
+    if ctx.later_phase is not None:  # after PHASE: held for a later phase (`judge.game.later_orders`)
+        _hold_orders(ctx, ctx.game, ctx.power, ctx.later_phase, lines)
+        return
     # orders for a power sent from another address than its player's: the player hears of it (not for the GM)
     sender = None if ctx.master else ctx.sender
     try:
@@ -103,3 +106,20 @@ def flush_orders(ctx: MailContext) -> None:
     ctx.say("(orders)", [f"Orders for {done.power} in {done.game}, {done.phase}:", *orders_report(done)],
             failed=bool(done.errors))  # fmt: skip
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase
+
+
+def _hold_orders(ctx: MailContext, game: str, power: str, phase: tuple[str, ...], lines: list[str]) -> None:
+    """File the orders that followed a PHASE line for the phase it names."""
+    try:
+        held = ctx.games.later.hold(game, power, phase, lines, source_message_id=ctx.message_id)
+    except GameError as exc:
+        ctx.say("(orders)", [str(exc)], failed=True)
+        return
+    said = [f"Orders for {held.power} in {held.game}, held for {held.phase}"
+            f"{' (they replace those held before)' if held.replaced else ''}:",
+            *(f"  {line}" for line in held.lines),
+            *(check.reply_line() for check in held.unreadable)]  # fmt: skip
+    if held.lines:
+        said.append(f"Each is checked when {held.phase} opens, against the position then; you are told what is filed.")
+    ctx.say("(orders)", said, failed=bool(held.unreadable))
+    ctx.game_of_reply = held.game

@@ -163,6 +163,23 @@ class SetGrace(Command):
 
 
 @command
+class SetDelay(Command):
+    name = "SET DELAY"
+    usage = "SET DELAY time"
+    example = "SET DELAY 30m   (njudge's; 0 to process at once)"
+    summary = "how long a phase whose orders are all in early waits after the last came in, for a typo to be fixed"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1, f"usage: {self.usage}")
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("timing.delay", args[0])]).changed
+        return [
+            f"Set {told.name}={told.value}: when every order is in before the deadline, the phase is processed that "
+            "long after the last came in (new orders within it start it again)."
+        ]
+
+
+@command
 class SetOption(Command):
     name = "SET OPTION"
     usage = "SET option=value"
@@ -272,6 +289,7 @@ class Become(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(bool(args), f"usage: {self.usage}")
         flush_orders(ctx)
+        ctx.later_phase = None
         text = " ".join(args)
         ctx.power = ctx.games.seating.power_named(_game(ctx), text)
         side = ctx.games.seating.side_named(_game(ctx), text)

@@ -93,6 +93,7 @@ class Signon(Command):
         require(len(args) >= 3, f"usage: {self.usage}")
         who = " ".join(args[1:-1])  # a player's name may be two words (Player 2)
         signed = ctx.games.seating.signon(args[0].lower(), who, args[-1])
+        ctx.later_phase = None
         ctx.game = args[0].lower()
         ctx.master = signed.power == "MASTER"
         ctx.power = None if ctx.master else signed.power
@@ -116,7 +117,7 @@ class Signoff(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)
-        ctx.game = ctx.power = ctx.as_address = None
+        ctx.game = ctx.power = ctx.as_address = ctx.later_phase = None
         ctx.master = False
         return ["Signed off."]
 
@@ -222,6 +223,25 @@ class SetNoWait(_Wait):
     example = "SET NO WAIT"
     summary = "allow early processing once everybody's orders are in"
     wait = False
+
+
+@command
+class PhaseOrders(Command):
+    name = "PHASE"
+    usage = "PHASE season year phase   (or njudge's code: PHASE F1901R)"
+    example = "PHASE Fall 1901 Retreat / A Mun - Boh / PHASE Winter 1901 Builds / Build A Par"
+    summary = "the orders that follow are for that later phase: held, and checked when it opens"
+    role = Role.PLAYER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(bool(args), f"usage: {self.usage}")
+        flush_orders(ctx)  # the lines before it are for the phase they were for
+        later, said = ctx.games.later.phase_for(ctx.game, args)
+        ctx.later_phase = tuple(args) if later else None
+        if not later:
+            return [f"{said} is the phase under way: the orders that follow are for it."]
+        return [f"The orders that follow are held for {said}, and checked when it opens."]
 
 
 class _Draw(Command):

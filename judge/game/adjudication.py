@@ -31,6 +31,7 @@ from judge.game.checking import (
 )
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
+from judge.game.later_orders import file_held_orders
 from judge.game.settings import results_style
 from judge.game.store import rules_of
 from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, side_of, sides_of
@@ -257,6 +258,9 @@ class Adjudication(UseCase):
             audience=audience_of(game),
         )
         self.raise_event(s, game, event, phase=index)
+        if not finished:  # orders sent in advance for the phase now open become its orders (`PHASE`)
+            for held in file_held_orders(s, game, rules, after, now):
+                self.raise_event(s, game, held)
         return processed
 
 

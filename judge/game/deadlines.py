@@ -28,7 +28,8 @@ from judge.engine.supply import powers_to_order
 from judge.game.adjudication import Adjudication
 from judge.game.attendance import Away, held_away, owed_by_sides, owed_texts
 from judge.game.events import OrdersLate, PhaseDeadline, PhaseDue, Reminder, WaitingForReplacements
-from judge.game.timing import Timing, grace_end, reminder_time, timing_from_settings
+from judge.game.settings import section
+from judge.game.timing import Timing, early_from, grace_end, reminder_times, timing_from_settings
 from judge.game.use_case import UseCase, audience_of, sides_of
 from judge.store import Game, GameStatus, Marks, OrderSet, SeatStatus
 from judge.variants import Side, get_variant
@@ -56,6 +57,8 @@ class Look:
     """(power, status, SET WAIT) of every seat with a power"""
     sets: dict[str, bool]
     """the powers with orders on file for this phase: power -> the set has errors"""
+    last_in: datetime | None = None
+    """when the last of the phase's orders on file came in (the delay before early processing runs from it)"""
 
     @classmethod
     def of(
@@ -65,10 +68,11 @@ class Look:
         due: frozenset[str],
         seats: tuple[tuple[str, str, bool], ...],
         sets: dict[str, bool],
+        last_in: datetime | None = None,
     ) -> Look:
         """The look of a game (loaded, or a row of the keeper's one query of every game) in its phase."""
         return cls(game.phase_index, game.settings, game.marks, game.absences, game.deadline, phase_type, due,
-                   seats, sets)  # fmt: skip
+                   seats, sets, as_utc(last_in))  # fmt: skip
 
 
 class Looked(Protocol):
@@ -91,6 +95,8 @@ class Plan:
     """the powers that owe orders and whose orders on file have errors"""
     early: str | None = None
     """why the phase goes early, when it does"""
+    early_at: datetime | None = None
+    """every order is in and the phase goes early at this moment, the game's delay after the last came in"""
     remind: bool = False
     late: bool = False
     at_grace: AtGrace | None = None
@@ -118,12 +124,15 @@ def plan(look: Look, now: datetime) -> Plan:
     waiting = any(wait for power, _, wait in look.seats if power in awaited)
     nothing_to_decide = not look.due and look.phase_type is not PhaseType.MOVEMENT
     early = (look.due or nothing_to_decide) and marks.no_early != index  # not after a rollback
+    early_at: datetime | None = None
     if not timing.manual and early and not missing and not faulty and not waiting:
-        return Plan(early="nobody has anything to decide" if nothing_to_decide else "every order is in")
+        early_at = None if nothing_to_decide else early_from(look.last_in, timing)
+        if early_at is None or now >= early_at:
+            return Plan(early="nobody has anything to decide" if nothing_to_decide else "every order is in")
     deadline = as_utc(look.deadline)
     if deadline is None:
-        return Plan()
-    remind = reminder_time(deadline, timing) <= now < deadline and marks.reminded != index
+        return Plan(early_at=early_at)
+    remind = reminder_due(timing, marks, deadline, index, now) > reminders_sent(marks, index)
     late = now >= deadline and marks.late != index and bool(missing or faulty)
     at_grace: AtGrace | None = None
     unfilled: list[str] = []
@@ -135,14 +144,33 @@ def plan(look: Look, now: datetime) -> Plan:
             at_grace = "wait" if marks.gm_told != index else None
         else:
             at_grace = "process"
-    return Plan(missing, faulty, None, remind, late, at_grace, unfilled)
+    return Plan(missing, faulty, None, early_at, remind, late, at_grace, unfilled)
 
 
-def _moments(timing: Timing, marks: Marks, deadline: datetime, phase_type: str, index: int) -> Iterator[datetime]:
-    """The moments the rules act at for a phase, those not yet done for it: the reminder, the deadline (late
-    notices) and the end of grace."""
+def reminders_sent(marks: Marks, index: int) -> int:
+    """How many of the phase's reminders went out (one, where the mark is older than `Marks.reminders`)."""
     if marks.reminded != index:
-        yield reminder_time(deadline, timing)
+        return 0
+    return 1 if marks.reminders is None else marks.reminders
+
+
+def reminder_due(timing: Timing, marks: Marks, deadline: datetime, index: int, now: datetime) -> int:
+    """How many of the phase's reminders are due by `now` (`timing.reminders`, before the deadline only): one
+    more than went out means a reminder now; a judge that was down sends the latest due once, not each missed."""
+    if now >= deadline:
+        return 0
+    return sum(1 for moment in reminder_times(deadline, timing) if moment <= now)
+
+
+def _moments(
+    timing: Timing, marks: Marks, deadline: datetime, phase_type: str, index: int, last_in: datetime | None
+) -> Iterator[datetime]:
+    """The moments the rules act at for a phase, those not yet done for it: the end of the delay after the last
+    orders came in, each reminder not yet sent, the deadline (late notices) and the end of grace."""
+    early_at = early_from(last_in, timing)
+    if early_at is not None and marks.processed != index:
+        yield early_at
+    yield from reminder_times(deadline, timing)[reminders_sent(marks, index) :]
     if marks.late != index:
         yield deadline
     if (marks.gm_told if timing.manual else marks.processed) != index:
@@ -150,14 +178,24 @@ def _moments(timing: Timing, marks: Marks, deadline: datetime, phase_type: str, 
 
 
 def next_moment(
-    settings: dict[str, Any], marks: Marks, deadline: datetime | None, phase_type: str, index: int, now: datetime
+    settings: dict[str, Any],
+    marks: Marks,
+    deadline: datetime | None,
+    phase_type: str,
+    index: int,
+    now: datetime,
+    last_in: datetime | None = None,
 ) -> datetime | None:
     """The next moment after `now` at which the rules have something to do for a game (the keeper sleeps until
-    the earliest of every game's); None when nothing is to come before its GM or players act."""
+    the earliest of every game's); None when nothing is to come before its GM or players act. `last_in`: when the
+    phase's last orders came in (the end of the delay after them may be the next moment: it is one only when every
+    order is in, which `plan` decides; waking for nothing costs a round)."""
+    timing = timing_from_settings(settings)
     if deadline is None:
-        return None
-    ahead = [m for m in _moments(timing_from_settings(settings), marks, as_utc(deadline), phase_type, index) if m > now]
-    return min(ahead, default=None)
+        early_at = early_from(as_utc(last_in), timing)
+        return early_at if early_at is not None and early_at > now and marks.processed != index else None
+    moments = _moments(timing, marks, as_utc(deadline), phase_type, index, as_utc(last_in))
+    return min((m for m in moments if m > now), default=None)
 
 
 def processed_at(
@@ -198,6 +236,14 @@ def _phase_deadline(game: Game, phase: Phase) -> PhaseDeadline:
     return PhaseDeadline(game.variant, phase.code, deadline, grace_end(deadline, timing, phase.type.value), zone)
 
 
+def latest(known: datetime | None, moment: datetime | None) -> datetime | None:
+    """The later of two moments, either unknown (the last orders' arrival, read set by set)."""
+    if moment is None:
+        return known
+    moment = as_utc(moment)
+    return moment if known is None or moment > known else known
+
+
 def mark(game: Game, **done: Any) -> None:
     """Remember what the judge did for a phase (`Marks`: each a phase index), with the game's own update."""
     game.marks = replace(game.marks, **done)
@@ -211,16 +257,17 @@ class Deadlines(UseCase):
         rules = get_variant(game.variant).rules(game.options)
         assert game.position is not None
         position = position_from_json(rules, game.position)
-        sets = {
-            power: has_errors
-            for power, has_errors in s.execute(
-                select(OrderSet.power, OrderSet.has_errors).where(
-                    OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
-                )
+        sets: dict[str, bool] = {}
+        last_in: datetime | None = None
+        for power, has_errors, submitted_at in s.execute(
+            select(OrderSet.power, OrderSet.has_errors, OrderSet.submitted_at).where(
+                OrderSet.game_id == game.id, OrderSet.phase_index == game.phase_index
             )
-        }
+        ):
+            sets[power] = has_errors
+            last_in = latest(last_in, submitted_at)
         seats = tuple((seat.power, seat.status, seat.wait) for seat in game.seats if seat.power)
-        look = Look.of(game, position.phase.type, frozenset(powers_to_order(rules, position)), seats, sets)
+        look = Look.of(game, position.phase.type, frozenset(powers_to_order(rules, position)), seats, sets, last_in)
         return look, position.phase
 
     def keep(self, s: Session, game: Game) -> list[str]:
@@ -246,7 +293,8 @@ class Deadlines(UseCase):
                     with_errors=_in_part(side, faulty),
                 )  # fmt: skip
                 self.raise_event(s, game, reminder)
-            mark(game, reminded=index)
+            mark(game, reminded=index, reminders=reminder_due(timing_from_settings(game.settings), game.marks,
+                                                              moments.deadline, index, self.clock.now()))  # fmt: skip
             done.append(f"{name}: reminded {', '.join(owed_texts(sides, [*due.missing, *due.faulty])) or 'nobody'}")
         if due.late:
             owing = [(side, missing, address) for side, missing, _, address in _owing(sides, due, audience.players)]
@@ -255,6 +303,7 @@ class Deadlines(UseCase):
                 faulty=tuple(owed_texts(sides, due.faulty)), deadline=_phase_deadline(game, phase),
                 audience=audience, addresses={side.label: address for side, missing, address in owing if missing},
                 owing={side.label: _in_part(side, missing) for side, missing, _ in owing if missing},
+                to_all=section(game.settings, "late").get("to") == "all",
             )  # fmt: skip
             self.raise_event(s, game, late)
             mark(game, late=index)

@@ -327,6 +327,27 @@ class OrdersLate(GameEvent):
     """each missing player's address, by side (its label)"""
     owing: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=PRIVATE, repr=False)
     """by side (its label): the powers it still owes, when they are not all it has"""
+    to_all: bool = False
+    """the list of late players goes to everyone in the game, not to the GM alone (`late.to=all`)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LaterOrdersFiled(GameEvent):
+    """A phase opened for which a player had sent orders in advance (`PHASE`): they are now his orders on file for
+    it, each checked against the position now; or (`submission` None) the phase they were for passed without
+    coming, and they were dropped. Told to the player alone (`judge.game.later_orders`)."""
+
+    kind: ClassVar[str] = "later orders filed"
+    stored: ClassVar[bool] = False
+    phase: str = ""
+    """the phase the orders were for"""
+    power: str = ""
+    """the side, as lists name it"""
+    submission: Submission | None = field(default=None, metadata=PRIVATE, repr=False)
+    """what became of the orders, as a reply to orders says it; None: dropped"""
+    came: str = ""
+    """where the orders were dropped: the phase that opened instead"""
+    address: str = field(metadata=PRIVATE, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -16,6 +16,7 @@ from judge.game.adjudication import Adjudication
 from judge.game.controls import Controls
 from judge.game.deadlines import Deadlines
 from judge.game.events import GameEvent
+from judge.game.later_orders import LaterOrders
 from judge.game.listing import Listing
 from judge.game.orders import Orders
 from judge.game.reads import Reads
@@ -43,6 +44,7 @@ class Games:
         self.adjudication = Adjudication(*parts)
         self.controls = Controls(*parts)
         self.deadlines = Deadlines(*parts)
+        self.later = LaterOrders(*parts)
         self.talk = TableTalk(*parts)
         self.setup = Setup(*parts)
         self.reads = Reads(*parts)

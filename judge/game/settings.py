@@ -24,8 +24,8 @@ class SettingError(ValueError):
 @dataclass(frozen=True)
 class Setting:
     kind: str
-    """bool (on/off), int, number, hours (a duration: 36h, 90m, 2d), days (5d), text, zone, time, weekdays,
-    choice"""
+    """bool (on/off), int, number, hours (a duration: 36h, 90m, 2d), days (5d), spans (durations: 24h,6h,1h),
+    text, zone, time, weekdays, choice"""
     description: str
     choices: tuple[str, ...] = ()
 
@@ -70,9 +70,32 @@ SETTINGS: dict[str, Setting] = {
     "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
     **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
+    # deadlines (issue 43: DELAY, reminders at intervals, who hears who is late)
+    "timing.delay": Setting(
+        "hours",
+        "when every order is in early, the phase waits this long after the last came in, so a typo can still be "
+        "corrected; new orders within it start it again (njudge's DELAY, 30m there; default 0: at once)",
+    ),
+    "timing.reminders": Setting(
+        "spans",
+        "reminders to players without (valid) orders, each this long before the deadline, such as 24h,6h,1h "
+        "(default: one, timing.reminder_hours before)",
+    ),
+    "late.to": Setting(
+        "choice",
+        "who gets the list of late players at the deadline: all (every player, observer and the GM, as njudge) "
+        "or gm (the GM alone; the default)",
+        ("all", "gm"),
+    ),
 }
 
-_ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
+_ALIASES = {
+    "grace": "grace_hours",
+    "zone": "timing.zone",
+    "reminder_hours": "timing.reminder_hours",
+    "delay": "timing.delay",
+    "reminders": "timing.reminders",
+}
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -118,6 +141,12 @@ def _read(name: str, setting: Setting, text: str) -> Any:
             return float(lowered) if "." in lowered else int(lowered)
         if setting.kind in ("hours", "days"):
             return _span(name, lowered, setting.kind[0])
+        if setting.kind == "spans":
+            parts = [part for part in lowered.replace(" ", "").split(",") if part]
+            spans = [_span(name, part, "h") for part in parts if _SPAN.match(part)]
+            if not spans or len(spans) < len(parts) or any(span <= 0 for span in spans):
+                raise SettingError(f"{name} is {_KIND_WORDS['spans']}, not {text!r}")
+            return sorted(set(spans), reverse=True)
         if setting.kind == "choice":
             if lowered not in setting.choices:
                 raise SettingError(f"{name} is one of {', '.join(setting.choices)}, not {text!r}")
@@ -146,6 +175,7 @@ _KIND_WORDS = {
     "int": "a whole number",
     "number": "a number",
     "hours": "a length of time such as 36h, 90m or 2d",
+    "spans": "lengths of time such as 24h,6h,1h",
     "days": "a number of days such as 5d",
     "zone": "a time zone such as Europe/London",
     "time": "a time of day like 18:00",
@@ -230,14 +260,20 @@ def shown(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if kind in ("hours", "days") and isinstance(value, int | float):
-        unit = kind[0]
-        written = f"{value:g}{unit}"
-        if unit == "h" and _span(name, written, unit) != value:
-            written = f"{round(value * 60)}m"
-        return written
+        return _shown_span(name, value, kind[0])
+    if kind == "spans" and isinstance(value, list):
+        return ",".join(_shown_span(name, span, "h") for span in value)
     if kind == "weekdays" and isinstance(value, list):
         return ",".join(_DAYS[d] if isinstance(d, int) and 0 <= d < 7 else str(d) for d in value)
     return str(value)
+
+
+def _shown_span(name: str, value: float, unit: str) -> str:
+    """A length of time as a GM writes it: `36h`, `5d`, or `90m` where hours would not be whole."""
+    written = f"{value:g}{unit}"
+    if unit == "h" and _span(name, written, unit) != value:
+        written = f"{round(value * 60)}m"
+    return written
 
 
 def shown_option(value: Any) -> str:

@@ -11,6 +11,10 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+DELAY_HOURS = 0.0
+"""the delay before early processing where the GM set none: none, the judge's way until issue 43 (njudge's default
+is half an hour, `SET DELAY 30m`; docs/deadlines.md)"""
+
 PHASE_KEYS = {"Movement": "movement", "Retreat": "retreat", "Adjustment": "adjustment"}
 
 
@@ -32,6 +36,12 @@ class Timing:
     reminder_hours: float = 12.0
     manual: bool = False
     """the GM processes; deadlines only remind and warn"""
+    reminders: tuple[float, ...] = ()
+    """the reminders before a deadline, each this many hours before it (`timing.reminders`: `24h,6h,1h`); none set:
+    one, `reminder_hours` before"""
+    delay_hours: float = DELAY_HOURS
+    """how long after the last orders came in a phase with every order in waits before it goes early
+    (`timing.delay`, njudge's DELAY), so that a player can still correct a typo"""
     movement: PhaseTiming = PhaseTiming()
     retreat: PhaseTiming = PhaseTiming(hours=24.0)
     adjustment: PhaseTiming = PhaseTiming(hours=24.0)
@@ -39,6 +49,10 @@ class Timing:
     def for_phase(self, phase_type: str) -> PhaseTiming:
         phase: PhaseTiming = getattr(self, PHASE_KEYS.get(phase_type, "movement"))
         return phase
+
+    def reminder_leads(self) -> tuple[float, ...]:
+        """The reminders' hours before the deadline, the earliest reminder first (24, 6, 1)."""
+        return tuple(sorted({*(self.reminders or (self.reminder_hours,))}, reverse=True))
 
     @property
     def tz(self) -> ZoneInfo:
@@ -70,6 +84,8 @@ def timing_from_settings(settings: dict[str, Any]) -> Timing:
         zone=str(raw.get("zone", base.zone)),
         reminder_hours=float(raw.get("reminder_hours", base.reminder_hours)),
         manual=bool(raw.get("manual", settings.get("manual", False))),
+        reminders=tuple(float(h) for h in raw.get("reminders", ()) or ()),
+        delay_hours=float(raw.get("delay", DELAY_HOURS)),
         movement=_phase_timing(raw.get("movement"), base.movement),
         retreat=_phase_timing(raw.get("retreat"), base.retreat),
         adjustment=_phase_timing(raw.get("adjustment"), base.adjustment),
@@ -79,6 +95,8 @@ def timing_from_settings(settings: dict[str, Any]) -> Timing:
             timing.zone,
             timing.reminder_hours,
             timing.manual,
+            timing.reminders,
+            timing.delay_hours,
             *(
                 PhaseTiming(p.hours, p.at, p.weekdays, float(grace))
                 for p in (timing.movement, timing.retreat, timing.adjustment)
@@ -111,4 +129,18 @@ def grace_end(deadline: datetime, timing: Timing, phase_type: str) -> datetime:
 
 
 def reminder_time(deadline: datetime, timing: Timing) -> datetime:
-    return deadline - timedelta(hours=timing.reminder_hours)
+    """The first reminder's moment."""
+    return reminder_times(deadline, timing)[0]
+
+
+def reminder_times(deadline: datetime, timing: Timing) -> tuple[datetime, ...]:
+    """Every reminder's moment before a deadline, the earliest first."""
+    return tuple(deadline - timedelta(hours=hours) for hours in timing.reminder_leads())
+
+
+def early_from(last_in: datetime | None, timing: Timing) -> datetime | None:
+    """When a phase whose orders are all in may go early: the game's delay after the last of them came in
+    (njudge's DELAY; a change of orders within it starts it again, as njudge's does); None: at once."""
+    if last_in is None or timing.delay_hours <= 0:
+        return None
+    return last_in + timedelta(hours=timing.delay_hours)

@@ -39,6 +39,7 @@ from judge.game.events import (
     GameRolledBack,
     GameStarted,
     HeldPressReleased,
+    LaterOrdersFiled,
     OrdersFromAnotherAddress,
     OrdersLate,
     PhaseDue,
@@ -101,6 +102,7 @@ class Notifier:
             ConcessionMade: self._no_mail,
             GameEnded: self._ended,
             OrdersFromAnotherAddress: self._from_elsewhere,
+            LaterOrdersFiled: self._later_orders,
             Reminder: self._reminder,
             OrdersLate: self._late,
             PhaseDue: self._due,
@@ -322,6 +324,14 @@ class Notifier:
             )
         ]
 
+    def _later_orders(self, event: LaterOrdersFiled) -> list[Outgoing]:
+        """The orders a player sent in advance (`PHASE`), now on file for the phase that opened, each as checked
+        then; or dropped, their phase passed without coming."""
+        report = orders_report(event.submission) if event.submission is not None else []
+        errors = bool(event.submission is not None and event.submission.errors)
+        return [self._told(event.address, "later_orders", event.variant, game=event.game, power=event.power,
+                           phase=event.phase, report=report, errors=errors, came=event.came)]  # fmt: skip
+
     # --- deadlines -----------------------------------------------------------------------------------------------
 
     def _deadline_words(self, event: Reminder | OrdersLate) -> dict[str, Any]:
@@ -355,6 +365,13 @@ class Notifier:
         ]
         out.append(self._told(event.audience.gm, "late_powers", variant, game=event.game, phase=event.phase,
                               missing=event.missing, faulty=event.faulty))  # fmt: skip
+        if event.to_all:  # `late.to=all`: the others hear who is late, as on njudge (the late have their notice)
+            told = {event.audience.gm, *event.addresses.values()}
+            out.extend(
+                self._told(address, "late_list", variant, **said, missing=event.missing, faulty=event.faulty)
+                for address in event.audience.everyone()
+                if address not in told
+            )
         return out
 
     def _due(self, event: PhaseDue) -> list[Outgoing]:

@@ -38,7 +38,7 @@ from judge.contract import position_from_json
 from judge.engine.phase import PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game import Games
-from judge.game.deadlines import Look, mark, next_moment, plan, processed_at
+from judge.game.deadlines import Look, latest, mark, next_moment, plan, processed_at
 from judge.game.use_case import phase_name
 from judge.mail.admin_events import GameWorkFailed
 from judge.mail.notifier import Notifier
@@ -296,20 +296,31 @@ class DeadlineKeeper:
         return hash(tuple((name, as_utc(deadline), index, status) for name, deadline, index, status in rows))
 
     def next_due(self) -> datetime | None:
-        """The next instant something will fall due (the scheduler sleeps until then). One query of small columns
-        (the phase's type read inside the position, not the position)."""
+        """The next instant something will fall due (the scheduler sleeps until then). Two queries of small columns
+        (the phase's type read inside the position, not the position; when each game's last orders came in, from
+        which its delay before early processing runs)."""
         now = self.clock.now()
         with self.db.transaction() as s:
             rows = s.execute(
                 select(
-                    Game.settings, Game.marks, Game.deadline, Game.phase_index,
+                    Game.id, Game.settings, Game.marks, Game.deadline, Game.phase_index,
                     Game.position["phase"]["type"].as_string(),
                 ).where(Game.status == GameStatus.ACTIVE)
             ).all()  # fmt: skip
+            # when each game's last orders came in: the delay before early processing runs from it (timing.delay)
+            last_in = dict(
+                s.execute(
+                    select(OrderSet.game_id, func.max(OrderSet.submitted_at))
+                    .join(Game, (Game.id == OrderSet.game_id) & (Game.phase_index == OrderSet.phase_index))
+                    .where(Game.status == GameStatus.ACTIVE)
+                    .group_by(OrderSet.game_id)
+                ).all()
+            )
         found = [
             moment
-            for settings, marks, deadline, index, kind in rows
-            if kind is not None and (moment := next_moment(settings, marks, deadline, str(kind), index, now))
+            for game_id, settings, marks, deadline, index, kind in rows
+            if kind is not None
+            and (moment := next_moment(settings, marks, deadline, str(kind), index, now, last_in.get(game_id)))
         ]
         upcoming = min(found) if found else None
         if upcoming is not None and upcoming - now <= WARM_AHEAD:
@@ -337,12 +348,14 @@ class DeadlineKeeper:
                 if power is not None:
                     seats.setdefault(game_id, []).append((power, status, wait))
             sets: dict[int, dict[str, bool]] = {}
-            for game_id, power, has_errors in s.execute(
-                select(OrderSet.game_id, OrderSet.power, OrderSet.has_errors)
+            last_in: dict[int, datetime | None] = {}
+            for game_id, power, has_errors, submitted_at in s.execute(
+                select(OrderSet.game_id, OrderSet.power, OrderSet.has_errors, OrderSet.submitted_at)
                 .join(Game, (Game.id == OrderSet.game_id) & (Game.phase_index == OrderSet.phase_index))
                 .where(Game.status == GameStatus.ACTIVE)
             ):
                 sets.setdefault(game_id, {})[power] = has_errors
+                last_in[game_id] = latest(last_in.get(game_id), submitted_at)
             keys = {game.id: (game.id, game.phase_index, game.version) for game in games}
             self._phases = {(game.name, game.phase_index) for game in games}
             unknown = [game.id for game in games if keys[game.id] not in self._due]
@@ -368,7 +381,8 @@ class DeadlineKeeper:
                     position = position_from_json(rules, stored)
                     known[key] = (frozenset(powers_to_order(rules, position)), position.phase.type)
                 due, phase_type = known[key]
-                look = Look.of(game, phase_type, due, tuple(seats.get(game.id, ())), sets.get(game.id, {}))
+                look = Look.of(game, phase_type, due, tuple(seats.get(game.id, ())), sets.get(game.id, {}),
+                               last_in.get(game.id))  # fmt: skip
                 due_now = plan(look, now)
                 if due_now:
                     found.append((game.id, game.name, game.phase_index))

@@ -118,6 +118,9 @@ class Marks:
     """the phase whose deadline work failed, the admin and the GM told (once)"""
     paused_at: datetime | None = None
     """when a paused game was paused (RESUME moves the deadline on by the time since)"""
+    reminders: int | None = None
+    """how many of the phase `reminded`'s reminders went out (`timing.reminders`: several before one deadline;
+    None with `reminded` set: one, as before issue 43)"""
 
 
 class Game(Base):
@@ -169,6 +172,7 @@ class Game(Base):
         mapped_column("no_early_phase", Integer, nullable=True, default=None),
         mapped_column("failed_phase", Integer, nullable=True, default=None),
         mapped_column("paused_at", DateTime(timezone=True), nullable=True, default=None),
+        mapped_column("reminders_sent", Integer, nullable=True, default=None),
     )
     """the judge's own marks (`Marks`), one column each"""
 
@@ -245,6 +249,29 @@ class OrderSet(Base):
     checked: Mapped[list[Any]]
     """per line: {"input", "order", "error"} as the judge read it at submission"""
     has_errors: Mapped[bool] = mapped_column(default=False)
+    submitted_at: Mapped[datetime]
+    source_message_id: Mapped[str | None] = mapped_column(String(998), default=None)
+
+
+class LaterOrderSet(Base):
+    """Orders a player sent for a later phase (njudge's `PHASE season year phase`: his retreats and builds before he
+    goes away), kept as the values the reader made, until that phase opens: then they become the power's orders
+    for it, each checked against the position then (`judge.game.later_orders`). A new set for the power and phase
+    replaces the old one; the set is gone once used, or once its phase is past without coming (a retreat phase
+    that never was)."""
+
+    __tablename__ = "later_order_sets"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(16))
+    """the phase's njudge code (`F1901R`, `W1901A`)"""
+    power: Mapped[str] = mapped_column(String(32))
+    lines: Mapped[list[Any]]
+    """the lines as the player wrote them"""
+    orders: Mapped[list[Any]]
+    """per line, the orders read from it (as `OrderSet.orders`)"""
     submitted_at: Mapped[datetime]
     source_message_id: Mapped[str | None] = mapped_column(String(998), default=None)
 
