@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
+from judge.commands.joining import opening_lines
 from judge.commands.shown import options_lines
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
@@ -69,6 +70,10 @@ class List(Command):
                 width = max(12, *(len(p.side) for p in view.players))
                 for player in view.players:
                     lines.append(f"  {player.side:{width}} {player.player or '-':30} {player.status}")
+            # joining: the places open to volunteers (judge.game.openings), never who played them
+            opened = ctx.games.openings.of(view.name)
+            if opened:
+                lines += ["  Open to a volunteer:", *opening_lines(opened, with_game=False)]
             else:
                 for seat in view.seats:
                     lines.append(f"  {'(not yet assigned)':12} {seat.player or '-':30} {seat.status}")

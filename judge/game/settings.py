@@ -70,6 +70,16 @@ SETTINGS: dict[str, Setting] = {
     "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
     **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
+    # joining (issue 43 items 5 and 9, issue 44 item 3): who may take a place (judge.game.openings)
+    "join.approval": Setting(
+        "bool", "a JOIN, SIGNON ? or TAKEOVER waits for the GM to APPROVE or DECLINE it (off: none waits)"
+    ),
+    "join.open": Setting(
+        "bool", "anyone may join the forming game without its password: SIGNON ? may place a player in it (off)"
+    ),
+    "join.takeover": Setting(
+        "bool", "a registered player may TAKEOVER an open place (abandoned, resigned, never filled) (on)"
+    ),
 }
 
 _ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
