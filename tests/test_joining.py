@@ -14,7 +14,7 @@ import pytest
 
 from judge.game.errors import GameError
 from judge.game.preferences import assign, read_preferences, shown_preferences
-from judge.store import open_database
+from judge.store import Game, open_database
 from judge.testing.mail_rig import Judge, start_game
 
 NEWCOMER = "anna@example.org"
@@ -222,10 +222,28 @@ def test_signon_question_mark_fills_the_game_and_starts_it(judge: Judge) -> None
     assert "gamma" not in judge.mail("someone@example.org", "LIST OPENINGS")
 
 
+def test_the_site_lists_the_openings_and_the_games_page_shows_how_to_take_one(judge: Judge, tmp_path: Path) -> None:
+    """Issue 43 item 5: open places in the game's page and a judge-wide list of openings (a web page); never who
+    played the place (issue 44 item 1: the name a gunboat game hides is in no opening)."""
+    from judge.game import Games
+    from judge.web.export import export_site
+    from judge.web.pages import SiteInfo
+
+    start_game(judge)
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nRESIGN")
+    out = tmp_path / "site"
+    export_site(Games(judge.db), SiteInfo(judge="testjudge", address="judge@example.org", code="TEST"), out)
+    listed = (out / "openings.html").read_text(encoding="utf-8")
+    assert "TAKEOVER alpha France yourpassword" in listed and "no player" in listed
+    assert "France Player" not in listed and "france@example.org" not in listed
+    page = (out / "games" / "alpha" / "index.html").read_text(encoding="utf-8")
+    assert "Places open to volunteers" in page and "TAKEOVER alpha France yourpassword" in page
+
+
 # --- preferences --------------------------------------------------------------------------------------------
 
 
-def _game(judge: Judge) -> object:
+def _game(judge: Judge) -> Game:
     from judge.game import Games
 
     judge.mail("gm@example.org", "REGISTER Game Master gmpass")
@@ -237,14 +255,15 @@ def _game(judge: Judge) -> object:
 
 def test_preferences_are_read_as_njudge_players_write_them(judge: Judge) -> None:
     game = _game(judge)
-    assert read_preferences(game, ["France", "[England", "Germany]", "Italy"]) == ["France", ["England", "Germany"], "Italy"]  # type: ignore[arg-type]  # fmt: skip
-    assert read_preferences(game, ["France=England", "Germany"]) == [["France", "England"], "Germany"]  # type: ignore[arg-type]
-    assert read_preferences(game, ["ANY"]) == []  # type: ignore[arg-type]
-    assert read_preferences(game, ["France", "*", "Italy"]) == ["France"]  # type: ignore[arg-type]
-    with pytest.raises(GameError, match="not closed"):
-        read_preferences(game, ["[France", "Germany"])  # type: ignore[arg-type]
+    tied = ["France", ["England", "Germany"], "Italy"]
+    assert read_preferences(game, ["France", "[England", "Germany]", "Italy"]) == tied
+    assert read_preferences(game, ["France=England", "Germany"]) == [["France", "England"], "Germany"]
+    assert read_preferences(game, ["ANY"]) == []
+    assert read_preferences(game, ["France", "*", "Italy"]) == ["France"]
+    with pytest.raises(GameError, match="left open"):
+        read_preferences(game, ["[France", "Germany"])
     with pytest.raises(GameError, match="is not a power"):
-        read_preferences(game, ["Atlantis"])  # type: ignore[arg-type]
+        read_preferences(game, ["Atlantis"])
     assert shown_preferences(["France", ["England", "Germany"]]) == "France [England Germany]"
     assert shown_preferences([]) == "any"
 

@@ -27,6 +27,7 @@ from judge.game.preferences import shown_preferences
 from judge.game.settings import is_private, section
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, phase_name, side_named_in, sides_of
+from judge.game.views import Opening
 from judge.passwords import verify_password
 from judge.store import Game, GameStatus, JoinRequest, Player, RefusedAddress, SeatStatus
 from judge.variants import Side, get_variant
@@ -86,26 +87,6 @@ def ask_gm(
         gm=game.gm.address,
     )
     uc.raise_event(s, game, event)
-
-
-@dataclass(frozen=True)
-class Opening:
-    """A place a volunteer may take, as the openings list, LIST and the pages show it: never who played it."""
-
-    game: str
-    variant: str
-    side: str
-    """the side, as lists name it; in a forming game, how many places are left (`3 places`)"""
-    sign_on: str
-    """the name TAKEOVER takes (the side's name); empty in a forming game"""
-    why: str
-    """abandoned, no player (resigned or ejected), civil disorder (never filled), or forming"""
-    phase: str
-    deadline: datetime | None
-    approval: bool
-    """the GM approves who takes it (`join.approval`)"""
-    zone: str = "UTC"
-    """the game's time zone, for the deadline (`timing.zone`)"""
 
 
 def open_sides(game: Game) -> list[tuple[Side, str]]:
