@@ -70,10 +70,6 @@ class List(Command):
                 width = max(12, *(len(p.side) for p in view.players))
                 for player in view.players:
                     lines.append(f"  {player.side:{width}} {player.player or '-':30} {player.status}")
-            # joining: the places open to volunteers (judge.game.openings), never who played them
-            opened = ctx.games.openings.of(view.name)
-            if opened:
-                lines += ["  Open to a volunteer:", *opening_lines(opened, with_game=False)]
             else:
                 for seat in view.seats:
                     lines.append(f"  {'(not yet assigned)':12} {seat.player or '-':30} {seat.status}")
@@ -82,6 +78,10 @@ class List(Command):
                     if view.open_sides:
                         lines.append(f"  Not yet asked for by anyone who joined: {', '.join(view.open_sides)}.")
                     lines.append("  (the powers are given at the start, by the preferences each player named at JOIN)")
+            # joining: the places open to volunteers (judge.game.openings), never who played them
+            opened = ctx.games.openings.of(view.name)
+            if opened:
+                lines += ["  Open to a volunteer:", *opening_lines(opened, with_game=False)]
             if view.position and view.status != "finished":
                 zone = ctx.games.setup.zone(view.name)
                 position = position_lines(view.variant, view.position, view.deadline, view.options, zone=zone.key)

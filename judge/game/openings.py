@@ -161,10 +161,10 @@ class Openings(UseCase):
     def all(self) -> list[Opening]:
         """Every advertised game's openings, by game name: the judge-wide list (LIST OPENINGS, the site's page)."""
         with self.store.plain() as s:
-            games = s.scalars(
-                select(Game).where(Game.status.in_((GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)))
-                .order_by(Game.name)
-            ).all()  # fmt: skip
+            ids = s.scalars(
+                select(Game.id).where(Game.status.in_((GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)))
+            ).all()
+            games = sorted(self.store.peek_ids(s, ids).values(), key=lambda game: game.name)
             return [opening for game in games if advertised(game) for opening in openings_of(game)]
 
     def of(self, name: str) -> list[Opening]:
