@@ -102,24 +102,24 @@ def assign(
     groups: Sequence[tuple[str, ...]], wishes: Sequence[Sequence[Any]], seed: int
 ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     """Each player (by `wishes`, his stored preferences, in the order of joining) gets a group of powers; returns
-    the group of each, in the same order, and the groups nobody got (a game started short). A player named in
-    an order drawn from `seed` is given his best-ranked free group, a tie settled by the seed; those left
-    without get the free groups at random from the seed."""
-    rng = random.Random(seed)
+    the group of each, in the same order, and the groups nobody got (a game started short). The players, in an
+    order drawn from `seed`, are each given the best-ranked free group, a tie settled by the seed; those left
+    without get the free groups shuffled by `seed`, in the order they joined. Where no two wishes meet, nothing
+    depends on the order drawn: a game whose players each asked for another power is assigned as it always was."""
     free = list(groups)
     order = list(range(len(wishes)))
-    rng.shuffle(order)
+    random.Random(f"{seed}:order").shuffle(order)
+    ties = random.Random(f"{seed}:ties")
     given: dict[int, tuple[str, ...]] = {}
     for n in order:
         for rank in ranks_of(wishes[n]):
             liked = [g for g in free if set(rank) & set(g)]
             if liked:
-                choice = liked[rng.randrange(len(liked))] if len(liked) > 1 else liked[0]
+                choice = liked[ties.randrange(len(liked))] if len(liked) > 1 else liked[0]
                 free.remove(choice)
                 given[n] = choice
                 break
-    rng.shuffle(free)
-    for n in range(len(wishes)):
-        if n not in given:
-            given[n] = free.pop()
-    return [given[n] for n in range(len(wishes))], free
+    random.Random(seed).shuffle(free)
+    unplaced = [n for n in range(len(wishes)) if n not in given]
+    given.update(zip(unplaced, free, strict=False))
+    return [given[n] for n in range(len(wishes))], free[len(unplaced) :]
