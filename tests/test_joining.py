@@ -6,6 +6,7 @@ The whole flow by real mail through Dovecot is tests/test_joining_by_mail.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -79,6 +80,24 @@ def test_an_abandoned_power_keeps_its_player_until_a_volunteer_takes_it_and_he_i
     old = _notices(judge, "france@example.org")[-1]
     assert "You had abandoned France in alpha, and Anna Volunteer has taken it over" in old
     assert "signon failed" in judge.mail("france@example.org", "SIGNON alpha France francepw").lower()
+
+
+def test_a_volunteer_takes_the_whole_side_a_hoplite_major_with_its_minor(judge: Judge) -> None:
+    """A place is a side (Hoplite Wars rule 1: a player holds a Major and its Minor): TAKEOVER by either name takes
+    both, and the newcomer signs on by either."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE hop hoplite joinpw")
+    majors = ("Achea", "Aetolia", "Argolis", "Athens", "Boeotia", "Sparta", "Thessaly")
+    for name in majors:
+        address = f"{name.lower()}@example.org"
+        judge.mail(address, f"REGISTER {name} Player pw{name.lower()}")
+        judge.mail(address, f"JOIN hop joinpw {name}")
+    judge.mail("sparta@example.org", "SIGNON hop Sparta pwsparta\nRESIGN")
+    assert "Sparta + Elatea (no player)" in judge.mail("someone@example.org", "LIST OPENINGS")
+    _register(judge)
+    assert "You have taken over Sparta + Elatea in hop" in judge.mail(NEWCOMER, "TAKEOVER hop Elatea annapw")
+    assert "you play Sparta + Elatea" in judge.mail(NEWCOMER, "SIGNON hop Elatea annapw")
+    assert re.search(r"Sparta \+ Elatea +Anna Volunteer", judge.mail("someone@example.org", "LIST hop"))
 
 
 def test_a_side_not_open_cannot_be_taken_and_the_reply_says_which_are(judge: Judge) -> None:
@@ -266,6 +285,19 @@ def test_preferences_are_read_as_njudge_players_write_them(judge: Judge) -> None
         read_preferences(game, ["Atlantis"])
     assert shown_preferences(["France", ["England", "Germany"]]) == "France [England Germany]"
     assert shown_preferences([]) == "any"
+
+
+def test_a_joined_player_changes_his_wishes_until_the_start(judge: Judge) -> None:
+    """njudge `data/index`: "SET PREFERENCE list ... Can be modified up until the powers are actually assigned"."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE alpha standard joinpw")
+    _register(judge)
+    judge.mail(NEWCOMER, "JOIN alpha joinpw France")
+    reply = judge.mail(NEWCOMER, "SET PREFERENCE alpha Italy [Austria Turkey]")
+    assert "Your wishes in alpha, best first: Italy [Austria Turkey]." in reply
+    assert "Not yet asked for by anyone who joined" in judge.mail("x@example.org", "LIST alpha")
+    assert "France" in judge.mail("x@example.org", "LIST alpha").split("Not yet asked for")[1]
+    assert "you have not joined alpha" in judge.mail("gm@example.org", "SET PREFERENCE alpha Italy")
 
 
 def test_the_assignment_is_fair_seeded_and_honours_ranks_and_ties() -> None:

@@ -4,7 +4,7 @@ TAKEOVER, LIST OPENINGS, and the GM's APPROVE, DECLINE and REFUSE."""
 from __future__ import annotations
 
 from judge.commands.base import Command, MailContext, Role, command, require
-from judge.game.openings import Opening
+from judge.game.views import Opening
 from judge.render.dates import when_text
 
 

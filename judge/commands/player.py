@@ -55,6 +55,19 @@ class Join(Command):
         return joined_lines(ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:]))
 
 
+@command
+class SetPreference(Command):
+    name = "SET PREFERENCE"
+    usage = "SET PREFERENCE game power ...   ([France Germany] or France=Germany: liked alike; ANY: none)"
+    example = "SET PREFERENCE alpha Italy [France Germany]"
+    summary = "change the powers you would like in a forming game you joined, until they are given at the start"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) >= 2, f"usage: {self.usage}")
+        shown = ctx.games.seating.set_preferences(args[0].lower(), ctx.sender, args[1:])
+        return [f"Your wishes in {args[0].lower()}, best first: {shown}. The powers are given when it starts."]
+
+
 def joined_lines(joined: Joined) -> list[str]:
     """The reply to a JOIN or a SIGNON ?: joined, joined and started, or waiting for the GM's answer."""
     if joined.waiting:

@@ -155,6 +155,15 @@ class Waiting:
     asked_at: datetime
 
 
+def rewish(s: Session, game: Game, player: Player, wanted: list[str | list[str]]) -> bool:
+    """A waiting join's powers wished for, changed (SET PREFERENCE); False where the player waits for nothing."""
+    request = s.scalar(select(JoinRequest).where(JoinRequest.game_id == game.id, JoinRequest.player_id == player.id))
+    if request is None or request.side is not None:
+        return False
+    request.preferences = list(wanted)
+    return True
+
+
 class Openings(UseCase):
     """The places open to volunteers, their taking, and the GM's answers and refusals."""
 

@@ -15,7 +15,7 @@ from judge.game import openings
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
-from judge.game.preferences import assign, read_preferences
+from judge.game.preferences import assign, read_preferences, shown_preferences
 from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
 from judge.game.use_case import (
     UseCase,
@@ -183,6 +183,22 @@ class Seating(UseCase):
             mine = next(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
             return side_of(game, mine)
         return None
+
+    def set_preferences(self, name: str, address: str, wishes: Sequence[str]) -> str:
+        """njudge's SET PREFERENCE: a player who joined a forming game (or waits for the GM's answer to his join)
+        changes the powers he would like, until they are given at the start. Returns them as read."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has started: its powers are given")
+            player = self.store.player(s, address)
+            wanted = read_preferences(game, tuple(wishes))
+            seat = next((seat for seat in game.seats if seat.player_id == player.id), None)
+            if seat is not None:
+                seat.preferences = list(wanted)
+            elif not openings.rewish(s, game, player, wanted):
+                raise GameError(f"you have not joined {name}")
+            return shown_preferences(wanted)
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
         """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil

@@ -249,7 +249,7 @@ class Notifier:
         """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
         the player he replaces that he no longer plays it, and who does; everyone else in the game once that the
         side has a new player, by name (never an address)."""
-        values = {"game": event.game, "side": event.side, "player": event.player}
+        values: dict[str, Any] = {"game": event.game, "side": event.side, "player": event.player}
         values["volunteered"] = event.volunteered
         position = None if event.position is None else position_lines(event.variant, event.position, event.deadline)
         out = [
