@@ -189,6 +189,7 @@ def test_a_refused_address_is_declined_at_join_takeover_and_observe_without_sayi
         assert "the GM of beta has declined you" in reply
         assert "refuse" not in reply.lower()
     assert "troll@example.org" in _gm(judge, "REFUSE", game="beta")
+    assert "troll" not in judge.mail("someone@example.org", "LIST beta")  # the list is the GM's alone
     start_game(judge)
     judge.mail("france@example.org", "SIGNON alpha France francepw\nRESIGN")
     _gm(judge, "REFUSE troll@example.org")
@@ -257,6 +258,29 @@ def test_the_site_lists_the_openings_and_the_games_page_shows_how_to_take_one(ju
     assert "France Player" not in listed and "france@example.org" not in listed
     page = (out / "games" / "alpha" / "index.html").read_text(encoding="utf-8")
     assert "Places open to volunteers" in page and "TAKEOVER alpha France yourpassword" in page
+    judge.mail("gm@example.org", "CREATE forming standard joinpw join.open=on join.approval=on")
+    export_site(Games(judge.db), SiteInfo(judge="testjudge", address="judge@example.org", code="TEST"), out)
+    forming = (out / "games" / "forming" / "index.html").read_text(encoding="utf-8")
+    assert "SIGNON ? yourpassword standard" in forming and "Its GM approves who joins" in forming
+    assert "SIGNON ? yourpassword standard" in (out / "openings.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow  # a real server (uvicorn)
+def test_the_served_site_has_the_openings_page(judge: Judge) -> None:
+    import urllib.request
+
+    from web_games import serving
+
+    from judge.game import Games
+    from judge.web.pages import SiteInfo
+
+    start_game(judge)
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nRESIGN")
+    with serving(Games(judge.db), SiteInfo(judge="testjudge", address="judge@example.org", code="TEST")) as served:
+        with urllib.request.urlopen(served.url + "openings.html", timeout=30) as answer:
+            assert "TAKEOVER alpha France yourpassword" in answer.read().decode("utf-8")
+        with urllib.request.urlopen(served.url + "index.html", timeout=30) as answer:
+            assert 'href="openings.html"' in answer.read().decode("utf-8")
 
 
 # --- preferences --------------------------------------------------------------------------------------------
