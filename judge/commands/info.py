@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
+from judge.commands.joining import opening_lines
 from judge.commands.shown import options_lines
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
@@ -77,6 +78,10 @@ class List(Command):
                     if view.open_sides:
                         lines.append(f"  Not yet asked for by anyone who joined: {', '.join(view.open_sides)}.")
                     lines.append("  (the powers are given at the start, by the preferences each player named at JOIN)")
+            # joining: the places open to volunteers (judge.game.openings), never who played them
+            opened = ctx.games.openings.of(view.name)
+            if opened:
+                lines += ["  Open to a volunteer:", *opening_lines(opened, with_game=False)]
             if view.position and view.status != "finished":
                 zone = ctx.games.setup.zone(view.name)
                 position = position_lines(view.variant, view.position, view.deadline, view.options, zone=zone.key)

@@ -7,12 +7,14 @@ from typing import Any
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
+from judge.game.seating import Joined
 from judge.game.when import DeadlineError, read_days
 from judge.mail.pictures import map_files
 from judge.render import reply_results
 from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.dates import day_text, when_text
 from judge.render.results import Brief, phase_code
+from judge.variants import UnknownVariant, get_variant
 
 
 @command
@@ -43,18 +45,39 @@ class Create(Command):
 @command
 class Join(Command):
     name = "JOIN"
-    usage = "JOIN game password [power or player ...]"
-    example = "JOIN alpha joinpw France England"
-    summary = "join a forming game, naming the powers you would like in order"
+    usage = "JOIN game password [power or player ...]   ([France Germany] or France=Germany: liked alike; ANY: none)"
+    example = "JOIN alpha joinpw France [England Germany] ANY"
+    summary = "join a forming game, naming the powers you would like, best first"
     secrets = (1,)
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 2, f"usage: {self.usage}")
-        mine = ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:])
-        lines = [f"You have joined {args[0].lower()}."]
-        if mine is not None:
-            lines.append(f"The game is full and has started; you play {mine.described}.")
-        return lines
+        return joined_lines(ctx.games.seating.join(args[0].lower(), ctx.sender, args[1], args[2:]))
+
+
+@command
+class SetPreference(Command):
+    name = "SET PREFERENCE"
+    usage = "SET PREFERENCE game power ...   ([France Germany] or France=Germany: liked alike; ANY: none)"
+    example = "SET PREFERENCE alpha Italy [France Germany]"
+    summary = "change the powers you would like in a forming game you joined, until they are given at the start"
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) >= 2, f"usage: {self.usage}")
+        shown = ctx.games.seating.set_preferences(args[0].lower(), ctx.sender, args[1:])
+        return [f"Your wishes in {args[0].lower()}, best first: {shown}. The powers are given when it starts."]
+
+
+def joined_lines(joined: Joined) -> list[str]:
+    """The reply to a JOIN or a SIGNON ?: joined, joined and started, or waiting for the GM's answer."""
+    if joined.waiting:
+        return [
+            f"The GM of {joined.game} approves who joins: your wish is sent to him, and you will be told his answer."
+        ]
+    lines = [f"You have joined {joined.game}."]
+    if joined.side is not None:
+        lines.append(f"The game is full and has started; you play {joined.side.described}.")
+    return lines
 
 
 @command
@@ -77,13 +100,28 @@ class Observe(Command):
 @command
 class Signon(Command):
     name = "SIGNON"
-    usage = "SIGNON game power password   (or njudge's SIGNON Fgame password)"
+    usage = (
+        "SIGNON game power password   (or njudge's SIGNON Fgame password; SIGNON ?game password [powers] joins a "
+        "forming game; SIGNON ? yourpassword [variant] [powers] joins the one open to anyone that waited longest)"
+    )
     example = "SIGNON alpha France s3cret   (CW Heptadiplomacy: SIGNON hep England s3cret, or Player 2)"
     summary = "sign on as your power or player (or as MASTER); the lines after it are your orders"
     secrets = (-1,)
 
+    @classmethod
+    def masked(cls, line: str) -> str:
+        """The line as it may be quoted: the password blanked, the last word -- or, in njudge's SIGNON ? forms,
+        the word after the ?, since powers or a variant may follow it."""
+        words = line.split()
+        width = len(cls.name.split())
+        if len(words) > width + 1 and words[width].startswith("?"):
+            return " ".join([*words[: width + 1], "****", *words[width + 2 :]])
+        return super().masked(line)
+
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)
+        if args and args[0].startswith("?"):  # njudge: SIGNON ?game password, SIGNON ? password [variant]
+            return _signon_to_join(ctx, args)
         if len(args) == 2:  # njudge: the power's initial glued to the game name
             power = ctx.games.seating.power_by_initial(args[0][1:].lower(), args[0][0])
             game = args[0][1:].lower()
@@ -105,6 +143,30 @@ class Signon(Command):
                 f"({', '.join(signed.holds)}); each order is filed with the power whose unit it names."
             ]
         return [f"Signed on to {ctx.game} as {signed.power}."]
+
+
+def is_variant(word: str) -> bool:
+    """Whether a word names a variant of this judge (SIGNON ? yourpassword standard)."""
+    try:
+        get_variant(word)
+    except UnknownVariant:
+        return False
+    return True
+
+
+def _signon_to_join(ctx: MailContext, args: list[str]) -> list[str]:
+    """njudge's ways to join by SIGNON: `SIGNON ?game password [powers]` joins that game as JOIN does (its
+    password); `SIGNON ? yourpassword [variant] [powers]` joins the forming game open to anyone (`join.open`)
+    that has waited longest, of the variant named, with your own password. Either way the mail is not signed on
+    to a power: the powers are given when the game starts."""
+    named = args[0][1:].lower()
+    require(len(args) >= 2, f"usage: {Signon.usage}")
+    if named:
+        return joined_lines(ctx.games.seating.join(named, ctx.sender, args[1], args[2:]))
+    rest = args[2:]
+    variant = rest[0] if rest and rest[0].upper() not in ("ANY", "*") and is_variant(rest[0]) else None
+    wishes = rest[1:] if variant is not None else rest
+    return joined_lines(ctx.games.seating.join_next(ctx.sender, args[1], variant, wishes))
 
 
 @command

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
 from judge.contract import position_from_json
-from judge.engine.supply import surviving_powers
+from judge.engine.supply import powers_to_order, surviving_powers
 from judge.game.checking import orders_json, read_orders
 from judge.game.deadlines import mark
 from judge.game.errors import GameError
@@ -25,11 +25,11 @@ from judge.game.events import (
     PlayerReplaced,
     PlayerResigned,
 )
-from judge.game.store import rules_of
+from judge.game.store import position_of, rules_of
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, finish, next_deadline, phase_name, side_named_in, side_of
-from judge.store import DrawVote, Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
+from judge.store import DrawVote, Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player, Seat, SeatStatus
 from judge.variants import Side
 
 
@@ -197,32 +197,7 @@ class Controls(UseCase):
         with self.store.write() as s:
             game = self.store.lock(s, name)
             side = side_named_in(game, who.split())
-            player = self.store.player(s, address)
-            elsewhere = [seat.power for seat in game.seats if seat.player_id == player.id and seat.power]
-            if elsewhere and not set(elsewhere) <= set(side.powers):
-                raise GameError(f"{player.name} already plays {side_of(game, elsewhere[0]).label} in {name}")
-            seats = _seats_of(game, side)
-            before = next((seat.player for seat in seats if seat.player and seat.player_id != player.id), None)
-            for seat in seats:
-                seat.player = player
-                if seat.status != SeatStatus.ELIMINATED:
-                    seat.status = SeatStatus.PLAYING
-                seat.missed = 0
-            s.flush()
-            event = PlayerReplaced(
-                game=name,
-                side=side.label,
-                sign_on=side.name,
-                plays=side.described,
-                player=player.name,
-                address=player.address,
-                replaced=before.address if before is not None else None,
-                variant=game.variant,
-                position=game.position,
-                deadline=game.deadline,
-                audience=audience_of(game),
-            )
-            self.raise_event(s, game, event)
+            hand_over(self, s, game, side, self.store.player(s, address))
             return side
 
     def terminate(self, name: str) -> None:
@@ -247,6 +222,40 @@ class Controls(UseCase):
                 options=dict(game.options or {}),
             )
             self.raise_event(s, game, event)
+
+
+def hand_over(uc: UseCase, s: Session, game: Game, side: Side, player: Player, *, volunteered: bool = False) -> None:
+    """Give every power of `side` to `player`, and say so (`PlayerReplaced`): the GM's REPLACE, and a volunteer's
+    TAKEOVER of an open place (`volunteered`, judge.game.openings). The newcomer is told what the side owes now
+    (the powers of it with orders due in this phase) with the position and the deadline."""
+    elsewhere = [seat.power for seat in game.seats if seat.player_id == player.id and seat.power]
+    if elsewhere and not set(elsewhere) <= set(side.powers):
+        raise GameError(f"{player.name} already plays {side_of(game, elsewhere[0]).label} in {game.name}")
+    seats = _seats_of(game, side)
+    before = next((seat.player for seat in seats if seat.player and seat.player_id != player.id), None)
+    for seat in seats:
+        seat.player = player
+        if seat.status != SeatStatus.ELIMINATED:
+            seat.status = SeatStatus.PLAYING
+        seat.missed = 0
+    s.flush()
+    due = powers_to_order(rules_of(game), position_of(game)) if game.position else set()
+    event = PlayerReplaced(
+        game=game.name,
+        side=side.label,
+        sign_on=side.name,
+        plays=side.described,
+        player=player.name,
+        address=player.address,
+        replaced=before.address if before is not None else None,
+        variant=game.variant,
+        position=game.position,
+        deadline=game.deadline,
+        volunteered=volunteered,
+        owes=tuple(power for power in side.powers if power in due),
+        audience=audience_of(game),
+    )
+    uc.raise_event(s, game, event)
 
 
 def _seats_of(game: Game, side: Side) -> list[Seat]:

@@ -204,7 +204,41 @@ class PlayerReplaced(GameEvent):
     position: dict[str, Any] | None = field(default=None, metadata=PRIVATE, repr=False)
     """the position now, for the new player's first mail (the phase, its units and centres)"""
     deadline: datetime | None = field(default=None, metadata=PRIVATE, repr=False)
+    volunteered: bool = False
+    """a volunteer took the open place (TAKEOVER: judge.game.openings); else the GM chose him (REPLACE)"""
+    owes: tuple[str, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the powers of the side with orders due in the phase now, for the new player's first mail"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoinAsked(GameEvent):
+    """A player asks to join the game, or to take an open place in it, and the game waits for its GM's answer
+    (`join.approval`): the GM is told who asks (his address too: the GM sees the players' addresses) and for what.
+    Only delivered: the game's history and pages never hold who asked."""
+
+    kind: ClassVar[str] = "join asked"
+    stored: ClassVar[bool] = False
+    player: str = field(default="", metadata=PRIVATE, repr=False)
+    address: str = field(default="", metadata=PRIVATE, repr=False)
+    side: str | None = field(default=None, metadata=PRIVATE, repr=False)
+    """the open place asked for, as lists name it; None: a place in the forming game"""
+    preferences: str = field(default="", metadata=PRIVATE, repr=False)
+    """the powers he would like, as he wrote them (`judge.game.preferences.shown_preferences`)"""
+    gm: str = field(default="", metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoinAnswered(GameEvent):
+    """The GM's answer to a player who asked to join (an approved TAKEOVER is told by `PlayerReplaced` instead),
+    or a refusal of a request when the GM REFUSEs the address: the player is told no more than the answer."""
+
+    kind: ClassVar[str] = "join answered"
+    stored: ClassVar[bool] = False
+    address: str = field(default="", metadata=PRIVATE, repr=False)
+    approved: bool = False
+    side: str | None = field(default=None, metadata=PRIVATE, repr=False)
+    """the open place he asked for; None: a place in the forming game"""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,6 +18,7 @@ from judge.game.deadlines import Deadlines
 from judge.game.events import GameEvent
 from judge.game.later_orders import LaterOrders
 from judge.game.listing import Listing
+from judge.game.openings import Openings
 from judge.game.orders import Orders
 from judge.game.reads import Reads
 from judge.game.seating import Seating
@@ -50,6 +51,7 @@ class Games:
         self.reads = Reads(*parts)
         self.listing = Listing(*parts)
         self.web = WebAccess(*parts)
+        self.openings = Openings(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

@@ -16,6 +16,7 @@ from judge.game.errors import GameError
 from judge.game.events import Audience
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
+from judge.game.preferences import first_choices
 from judge.game.public_events import public_events
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
@@ -336,7 +337,7 @@ def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str
 def _open_sides(game: Game) -> tuple[str, ...]:
     """In a forming game, the sides no player who has joined asked for first (the powers are given at the start, by
     the preferences named at JOIN)."""
-    asked = {seat.preferences[0] for seat in game.seats if seat.preferences}
+    asked = {power for seat in game.seats for power in first_choices(seat.preferences)}
     return tuple(side.label for side in sides_of(game) if not asked & set(side.powers))
 
 

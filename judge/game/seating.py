@@ -11,9 +11,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.contract import position_json
+from judge.game import openings
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
+from judge.game.preferences import assign, read_preferences, shown_preferences
 from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
 from judge.game.use_case import (
     UseCase,
@@ -22,11 +24,10 @@ from judge.game.use_case import (
     side_leading,
     side_named_in,
     side_of,
-    sides_named,
     sides_of,
 )
 from judge.passwords import hash_password, verify_password
-from judge.store import Game, GameStatus, Seat, SeatStatus
+from judge.store import Game, GameStatus, Player, Seat, SeatStatus
 from judge.variants import Side, UnknownVariant, get_variant, side_named
 
 
@@ -37,6 +38,16 @@ class Created:
     name: str
     options: dict[str, Any]
     settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What a JOIN (or SIGNON ?) did: the game joined; the side the player holds where his join filled the game and
+    it started; or that his wish waits for the GM's answer (`join.approval`)."""
+
+    game: str
+    side: Side | None = None
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,29 +116,89 @@ class Seating(UseCase):
             )
         return Created(name, dict(options or {}), given_settings(settings))
 
-    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> Side | None:
-        """Join a forming game, naming the players or powers one would like to be, best first; when the join filled
-        the game and it started, the side the joining player holds."""
+    def join(self, name: str, address: str, password: str, preferences: Sequence[str] = ()) -> Joined:
+        """Join a forming game with its password, naming the players or powers one would like to be, best first
+        (ties and ANY as `judge.game.preferences` reads them). Through the one gate (`judge.game.openings.admit`):
+        a refused address is declined, and where the GM approves joins the wish waits for his answer."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if game.status != GameStatus.FORMING:
                 raise GameError(f"{name} is not taking new players")
             if not verify_password(password, game.password_hash):
                 raise GameError(f"wrong password for {name}")
+            return self.seat_or_ask(s, game, self.store.player(s, address), preferences)
+
+    def join_next(self, address: str, password: str, variant: str | None, preferences: Sequence[str] = ()) -> Joined:
+        """njudge's SIGNON ?: join the forming game, of `variant` where one is named, that has waited longest for
+        players among those anyone may join (`join.open`, advertised, with a place left, not declining this
+        address), with the player's own password; the gate and the GM's approval as for JOIN."""
+        with self.store.write() as s:
             player = self.store.player(s, address)
-            if any(seat.player_id == player.id for seat in game.seats):
-                raise GameError(f"you have already joined {name}")
-            wanted = [side.powers[0] for side in sides_named(game, tuple(preferences))]
-            players = len(get_variant(game.variant).seat_groups(game.options))
-            if len(game.seats) >= players:
-                raise GameError(f"{name} is full")
-            game.seats.append(Seat(player=player, preferences=wanted, joined_at=self.clock.now()))
-            s.flush()
-            if len(game.seats) == players and game.settings.get("auto_start", True):
-                self._start(s, game)
-                mine = next(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
-                return side_of(game, mine)
-            return None
+            if not verify_password(password, player.password_hash):
+                raise GameError("SIGNON ? failed: wrong password (your own, as you registered it)")
+            query = select(Game.name).where(Game.status == GameStatus.FORMING).order_by(Game.created_at, Game.id)
+            if variant is not None:
+                try:
+                    variant = get_variant(variant).name
+                except UnknownVariant as exc:
+                    raise GameError(str(exc).strip("'\"")) from None
+                query = query.where(Game.variant == variant)
+            for name in s.scalars(query).all():
+                game = self.store.lock(s, name)
+                if not openings.openings_of(game) or not openings.advertised(game):
+                    continue
+                if any(seat.player_id == player.id for seat in game.seats):
+                    continue
+                try:
+                    openings.admit(s, game, player)
+                except openings.Declined:
+                    continue
+                return self.seat_or_ask(s, game, player, preferences)
+            kind = f"{variant} " if variant is not None else ""
+            raise GameError(f"no forming {kind}game is open to anyone now (LIST OPENINGS shows the places open)")
+
+    def seat_or_ask(self, s: Session, game: Game, player: Player, preferences: Sequence[str]) -> Joined:
+        """JOIN's and SIGNON ?'s work once the game is chosen and the password right: the gate, then a seat (the
+        game started if it is full) or a request to the GM."""
+        if any(seat.player_id == player.id for seat in game.seats):
+            raise GameError(f"you have already joined {game.name}")
+        wanted = read_preferences(game, tuple(preferences))
+        if len(game.seats) >= len(get_variant(game.variant).seat_groups(game.options)):
+            raise GameError(f"{game.name} is full")
+        if openings.admit(s, game, player) is openings.Admission.ASK_GM:
+            openings.ask_gm(self, s, game, player, None, wanted)
+            return Joined(game.name, None, waiting=True)
+        return Joined(game.name, self.seat(s, game, player, wanted))
+
+    def seat(self, s: Session, game: Game, player: Player, wanted: list[str | list[str]]) -> Side | None:
+        """Give a player who passed the gate a place in the forming game; when that fills it (and it starts by
+        itself), the side he holds."""
+        players = len(get_variant(game.variant).seat_groups(game.options))
+        if len(game.seats) >= players:
+            raise GameError(f"{game.name} is full")
+        game.seats.append(Seat(player=player, preferences=wanted, joined_at=self.clock.now()))
+        s.flush()
+        if len(game.seats) == players and game.settings.get("auto_start", True):
+            self._start(s, game)
+            mine = next(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
+            return side_of(game, mine)
+        return None
+
+    def set_preferences(self, name: str, address: str, wishes: Sequence[str]) -> str:
+        """njudge's SET PREFERENCE: a player who joined a forming game (or waits for the GM's answer to his join)
+        changes the powers he would like, until they are given at the start. Returns them as read."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has started: its powers are given")
+            player = self.store.player(s, address)
+            wanted = read_preferences(game, tuple(wishes))
+            seat = next((seat for seat in game.seats if seat.player_id == player.id), None)
+            if seat is not None:
+                seat.preferences = list(wanted)
+            elif not openings.rewish(s, game, player, wanted):
+                raise GameError(f"you have not joined {name}")
+            return shown_preferences(wanted)
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
         """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil
@@ -183,6 +254,8 @@ class Seating(UseCase):
             player = self.store.player(s, address)
             if password is not None and not verify_password(password, game.password_hash):
                 raise GameError(f"wrong password for {name}")
+            if password is not None:
+                openings.admit(s, game, player, observing=True)
             observers = [a for a in game.observers if a != player.address]
             if password is not None:
                 observers.append(player.address)
@@ -278,25 +351,13 @@ def _player_of(seats: list[Seat]) -> str:
 
 
 def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """Each player takes a group of powers (one power, or a side the variant fixes): by preference in order of
-    joining, the rest at random from the game's seed. A player with several powers holds a seat for each.
-    Returns the groups nobody joined for (a game started short)."""
-    free = list(groups)
-    rng = random.Random(game.seed)
-    unplaced = []
-    chosen: dict[int, tuple[str, ...]] = {}
-    for n, seat in enumerate(game.seats):
-        choice = next((g for p in seat.preferences for g in free if p in g), None)
-        if choice is None:
-            unplaced.append(n)
-            continue
-        free.remove(choice)
-        chosen[n] = choice
-    rng.shuffle(free)
-    chosen.update(zip(unplaced, free, strict=False))
-    left = free[len(unplaced) :]
-    for n, seat in list(enumerate(game.seats)):
-        first, *more = chosen[n]
+    """Each player takes a group of powers (one power, or a side the variant fixes), by his preferences as
+    `judge.game.preferences.assign` settles them from the game's seed. A player with several powers holds a seat
+    for each. Returns the groups nobody joined for (a game started short)."""
+    joined = list(game.seats)
+    chosen, left = assign(groups, [seat.preferences for seat in joined], game.seed)
+    for seat, group in zip(joined, chosen, strict=True):
+        first, *more = group
         seat.power = first
         seat.status = SeatStatus.PLAYING
         for power in more:

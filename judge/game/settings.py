@@ -87,6 +87,16 @@ SETTINGS: dict[str, Setting] = {
         "or gm (the GM alone; the default)",
         ("all", "gm"),
     ),
+    # joining (issue 43 items 5 and 9, issue 44 item 3): who may take a place (judge.game.openings)
+    "join.approval": Setting(
+        "bool", "a JOIN, SIGNON ? or TAKEOVER waits for the GM to APPROVE or DECLINE it (off: none waits)"
+    ),
+    "join.open": Setting(
+        "bool", "anyone may join the forming game without its password: SIGNON ? may place a player in it (off)"
+    ),
+    "join.takeover": Setting(
+        "bool", "a registered player may TAKEOVER an open place (abandoned, resigned, never filled) (on)"
+    ),
 }
 
 _ALIASES = {

@@ -264,3 +264,23 @@ class GamesPage:
     """how many pages the filtered list makes (1 for an empty list)"""
     total: int
     """the games the filter lets through"""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A place a volunteer may take, as the openings list, LIST and the pages show it: never who played it."""
+
+    game: str
+    variant: str
+    side: str
+    """the side, as lists name it; in a forming game, how many places are left (`3 places`)"""
+    sign_on: str
+    """the name TAKEOVER takes (the side's name); empty in a forming game"""
+    why: str
+    """abandoned, no player (resigned or ejected), civil disorder (never filled), or forming"""
+    phase: str
+    deadline: datetime | None
+    approval: bool
+    """the GM approves who takes it (`join.approval`)"""
+    zone: str = "UTC"
+    """the game's time zone, for the deadline (`timing.zone`)"""

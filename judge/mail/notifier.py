@@ -39,6 +39,8 @@ from judge.game.events import (
     GameRolledBack,
     GameStarted,
     HeldPressReleased,
+    JoinAnswered,
+    JoinAsked,
     LaterOrdersFiled,
     OrdersFromAnotherAddress,
     OrdersLate,
@@ -107,6 +109,8 @@ class Notifier:
             OrdersLate: self._late,
             PhaseDue: self._due,
             WaitingForReplacements: self._waiting,
+            JoinAsked: self._join_asked,
+            JoinAnswered: self._join_answered,
         }
 
     def handles(self, kind: type) -> bool:
@@ -247,7 +251,8 @@ class Notifier:
         """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
         the player he replaces that he no longer plays it, and who does; everyone else in the game once that the
         side has a new player, by name (never an address)."""
-        values = {"game": event.game, "side": event.side, "player": event.player}
+        values: dict[str, Any] = {"game": event.game, "side": event.side, "player": event.player}
+        values["volunteered"] = event.volunteered
         position = None if event.position is None else position_lines(event.variant, event.position, event.deadline)
         out = [
             self._told(
@@ -257,6 +262,7 @@ class Notifier:
                 plays=event.plays,
                 sign_on=event.sign_on,
                 position=position,
+                owes=event.owes,
                 **values,
             )
         ]
@@ -265,6 +271,18 @@ class Notifier:
         others = [a for a in event.audience.everyone() if a not in (event.address, event.replaced)]
         said = words("player_replaced", event.variant, judge=self.config.judge_code, **values)
         return [*out, *(self._notice(a, said.subject, said.text) for a in others)]
+
+    # --- joining (judge.game.openings) ---------------------------------------------------------------------------
+
+    def _join_asked(self, event: JoinAsked) -> list[Outgoing]:
+        """The GM is asked to let a player in (`join.approval`): who, his address, and for what."""
+        values = {"game": event.game, "player": event.player, "address": event.address, "side": event.side}
+        return [self._told(event.gm, "join_asked", event.variant, preferences=event.preferences, **values)]
+
+    def _join_answered(self, event: JoinAnswered) -> list[Outgoing]:
+        """The player is told the GM's answer, no more."""
+        values = {"game": event.game, "approved": event.approved, "side": event.side}
+        return [self._told(event.address, "join_answered", event.variant, **values)]
 
     # --- press -------------------------------------------------------------------------------------------------
 

@@ -204,6 +204,39 @@ class Seat(Base):
     player: Mapped[Player | None] = relationship()
 
 
+class JoinRequest(Base):
+    """A player's wish to join a game, or to take an open place in it, waiting for the GM's answer (`join.approval`:
+    the GM APPROVEs or DECLINEs it by mail). One a player and game: asking again replaces the wish."""
+
+    __tablename__ = "join_requests"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    side: Mapped[str | None] = mapped_column(String(120), default=None)
+    """the open place asked for, as lists name it (a side's label); None: a place in the forming game"""
+    preferences: Mapped[list[Any]] = mapped_column(default=list)
+    """the powers the player would like, best first, for a join (`judge.game.preferences`)"""
+    asked_at: Mapped[datetime]
+
+    player: Mapped[Player] = relationship()
+
+
+class RefusedAddress(Base):
+    """An address the GM refuses in a game (`REFUSE`): its joins, takeovers and observing are declined, and it is
+    told no more than that. Kept apart from the settings, which LIST shows: an address is private."""
+
+    __tablename__ = "refused_addresses"
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    address: Mapped[str] = mapped_column(String(320))
+    """lower-cased, as `Player.address`"""
+    refused_at: Mapped[datetime]
+
+
 class PhaseRecord(Base):
     """Every processed phase, kept for ever: the position before, the orders, the outcome and the position after."""
 

@@ -100,6 +100,7 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
     for name in pages.STATIC:
         _write(out / name, pages.static_file(name), done)
     _write(out / "help.html", pages.help_page(site), done)
+    _write(out / "openings.html", pages.openings_page(site, games.openings.all()), done)
     _write(out / "robots.txt", pages.robots_text(site), done)
     from judge.variants import VARIANTS
 
@@ -116,7 +117,7 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
         done.games += 1
         here = out / "games" / game.name
         history = games.reads.public_history(game.name)
-        _write(here / "index.html", pages.game_page(site, game, history), done)
+        _write(here / "index.html", pages.game_page(site, game, history, games.openings.of(game.name)), done)
         _write(here / "feed.atom", game_feed(site, game, history, base_url), done)
         boards = boards_of(game.variant)
         _write(here / "frames" / "start.svg", start_svg(game.variant), done)

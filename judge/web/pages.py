@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -24,6 +24,7 @@ from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
 from judge.game.views import (
     GamesPage,
+    Opening,
     PublicEvent,
     PublicGame,
     PublicHistory,
@@ -172,9 +173,9 @@ def _documented() -> frozenset[str]:
 # --- one game ----------------------------------------------------------------------------------------------------
 
 
-def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
+def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, openings: Sequence[Opening] = ()) -> str:
     """`games/NAME/index.html`: the map now and a stepper through every phase, the latest results, the centre
-    chart, the players by name, press to everybody, the settings and rule options."""
+    chart, the players by name, the places open to volunteers, press to everybody, the settings and rule options."""
     frames = _frames(game, history)
     latest = history.phases[-1] if history.phases else None
     return _page(
@@ -193,7 +194,14 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory) -> str:
         press=[_press_line(game, history, p) for p in history.press],
         events=[_event_line(game, history, e) for e in history.events],
         address=site.address,
+        openings=[o for o in openings if o.why != "forming"],
     )
+
+
+def openings_page(site: SiteInfo, openings: Sequence[Opening]) -> str:
+    """`openings.html`: every advertised game's places open to volunteers (`judge.game.openings`), each with the
+    line that takes it; never who played it."""
+    return _page("openings.html.j2", site, "", openings=list(openings), address=site.address)
 
 
 def player_lines(game: PublicGame, history: PublicHistory) -> list[dict[str, str]]:

@@ -279,6 +279,9 @@ class Site:
             raise NotFound(f"The list has {listed.pages} {'page' if listed.pages == 1 else 'pages'}.")
         return HTMLResponse(pages.games_page(self.info, listed, asked))
 
+    def openings(self, request: Request) -> Response:
+        return HTMLResponse(pages.openings_page(self.info, self.games.openings.all()))
+
     def site_feed(self, request: Request) -> Response:
         body = site_feed(self.info, self.games.listing.latest(SITE_ENTRIES), self.base_url)
         return Response(body, media_type="application/atom+xml")
@@ -314,7 +317,8 @@ class Site:
 
     def game(self, request: Request) -> Response:
         def make(game: PublicGame) -> Response:
-            return HTMLResponse(pages.game_page(self.info, game, self.history(game.name)))
+            openings = self.games.openings.of(game.name)
+            return HTMLResponse(pages.game_page(self.info, game, self.history(game.name), openings))
 
         return self._guarded(request, make)
 
@@ -448,6 +452,7 @@ class Site:
             Route("/", self.index),
             Route("/index.html", self.index),
             Route("/help.html", self.help),
+            Route("/openings.html", self.openings),
             Route("/robots.txt", self.robots),
             Route("/feed.atom", self.site_feed),
             *(Route(f"/{name}", self.static) for name in pages.STATIC),
