@@ -46,6 +46,8 @@ class MailContext:
     """signed on as the game's GM"""
     as_address: str | None = None
     """the address of the signed-on player (the sender may write from another address)"""
+    observing: str | None = None
+    """the game an observer signed on to (`SIGNON game OBSERVER password`): he may send press, nothing else"""
     orders: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     attachments: list[tuple[str, bytes]] = field(default_factory=list)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Text, and_, cast, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from judge.engine import Phase
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
+from judge.game.house_rules import PressRules
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
 from judge.game.public_events import public_events
@@ -41,6 +43,7 @@ from judge.store import (
     GameEventRecord,
     GameStatus,
     PhaseRecord,
+    Player,
     Press,
     Seat,
     SeatStatus,
@@ -91,6 +94,9 @@ class Reads(UseCase):
                 settings=given_settings(game.settings),
                 open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
                 places=len(sides_of(game)),
+                co_gms=_names(s, game.co_gms or ()),
+                observers=_names(s, game.observers or ()),
+                gm_reads_press=PressRules.of(game.settings).gm_reads,
             )
 
     def gm_view(self, name: str) -> GmView:
@@ -251,10 +257,7 @@ class Reads(UseCase):
             )
             centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
             rows = s.scalars(select(Press).where(Press.game_id == game.id, _TO_EVERYBODY).order_by(Press.id))
-            press = tuple(
-                PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
-                for row in rows
-            )
+            press = tuple(PublicPress(row.phase_index, _public_sender(row), row.body, row.created_at) for row in rows)
             events = public_events(s, game, phases)
             return PublicHistory(phases, press, tuple(centres), events)
 
@@ -280,6 +283,16 @@ class Reads(UseCase):
             ).one()
             counts = (*phases, *press, *events)
             return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
+
+
+def _public_sender(row: Press) -> str | None:
+    """Who the game's pages say sent a message everybody read: what its readers were shown (fake press's shown
+    power, never the truth), "Observer" for an observer's, "GM" for the GM's, None for grey press."""
+    if row.grey:
+        return None
+    if row.observer:
+        return "Observer"
+    return row.shown_sender or row.sender or "GM"
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
@@ -312,7 +325,18 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         private=is_private(game.settings),
         position={k: game.position[k] for k in _SHOWN_POSITION if k in game.position} if game.position else None,
         open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
+        co_gms=_names(object_session(game), game.co_gms or ()),
+        observers=_names(object_session(game), game.observers or ()),
+        gm_reads_press=PressRules.of(game.settings).gm_reads,
     )
+
+
+def _names(s: Session | None, addresses: Iterable[str]) -> tuple[str, ...]:
+    """The registered names of the players at these addresses (co-GMs, observers), sorted: never the addresses."""
+    wanted = set(addresses)
+    if s is None or not wanted:
+        return ()
+    return tuple(sorted(shown_name(n) for n in s.scalars(select(Player.name).where(Player.address.in_(wanted)))))
 
 
 def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:
