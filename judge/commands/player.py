@@ -103,7 +103,10 @@ class Signon(Command):
             ctx.observing = ctx.game_of_reply = args[0].lower()
             return [f"Signed on to {ctx.observing} as an observer: you may send press as the game allows it."]
         ctx.observing = None
-        signed = ctx.games.seating.signon(args[0].lower(), who, args[-1], admin=ctx.config.admin or None)
+        admin = ctx.config.admin.strip().lower() if ctx.config.admin else None  # he stands in for a vanished GM,
+        signed = ctx.games.seating.signon(  # from his own address only
+            args[0].lower(), who, args[-1], admin=admin if admin and ctx.sender.strip().lower() == admin else None
+        )
         ctx.game = args[0].lower()
         ctx.master = signed.power == "MASTER"
         ctx.power = None if ctx.master else signed.power
