@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -21,7 +20,7 @@ from judge.game.orders_in import order_sets, sides_in
 from judge.game.public_events import public_events
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
+from judge.game.use_case import UseCase, audience_of, phase_name, registered_names, side_of, sides_of
 from judge.game.views import (
     GameListing,
     GameView,
@@ -43,7 +42,6 @@ from judge.store import (
     GameEventRecord,
     GameStatus,
     PhaseRecord,
-    Player,
     Press,
     Seat,
     SeatStatus,
@@ -94,8 +92,8 @@ class Reads(UseCase):
                 settings=given_settings(game.settings),
                 open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
                 places=len(sides_of(game)),
-                co_gms=_names(s, game.co_gms or ()),
-                observers=_names(s, game.observers or ()),
+                co_gms=registered_names(s, game.co_gms or ()),
+                observers=registered_names(s, game.observers or ()),
                 gm_reads_press=PressRules.of(game.settings).gm_reads,
             )
 
@@ -286,13 +284,8 @@ class Reads(UseCase):
 
 
 def _public_sender(row: Press) -> str | None:
-    """Who the game's pages say sent a message everybody read: what its readers were shown (fake press's shown
-    power, never the truth), "Observer" for an observer's, "GM" for the GM's, None for grey press."""
-    if row.grey:
-        return None
-    if row.observer:
-        return "Observer"
-    return row.shown_sender or row.sender or "GM"
+    """Who the pages say sent a message everybody read: as its readers were shown it (fake press: never the truth)."""
+    return None if row.grey else "Observer" if row.observer else (row.shown_sender or row.sender or "GM")
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
@@ -325,18 +318,10 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         private=is_private(game.settings),
         position={k: game.position[k] for k in _SHOWN_POSITION if k in game.position} if game.position else None,
         open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
-        co_gms=_names(object_session(game), game.co_gms or ()),
-        observers=_names(object_session(game), game.observers or ()),
+        co_gms=registered_names(object_session(game), game.co_gms or ()),
+        observers=registered_names(object_session(game), game.observers or ()),
         gm_reads_press=PressRules.of(game.settings).gm_reads,
     )
-
-
-def _names(s: Session | None, addresses: Iterable[str]) -> tuple[str, ...]:
-    """The registered names of the players at these addresses (co-GMs, observers), sorted: never the addresses."""
-    wanted = set(addresses)
-    if s is None or not wanted:
-        return ()
-    return tuple(sorted(shown_name(n) for n in s.scalars(select(Player.name).where(Player.address.in_(wanted)))))
 
 
 def _centre_years(s: Session, game: Game, records: list[tuple[int, int, dict[str, Any]]]) -> list[YearCentres]:

@@ -238,9 +238,9 @@ class Seating(UseCase):
         what a failed SIGNON always says."""
         failed = GameError("signon failed: wrong game, power or password")
         with self.store.plain() as s:
-            game = s.scalar(select(Game).where(Game.name == name))
+            observers = s.scalar(select(Game.observers).where(Game.name == name))
             address = address.strip().lower()
-            if game is None or address not in (game.observers or []):
+            if address not in (observers or []):
                 raise failed
             player = s.scalar(select(Player).where(Player.address == address))
             if player is None or not verify_password(password, player.password_hash):
