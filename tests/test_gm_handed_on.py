@@ -1,8 +1,8 @@
-"""The GM handed on (issue 44 item 4): the GM names a co-GM, who may do all the GM does (njudge's PROMOTE, `data/master`:
-"a game can have two or more Masters"), or hands the game to another GM (DPjudge's TAKEOVER of the master, without
-its shared password: each GM signs on with his own registered password); the judge's admin does either for a GM
-who vanished (njudge: "contact the administrator"). Both are told; a password is never echoed. Through the real
-mail processor and a real SQLite database (`judge.testing.mail_rig`)."""
+"""The GM handed on (issue 44 item 4): the GM names a co-GM, who may do all the GM does (njudge's PROMOTE,
+`data/master`: "a game can have two or more Masters"), or hands the game to another GM (DPjudge's TAKEOVER of the
+master, without its shared password: each GM signs on with his own registered password); the judge's admin does
+either for a GM who vanished (njudge: "contact the administrator"). Both are told; a password is never echoed.
+Through the real mail processor and a real SQLite database (`judge.testing.mail_rig`)."""
 
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ def test_press_in_the_adjustments_goes_by_default_and_not_under_no_minor_press(j
     assert "Press sent" in _press(judge, "Italy", "PRESS TO France", "Spring talk.")
 
 
-# --- after the deadline (njudge LATE PRESS and GRACE PRESS; DPjudge LATE_SEND) -----------------------------------------
+# --- after the deadline (njudge LATE PRESS and GRACE PRESS; DPjudge LATE_SEND) ----------------------------------------
 
 
 def _past_the_deadline(judge: Judge) -> None:
@@ -265,7 +265,8 @@ def test_press_and_games_stored_before_read_as_they_always_did(sqlite_url: str) 
     db = open_database(sqlite_url)  # upgrades to the head on start
     with db.transaction() as s:
         press = s.scalars(select(Press)).one()
-        assert (press.sender, press.shown_sender, press.shown_recipients, press.observer) == ("France", None, None, None)
+        assert (press.sender, press.shown_sender, press.shown_recipients) == ("France", None, None)
+        assert press.observer is None
         assert not s.scalars(select(Game)).one().co_gms
     history = Games(db).reads.public_history("old")
     assert [(p.sender, p.body) for p in history.press] == [("France", "Hi")]

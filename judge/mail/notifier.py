@@ -433,4 +433,5 @@ def _sender_shown(press: dict[str, Any], for_gm: bool) -> str | None:
     leaves a grey sender out)."""
     if press.get("observer"):
         return None
-    return press["sender"] if for_gm else press.get("shown_sender") or press["sender"]
+    shown = press["sender"] if for_gm else press.get("shown_sender") or press["sender"]
+    return None if shown is None else str(shown)
