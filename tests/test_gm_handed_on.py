@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from judge.game import Games
 from judge.store import open_database
 from judge.testing.mail_rig import Judge, start_game
+from judge.web.pages import SiteInfo, game_page
 
 GM = "SIGNON alpha MASTER gmpass\n"
+SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
 
 @pytest.fixture
@@ -83,3 +86,14 @@ def test_the_judges_admin_hands_on_the_game_of_a_gm_who_vanished(judge: Judge) -
     assert "Carol Cogm is the GM of alpha from now on" in reply and "adminpw" not in reply
     assert _notices(judge, "carol@example.org", "alpha: you are its GM")
     assert _notices(judge, "gm@example.org", "alpha: a new GM")
+
+
+def test_the_games_page_names_its_co_gms_and_observers_never_their_addresses(judge: Judge) -> None:
+    judge.mail("gm@example.org", GM + "PROMOTE carol@example.org")
+    judge.mail("wendy@example.org", "REGISTER Wendy Watcher watchpw")
+    judge.mail("wendy@example.org", "OBSERVE alpha joinpw")
+    games = Games(judge.db, judge.clock)
+    page = game_page(SITE, games.reads.public_game("alpha"), games.reads.public_history("alpha"))
+    assert "co-GMs: <bdi>Carol Cogm</bdi>" in page and "Observers: <bdi>Wendy Watcher</bdi>" in page
+    assert "The GM does not read private press." in page
+    assert "carol@example.org" not in page and "wendy@example.org" not in page
