@@ -172,6 +172,8 @@ def test_must_order_holds_press_until_the_players_orders_are_in(judge: Judge) ->
 
 def test_an_observer_signs_on_and_sends_press_as_the_players_do_by_default(judge: Judge) -> None:
     _observer(judge)
+    unsigned = judge.mail("watcher@example.org", "BROADCAST\nHello?\nENDPRESS")
+    assert "sign on first (SIGNON game power password; an observer: SIGNON game OBSERVER password)" in unsigned
     assert "signon failed" in judge.mail("watcher@example.org", "SIGNON alpha OBSERVER wrong")
     assert "signon failed" in judge.mail("england@example.org", "SIGNON alpha OBSERVER englandpw")  # not observing
     sent = _press(judge, "OBSERVER", "PRESS TO England", "From the gallery.")

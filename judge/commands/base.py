@@ -26,6 +26,7 @@ class Role(Enum):
     PLAYER = "a signed-on player"
     MASTER = "the game's GM"
     SIGNED = "anyone signed on"
+    SPEAKER = "anyone signed on, an observer too (SIGNON game OBSERVER password)"
 
 
 @dataclass

@@ -295,15 +295,13 @@ class Concede(Command):
 
 
 class _Press(Command):
+    role = Role.SPEAKER
     takes_body = True
     broadcast = False
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         game = ctx.game or ctx.observing
-        require(
-            game is not None, "sign on first (SIGNON game power password; an observer: SIGNON game OBSERVER password)"
-        )
-        assert game is not None
+        assert game is not None  # Role.SPEAKER: signed on, or an observer signed on
         written = _written_press(args, self.broadcast, self.usage)
         text = "\n".join(body).strip()
         require(bool(text), "the press message is empty (write it on the lines before ENDPRESS)")
