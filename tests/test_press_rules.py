@@ -219,7 +219,10 @@ def test_the_gm_reads_private_press_only_where_the_game_says_so(judge: Judge) ->
     assert not _read(judge, "gm@example.org", "Between us.")
     _press(judge, "France", "BROADCAST", "To all.")
     assert _read(judge, "gm@example.org", "To all.")  # broadcasts reach him, as every observer
-    _set(judge, "press.gm_reads=on")
+    _set(judge, "press.gm_reads=on")  # never behind the players' backs: everyone is told
+    told = [m.get_content() for m in judge.outbound(kind="notice", to="italy@example.org")
+            if str(m["Subject"]) == "alpha: the press rules changed"]  # fmt: skip
+    assert len(told) == 1 and "The GM is sent a copy of all press between players from now on." in told[0]
     assert "Press sent to 2 address(es)" in _press(judge, "France", "PRESS TO England", "Now he reads.")
     assert _read(judge, "gm@example.org", "Now he reads.")
     assert "the GM is sent a copy of all press between players (press.gm_reads=on)" in judge.mail(

@@ -245,6 +245,17 @@ class GmHandedOver(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PressRulesChanged(GameEvent):
+    """The GM changed the press rules of a running game (`SET press.gm_reads=on` ...): everyone in it is told, so
+    that no rule on who reads their press changes behind the players' backs."""
+
+    kind: ClassVar[str] = "press rules changed"
+    changed: tuple[tuple[str, str], ...] = ()
+    """each press setting SET named, and its value as the GM writes it"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class PressPosted(GameEvent):
     kind: ClassVar[str] = "press posted"
     stored: ClassVar[bool] = False  # the press table keeps press, with who may read it

@@ -49,6 +49,7 @@ from judge.game.events import (
     PlayerReplaced,
     PlayerResigned,
     PressPosted,
+    PressRulesChanged,
     Reminder,
     WaitingForReplacements,
 )
@@ -109,6 +110,7 @@ class Notifier:
             WaitingForReplacements: self._waiting,
             CoGmNamed: self._co_gm,
             GmHandedOver: self._handed_over,
+            PressRulesChanged: self._press_rules,
         }
 
     def handles(self, kind: type) -> bool:
@@ -291,6 +293,9 @@ class Notifier:
         return out + [self._told(a, "gm_handed_over", event.variant, reader="player", **values) for a in others]
 
     # --- press -------------------------------------------------------------------------------------------------
+
+    def _press_rules(self, event: PressRulesChanged) -> list[Outgoing]:
+        return self._announce(event, event.audience, "press_rules_changed", changed=list(event.changed))
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent
