@@ -87,9 +87,11 @@ def test_fake_press_may_pretend_another_set_of_readers(judge: Judge) -> None:
     assert "Press from France to England:" in _read(judge, "italy@example.org", "Just you.")[0]
 
 
-def test_press_to_the_gm_is_never_faked(judge: Judge) -> None:
+def test_press_to_the_gm_is_never_faked_and_grey_press_shows_no_sender(judge: Judge) -> None:
     _set(judge, "press.fake=on")
     assert "press to the GM alone is never faked" in _press(judge, "France", "PRESS TO GM AS Germany")
+    _set(judge, "press.type=both")
+    assert "grey press names no sender, so AS has none to show" in _press(judge, "France", "BROADCAST GREY AS Italy")
 
 
 def test_the_pages_show_the_fake_sender_never_the_true_one(judge: Judge) -> None:
@@ -184,6 +186,7 @@ def test_an_observer_signs_on_and_sends_press_as_the_players_do_by_default(judge
     (gm,) = _read(judge, "gm@example.org", "Hello all, from the gallery.")
     assert "Press from an observer (Wendy Watcher) to everybody:" in gm  # the GM is told who
     assert "not a command" in judge.mail("watcher@example.org", "SIGNON alpha OBSERVER watchpw\nA par - bur")
+    assert "Signed off." in judge.mail("watcher@example.org", "SIGNON alpha OBSERVER watchpw\nSIGNOFF")
 
 
 def test_observers_press_as_the_game_allows(judge: Judge) -> None:

@@ -126,7 +126,7 @@ class Signoff(Command):
     usage = "SIGNOFF"
     example = "SIGNOFF"
     summary = "end your orders (the rest of the mail is read as commands again)"
-    role = Role.SIGNED
+    role = Role.SPEAKER  # an observer signs off too
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)

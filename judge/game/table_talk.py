@@ -95,7 +95,10 @@ class TableTalk(UseCase):
             except HouseRuleError as exc:
                 raise GameError(str(exc)) from None
             if is_grey and shown_as is not None:
-                raise GameError("grey press names no sender: send it GREY or AS another power, not both")
+                raise GameError(
+                    "grey press names no sender, so AS has none to show: send it without AS, or WHITE where the "
+                    "game allows white press (press.type=both)"
+                )
             named = sides_named(game, () if everybody or only_gm else tuple(recipients))
             wanted = {power for side in named for power in side.powers}  # a player reads press to any of his
             if everybody:
