@@ -110,9 +110,8 @@ class TableTalk(UseCase):
             shown_sender = side_named_in(game, shown_as.split()).label if shown_as is not None else None
             shown_recipients = None
             if shown_to is not None:
-                shown_recipients = (
-                    ["*"] if shown_to == ["*"] else sorted({s.label for s in sides_named(game, shown_to)})
-                )
+                shown_named = [] if shown_to == ["*"] else sides_named(game, shown_to)
+                shown_recipients = sorted({side.label for side in shown_named}) or ["*"]
             s.add(
                 Press(
                     game_id=game.id,
