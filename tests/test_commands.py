@@ -108,6 +108,7 @@ def test_a_header_injection_attempt_stays_in_the_subject(judge: Judge) -> None:
 
 def test_press_reaches_the_named_powers_and_the_gm(judge: Judge) -> None:
     _started(judge)
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press.gm_reads=on")  # the GM reads private press
     text = judge.mail(
         "france@example.org", "SIGNON alpha France francepw\nPRESS TO England Germany\nShall we?\nENDPRESS"
     )
@@ -151,7 +152,9 @@ def test_the_gms_terminate_is_announced_to_everyone_in_the_game(judge: Judge) ->
 
 def test_grey_press_held_for_the_results_names_its_sender_only_to_the_gm(judge: Judge) -> None:
     _started(judge)
-    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true press.type=grey")
+    judge.mail(
+        "gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true press.type=grey press.gm_reads=on"
+    )
     judge.mail("france@example.org", "SIGNON alpha France francepw\nPRESS TO England\nGuess who.\nENDPRESS")
     judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
     england = judge.outbound(kind="result", to="england@example.org")[0].get_content()
@@ -162,7 +165,7 @@ def test_grey_press_held_for_the_results_names_its_sender_only_to_the_gm(judge: 
 
 def test_press_held_for_the_results_reaches_only_its_recipients_with_them(judge: Judge) -> None:
     _started(judge)
-    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nSET press_with_results=true press.gm_reads=on")
     text = judge.mail(
         "france@example.org", "SIGNON alpha France francepw\nPRESS TO England\nMeet in the Channel?\nENDPRESS"
     )

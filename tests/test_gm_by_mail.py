@@ -300,7 +300,7 @@ def test_15_under_absence_hold_the_phase_goes_on_without_the_absent_power(judge:
 
 
 def test_15_grey_press_hides_its_sender_from_all_but_the_gm(judge: MailJudge) -> None:
-    judge.game("grey", options="press.type=both")
+    judge.game("grey", options="press.type=both press.gm_reads=on")  # the GM reads private press
     sent = judge.send(
         judge.player("grey", "France"), _signon(judge, "grey", "France") + "PRESS TO England GREY\nTrust me.\nENDPRESS"
     )

@@ -26,6 +26,7 @@ class Role(Enum):
     PLAYER = "a signed-on player"
     MASTER = "the game's GM"
     SIGNED = "anyone signed on"
+    SPEAKER = "anyone signed on, an observer too (SIGNON game OBSERVER password)"
 
 
 @dataclass
@@ -46,6 +47,8 @@ class MailContext:
     """signed on as the game's GM"""
     as_address: str | None = None
     """the address of the signed-on player (the sender may write from another address)"""
+    observing: str | None = None
+    """the game an observer signed on to (`SIGNON game OBSERVER password`): he may send press, nothing else"""
     orders: list[str] = field(default_factory=list)
     later_phase: tuple[str, ...] | None = None
     """the words of the PHASE line the orders that follow are held for (a later phase), until the next PHASE,

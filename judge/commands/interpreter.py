@@ -79,6 +79,8 @@ def run_command(ctx: MailContext, line: str, name: str, args: list[str], body: l
             raise CommandError("this is a GM command: sign on as MASTER first (SIGNON game MASTER password)")
         if cls.role is Role.SIGNED and not ctx.signed_on:
             raise CommandError("sign on first (SIGNON game power password)")
+        if cls.role is Role.SPEAKER and not (ctx.signed_on or ctx.observing):
+            raise CommandError("sign on first (SIGNON game power password; an observer: SIGNON game OBSERVER password)")
         output = cls().run(ctx, args, body)
     except (CommandError, GameError) as exc:
         del ctx.games.events[raised:]  # undone with the command's savepoint

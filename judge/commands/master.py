@@ -364,3 +364,61 @@ class Status(Command):
                 lines.append(f"{'':{width}}" + "; ".join(n for n in notes if n))
         lines.append("")
         return lines + options_lines(view.options, view.settings)
+
+
+@command
+class Promote(Command):
+    name = "PROMOTE"
+    usage = "PROMOTE address"
+    example = "SIGNON alpha MASTER gmpass / PROMOTE carol@example.org"
+    summary = (
+        "name a registered player a co-GM, who may do all you do (he signs on as MASTER with his own password); "
+        "both of you are told"
+    )
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1 and "@" in args[0], f"usage: {self.usage}")
+        who = ctx.games.masters.promote(_game(ctx), args[0])
+        return [
+            f"{who} is a co-GM of {_game(ctx)}: he signs on with SIGNON {_game(ctx)} MASTER and his own password. "
+            "He and the GM are told; DEMOTE takes it back."
+        ]
+
+
+@command
+class Demote(Command):
+    name = "DEMOTE"
+    usage = "DEMOTE address"
+    example = "SIGNON alpha MASTER gmpass / DEMOTE carol@example.org"
+    summary = "a co-GM is no longer one; both of you are told"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1 and "@" in args[0], f"usage: {self.usage}")
+        who = ctx.games.masters.demote(_game(ctx), args[0])
+        return [f"{who} is no longer a co-GM of {_game(ctx)}; he and the GM are told."]
+
+
+@command
+class Handover(Command):
+    name = "HANDOVER"
+    usage = "HANDOVER address"
+    example = "SIGNON alpha MASTER gmpass / HANDOVER dave@example.org"
+    summary = (
+        "hand the game to another registered player, its GM from now on (the judge's admin may, for a GM who "
+        "vanished); the new GM and the old are told, and the game"
+    )
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1 and "@" in args[0], f"usage: {self.usage}")
+        game = _game(ctx)
+        who = ctx.games.masters.hand_over(game, args[0])
+        flush_orders(ctx)
+        ctx.game = ctx.power = None  # the rest of this mail is no longer the GM's
+        ctx.master = False
+        return [
+            f"{who} is the GM of {game} from now on (he signs on with SIGNON {game} MASTER and his own password); "
+            "he, the old GM and everyone in the game are told. You are signed off."
+        ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
@@ -101,11 +102,15 @@ class Observe(Command):
 class Signon(Command):
     name = "SIGNON"
     usage = (
-        "SIGNON game power password   (or njudge's SIGNON Fgame password; SIGNON ?game password [powers] joins a "
-        "forming game; SIGNON ? yourpassword [variant] [powers] joins the one open to anyone that waited longest)"
+        "SIGNON game power password   (or njudge's SIGNON Fgame password; SIGNON game OBSERVER password; "
+        "SIGNON ?game password [powers] joins a forming game; SIGNON ? yourpassword [variant] [powers] joins the "
+        "one open to anyone that waited longest)"
     )
     example = "SIGNON alpha France s3cret   (CW Heptadiplomacy: SIGNON hep England s3cret, or Player 2)"
-    summary = "sign on as your power or player (or as MASTER); the lines after it are your orders"
+    summary = (
+        "sign on as your power or player (or as MASTER; an observer as OBSERVER, for press); the lines after it "
+        "are your orders"
+    )
     secrets = (-1,)
 
     @classmethod
@@ -130,7 +135,17 @@ class Signon(Command):
             args = [game, power, args[1]]
         require(len(args) >= 3, f"usage: {self.usage}")
         who = " ".join(args[1:-1])  # a player's name may be two words (Player 2)
-        signed = ctx.games.seating.signon(args[0].lower(), who, args[-1])
+        if who.upper() == "OBSERVER":  # njudge's observer signon: for press, with his registered password
+            ctx.game = ctx.power = ctx.as_address = ctx.later_phase = None
+            ctx.master = False
+            ctx.as_address = ctx.games.seating.signon_observer(args[0].lower(), ctx.sender, args[-1])
+            ctx.observing = ctx.game_of_reply = args[0].lower()
+            return [f"Signed on to {ctx.observing} as an observer: you may send press as the game allows it."]
+        ctx.observing = None
+        admin = ctx.config.admin.strip().lower() if ctx.config.admin else None  # he stands in for a vanished GM,
+        signed = ctx.games.seating.signon(  # from his own address only
+            args[0].lower(), who, args[-1], admin=admin if admin and ctx.sender.strip().lower() == admin else None
+        )
         ctx.later_phase = None
         ctx.game = args[0].lower()
         ctx.master = signed.power == "MASTER"
@@ -175,11 +190,11 @@ class Signoff(Command):
     usage = "SIGNOFF"
     example = "SIGNOFF"
     summary = "end your orders (the rest of the mail is read as commands again)"
-    role = Role.SIGNED
+    role = Role.SPEAKER  # an observer signs off too
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         flush_orders(ctx)
-        ctx.game = ctx.power = ctx.as_address = ctx.later_phase = None
+        ctx.game = ctx.power = ctx.as_address = ctx.later_phase = ctx.observing = None
         ctx.master = False
         return ["Signed off."]
 
@@ -363,46 +378,97 @@ class Concede(Command):
 
 
 class _Press(Command):
-    role = Role.SIGNED
+    role = Role.SPEAKER
     takes_body = True
     broadcast = False
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
-        assert ctx.game is not None
-        words = [a for a in args if a.upper() not in ("GREY", "GRAY", "WHITE")]
-        marked = {a.upper() for a in args} - {a.upper() for a in words}
-        grey = True if marked & {"GREY", "GRAY"} else False if "WHITE" in marked else None
-        require(len(marked) <= 1, "press is GREY or WHITE, not both")
-        to: list[str] = ["*"]
-        if not self.broadcast:
-            require(len(words) >= 2 and words[0].upper() == "TO", f"usage: {self.usage}")
-            to = words[1:]
-        else:
-            require(not words, f"usage: {self.usage}")
+        game = ctx.game or ctx.observing
+        assert game is not None  # Role.SPEAKER: signed on, or an observer signed on
+        written = _written_press(args, self.broadcast, self.usage)
         text = "\n".join(body).strip()
         require(bool(text), "the press message is empty (write it on the lines before ENDPRESS)")
         gm_writes = ctx.master and ctx.power is None
-        sender = None if gm_writes else ctx.power
-        sent = ctx.games.talk.post_press(ctx.game, sender, to, text, grey)
-        readers = len(sent.to) + 1
+        sender = None if gm_writes or ctx.observing else ctx.power
+        sent = ctx.games.talk.post_press(
+            game,
+            sender,
+            written.to,
+            text,
+            written.grey,
+            observer=ctx.as_address if ctx.observing else None,
+            shown_as=written.shown_as,
+            shown_to=written.shown_to,
+        )
+        readers = len(sent.to) + (1 if sent.gm is not None and not gm_writes else 0)
         if sent.held:
             return [f"Press held: it goes to {readers} address(es) with the next results."]
-        grey_note = " as grey press (your power is not named)" if sent.press["grey"] else ""
-        return [f"Press sent{grey_note} to {readers if not gm_writes else readers - 1} address(es)."]
+        notes = []
+        if sent.press["grey"]:
+            notes.append("as grey press (your power is not named)" if sender else "as grey press (unsigned)")
+        if written.shown_as or written.shown_to:
+            notes.append("as fake press (its readers see the heading you chose; the GM is told the truth)")
+        return [f"Press sent{' ' + ' and '.join(notes) if notes else ''} to {readers} address(es)."]
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A PRESS or BROADCAST line as read: the readers, GREY or WHITE (None: the game's default), and what fake
+    press shows (`AS power`, `FAKE TO names` or `FAKE BROADCAST`)."""
+
+    to: list[str]
+    grey: bool | None
+    shown_as: str | None
+    shown_to: list[str] | None
+
+
+def _written_press(args: list[str], broadcast: bool, usage: str) -> _Written:
+    """Read `PRESS TO names [GREY|WHITE] [AS power] [FAKE TO names | FAKE BROADCAST]` (BROADCAST without TO):
+    njudge's FAKE words and DPjudge's impersonation, AS. Two readings of one line are refused, never guessed."""
+    words = [a for a in args if a.upper() not in ("GREY", "GRAY", "WHITE")]
+    marked = {a.upper() for a in args} - {a.upper() for a in words}
+    require(len(marked) <= 1, "press is GREY or WHITE, not both")
+    grey = True if marked & {"GREY", "GRAY"} else False if "WHITE" in marked else None
+    upper = [w.upper() for w in words]
+    shown_to: list[str] | None = None
+    if "FAKE" in upper:
+        at = upper.index("FAKE")
+        faked, words, upper = words[at + 1 :], words[:at], upper[:at]
+        if not faked or [w.upper() for w in faked] == ["BROADCAST"]:
+            shown_to = ["*"]
+        else:
+            require(faked[0].upper() == "TO" and len(faked) > 1, "fake press is FAKE TO names or FAKE BROADCAST")
+            shown_to = faked[1:]
+    shown_as = None
+    if "AS" in upper:
+        at = upper.index("AS")
+        require(at + 1 < len(words), "AS names the power the press is shown as from: AS Germany")
+        shown_as, words = " ".join(words[at + 1 :]), words[:at]
+    if broadcast:
+        require(not words, f"usage: {usage}")
+        return _Written(["*"], grey, shown_as, shown_to)
+    require(len(words) >= 2 and words[0].upper() == "TO", f"usage: {usage}")
+    return _Written(words[1:], grey, shown_as, shown_to)
 
 
 @command
 class Press(_Press):
     name = "PRESS"
-    usage = "PRESS TO player [player ...] [GREY] ... ENDPRESS   (any name the judge prints; PRESS TO GM: the GM alone)"
-    example = "PRESS TO England Germany / Shall we? / ENDPRESS"
-    summary = "send press to some powers (GREY: without naming yours, where the game allows it)"
+    usage = (
+        "PRESS TO player [player ...] [GREY] [AS player] [FAKE TO player ... | FAKE BROADCAST] ... ENDPRESS   "
+        "(any name the judge prints; PRESS TO GM: the GM alone)"
+    )
+    example = "PRESS TO England Germany / Shall we? / ENDPRESS   (fake press: PRESS TO England AS Germany)"
+    summary = (
+        "send press to some powers (GREY: without naming yours; AS, FAKE: shown as from or to others; where the "
+        "game allows it)"
+    )
 
 
 @command
 class Broadcast(_Press):
     name = "BROADCAST"
-    usage = "BROADCAST [GREY] ... ENDPRESS"
+    usage = "BROADCAST [GREY] [AS player] [FAKE TO player ...] ... ENDPRESS"
     example = "BROADCAST / Peace in our time. / ENDPRESS"
     summary = "send press to every power (and the game's observers)"
     broadcast = True

@@ -15,3 +15,18 @@ def options_lines(options: dict[str, Any], settings: dict[str, Any]) -> list[str
     """Two lines: the rule options chosen (or the variant's defaults) and the settings given (or the judge's)."""
     chosen, given = shown_pairs(options, settings)
     return [f"Rule options: {chosen or DEFAULT_OPTIONS}", f"Settings: {given or DEFAULT_SETTINGS}"]
+
+
+def press_lines(co_gms: tuple[str, ...], observers: tuple[str, ...], gm_reads: bool) -> list[str]:
+    """LIST's lines on who runs and watches a game and who reads its private press (issues 43 and 44): the co-GMs
+    and the observers by name, listed as such, and whether the GM is sent the players' private press."""
+    lines = []
+    if co_gms:
+        lines.append(f"  Co-GMs: {', '.join(co_gms)}")
+    if observers:
+        lines.append(f"  Observers: {', '.join(observers)}")
+    if gm_reads:
+        lines.append("  Private press: the GM is sent a copy of all press between players (press.gm_reads=on).")
+    else:
+        lines.append("  Private press: the GM does not read press between players (press.gm_reads=off).")
+    return lines

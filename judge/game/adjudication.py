@@ -31,11 +31,13 @@ from judge.game.checking import (
 )
 from judge.game.errors import GameError
 from judge.game.events import PhaseProcessed
+from judge.game.house_rules import PressRules
 from judge.game.later_orders import file_held_orders
+from judge.game.names import as_shown
 from judge.game.settings import results_style
 from judge.game.store import rules_of
 from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, side_of, sides_of
-from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Press, SeatStatus
+from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Player, Press, SeatStatus
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -274,6 +276,9 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
     ).all()
     for press in held:
         press.released = True
+    gm_reads = PressRules.of(game.settings).gm_reads
+    observers = {p.observer for p in held if p.observer}
+    names = dict(s.execute(select(Player.address, Player.name).where(Player.address.in_(observers))).all())
     return [
         {
             "sender": p.sender,
@@ -281,6 +286,12 @@ def release_press(s: Session, game: Game) -> list[dict[str, Any]]:
             "readers": sorted(press_readers(game, p.recipients)),
             "body": p.body,
             "grey": p.grey,
+            "shown_sender": p.shown_sender,
+            "shown_recipients": list(p.shown_recipients) if p.shown_recipients is not None else None,
+            "observer": as_shown(names.get(p.observer, p.observer)) if p.observer else None,
+            # the GM's copy, as when it was sent (judge.game.table_talk): press to everybody or to him, his own, or
+            # every message where he reads all private press (`press.gm_reads`)
+            "gm_copy": gm_reads or list(p.recipients) in (["*"], ["MASTER"]) or (p.sender is None and not p.observer),
         }
         for p in held
     ]

@@ -95,6 +95,8 @@ class GameStarted(GameEvent):
     deadline: datetime | None = None
     unplayed: tuple[str, ...] = ()
     """the sides left in civil disorder (START CD), as lists name them"""
+    gm_reads_press: bool = False
+    """`press.gm_reads`: the GM is sent all private press, which the start mail tells the players"""
     sides: tuple[Side, ...] = field(default=(), metadata=PRIVATE, repr=False)
     """what each player holds, for his own "you play" line (under CW Heptadiplomacy option B, his board-nations)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
@@ -239,6 +241,52 @@ class JoinAnswered(GameEvent):
     approved: bool = False
     side: str | None = field(default=None, metadata=PRIVATE, repr=False)
     """the open place he asked for; None: a place in the forming game"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoGmNamed(GameEvent):
+    """The GM (or the judge's admin) named a co-GM, who may do all the GM does (`PROMOTE`), or took that back
+    (`DEMOTE`): the co-GM and the GM are told."""
+
+    kind: ClassVar[str] = "co-GM named"
+    stored: ClassVar[bool] = False
+    co_gm: str = ""
+    """the co-GM's registered name"""
+    address: str = field(metadata=PRIVATE, repr=False)
+    """the co-GM's address"""
+    gm: str = ""
+    """the GM's registered name"""
+    gm_address: str = field(metadata=PRIVATE, repr=False)
+    named: bool = True
+    """named (True) or no longer a co-GM (False)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GmHandedOver(GameEvent):
+    """The game has another GM (`HANDOVER`, by its GM, a co-GM or the judge's admin for a GM who vanished): the new
+    GM and the old are told, and everyone else in the game who the GM is now (by name, never an address)."""
+
+    kind: ClassVar[str] = "GM handed over"
+    stored: ClassVar[bool] = False
+    new: str = ""
+    """the new GM's registered name"""
+    new_address: str = field(metadata=PRIVATE, repr=False)
+    old: str = ""
+    """the old GM's registered name"""
+    old_address: str = field(metadata=PRIVATE, repr=False)
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+    """everyone in the game, the new GM as its GM"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PressRulesChanged(GameEvent):
+    """The GM changed the press rules of a running game (`SET press.gm_reads=on` ...): everyone in it is told, so
+    that no rule on who reads their press changes behind the players' backs."""
+
+    kind: ClassVar[str] = "press rules changed"
+    changed: tuple[tuple[str, str], ...] = ()
+    """each press setting SET named, and its value as the GM writes it"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)

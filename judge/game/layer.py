@@ -18,6 +18,7 @@ from judge.game.deadlines import Deadlines
 from judge.game.events import GameEvent
 from judge.game.later_orders import LaterOrders
 from judge.game.listing import Listing
+from judge.game.masters import Masters
 from judge.game.openings import Openings
 from judge.game.orders import Orders
 from judge.game.reads import Reads
@@ -52,6 +53,7 @@ class Games:
         self.listing = Listing(*parts)
         self.web = WebAccess(*parts)
         self.openings = Openings(*parts)
+        self.masters = Masters(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

@@ -8,19 +8,20 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Text, and_, cast, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from judge.engine import Phase
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
+from judge.game.house_rules import PressRules
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
 from judge.game.preferences import first_choices
 from judge.game.public_events import public_events
 from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
+from judge.game.use_case import UseCase, audience_of, phase_name, registered_names, side_of, sides_of
 from judge.game.views import (
     GameListing,
     GameView,
@@ -92,6 +93,9 @@ class Reads(UseCase):
                 settings=given_settings(game.settings),
                 open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
                 places=len(sides_of(game)),
+                co_gms=registered_names(s, game.co_gms or ()),
+                observers=registered_names(s, game.observers or ()),
+                gm_reads_press=PressRules.of(game.settings).gm_reads,
             )
 
     def gm_view(self, name: str) -> GmView:
@@ -252,10 +256,7 @@ class Reads(UseCase):
             )
             centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
             rows = s.scalars(select(Press).where(Press.game_id == game.id, _TO_EVERYBODY).order_by(Press.id))
-            press = tuple(
-                PublicPress(row.phase_index, None if row.grey else (row.sender or "GM"), row.body, row.created_at)
-                for row in rows
-            )
+            press = tuple(PublicPress(row.phase_index, _public_sender(row), row.body, row.created_at) for row in rows)
             events = public_events(s, game, phases)
             return PublicHistory(phases, press, tuple(centres), events)
 
@@ -281,6 +282,11 @@ class Reads(UseCase):
             ).one()
             counts = (*phases, *press, *events)
             return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
+
+
+def _public_sender(row: Press) -> str | None:
+    """Who the pages say sent a message everybody read: as its readers were shown it (fake press: never the truth)."""
+    return None if row.grey else "Observer" if row.observer else (row.shown_sender or row.sender or "GM")
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
@@ -313,6 +319,9 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         private=is_private(game.settings),
         position={k: game.position[k] for k in _SHOWN_POSITION if k in game.position} if game.position else None,
         open_sides=_open_sides(game) if game.status == GameStatus.FORMING else (),
+        co_gms=registered_names(object_session(game), game.co_gms or ()),
+        observers=registered_names(object_session(game), game.observers or ()),
+        gm_reads_press=PressRules.of(game.settings).gm_reads,
     )
 
 

@@ -14,6 +14,7 @@ from judge.contract import position_json
 from judge.game import openings
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
+from judge.game.house_rules import PressRules
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
 from judge.game.preferences import assign, read_preferences, shown_preferences
 from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
@@ -240,6 +241,7 @@ class Seating(UseCase):
             seats=lines,
             deadline=game.deadline,
             unplayed=tuple(left),
+            gm_reads_press=PressRules.of(game.settings).gm_reads,
             sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )
@@ -262,10 +264,11 @@ class Seating(UseCase):
             game.observers = sorted(observers)
             return password is not None
 
-    def signon(self, name: str, power: str, password: str) -> SignedOn:
+    def signon(self, name: str, power: str, password: str, admin: str | None = None) -> SignedOn:
         """Check a SIGNON: the password of the player holding `power` -- a side's name (`England`, `Player 2`) or
-        any of its powers -- or of the GM for MASTER. Every failure says the same, so that a wrong guess learns
-        nothing about the game."""
+        any of its powers -- or, for MASTER, the registered password of the GM, of a co-GM (`PROMOTE`) or of the
+        judge's admin (`admin`, his address: he stands in for a GM who vanished). Every failure says the same, so
+        that a wrong guess learns nothing about the game."""
         failed = GameError("signon failed: wrong game, power or password")
         with self.store.plain() as s:
             game = self.store.find_snapshot(s, name)
@@ -274,6 +277,12 @@ class Seating(UseCase):
             if power.upper() in ("MASTER", "GM"):
                 if verify_password(password, game.gm_password_hash):
                     return SignedOn("MASTER", "MASTER", (), game.gm_address)
+                others = [*(s.scalar(select(Game.co_gms).where(Game.id == game.id)) or []), *([admin] if admin else [])]
+                for address, hashed in s.execute(
+                    select(Player.address, Player.password_hash).where(Player.address.in_(others))
+                ).all():
+                    if verify_password(password, hashed):
+                        return SignedOn("MASTER", "MASTER", (), address)
                 raise failed
             named = game.rules.board.lookup_power(power) if game.position else None
             named = named or next(
@@ -295,6 +304,21 @@ class Seating(UseCase):
                     held = tuple(o.power for o in game.seats if o.power and o.address == seat.address)
                     return SignedOn(canonical, side.label if len(side.powers) > 1 else canonical, held, seat.address)
             raise failed
+
+    def signon_observer(self, name: str, address: str, password: str) -> str:
+        """Check an observer's SIGNON (`SIGNON game OBSERVER password`, njudge's observer signon): the sending
+        address observes the game and the password is its registered one. Returns the address. Every failure says
+        what a failed SIGNON always says."""
+        failed = GameError("signon failed: wrong game, power or password")
+        with self.store.plain() as s:
+            observers = s.scalar(select(Game.observers).where(Game.name == name))
+            address = address.strip().lower()
+            if address not in (observers or []):
+                raise failed
+            player = s.scalar(select(Player).where(Player.address == address))
+            if player is None or not verify_password(password, player.password_hash):
+                raise failed
+            return address
 
     def power_named(self, name: str, text: str) -> str:
         """The power of the game `text` names (`France`, `F`, `french`, `1:England`; a side's name, `Player 2`,

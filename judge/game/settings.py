@@ -97,6 +97,31 @@ SETTINGS: dict[str, Setting] = {
     "join.takeover": Setting(
         "bool", "a registered player may TAKEOVER an open place (abandoned, resigned, never filled) (on)"
     ),
+    # press rules (piece `press`, issues 43 and 44; the defaults are njudge's and DPjudge's: judge.game.house_rules)
+    "press.fake": Setting(
+        "bool",
+        "a player may send press shown as from another power (AS France) or as to others (FAKE TO ...); "
+        "the GM is told the truth (default off)",
+    ),
+    "press.minor": Setting("bool", "press between players in retreat and adjustment phases too (default on)"),
+    "press.late": Setting(
+        "bool", "after the deadline, a player whose orders are missing may still send press (default on)"
+    ),
+    "press.grace": Setting(
+        "bool", "after the deadline, while anyone's orders are missing, press between players goes on (default on)"
+    ),
+    "press.must_order": Setting(
+        "bool", "a player sends press (but to the GM) only once his orders for the phase are in (default off)"
+    ),
+    "press.observers": Setting(
+        "choice",
+        "what press observers may send: any (as players), white (never grey), broadcast (to everybody only), "
+        "none (to the GM only) (default any)",
+        ("any", "white", "broadcast", "none"),
+    ),
+    "press.gm_reads": Setting(
+        "bool", "the GM is sent a copy of all private press between players; the players are told (default off)"
+    ),
 }
 
 _ALIASES = {

@@ -14,7 +14,8 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, stored
 from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
-from judge.game.events import DeadlineMoved
+from judge.game.events import DeadlineMoved, PressRulesChanged
+from judge.game.house_rules import PressRules
 from judge.game.settings import SettingError, apply_setting, is_private, read_option, shown, shown_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
@@ -66,8 +67,13 @@ class Setup(UseCase):
                 variant.rules(options)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None
+            before = PressRules.of(game.settings)
             game.options = options
             game.settings = settings
+            press = tuple((c.name, c.value) for c in told if c.name.startswith("press."))
+            if press and game.status != GameStatus.FORMING and PressRules.of(settings) != before:
+                # the players are told the press rules, whether the GM reads their press above all: never silently
+                self.raise_event(s, game, PressRulesChanged(game=name, changed=press, audience=audience_of(game)))
             return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
 
     def set_note(self, name: str, note: str | None) -> None:

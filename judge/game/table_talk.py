@@ -5,52 +5,100 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.clock import as_utc
+from judge.engine.phase import PhaseType
 from judge.engine.supply import surviving_powers
 from judge.game.adjudication import release_press
 from judge.game.errors import GameError
 from judge.game.events import ConcessionMade, DrawVoted, GameEnded, HeldPressReleased, PressPosted
-from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressRules
+from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressMoment, PressRules
+from judge.game.names import as_shown
+from judge.game.orders_in import order_sets
 from judge.game.store import position_of
-from judge.game.use_case import UseCase, audience_of, finish, press_readers, seat_of, side_of, sides_named
+from judge.game.use_case import (
+    UseCase,
+    audience_of,
+    finish,
+    press_readers,
+    seat_of,
+    side_named_in,
+    side_of,
+    sides_named,
+)
 from judge.store import DrawVote, Game, GameStatus, Press, SeatStatus
 from judge.variants import get_variant
 
 
 @dataclass(frozen=True)
 class PressSent:
-    """A press message as stored, who reads it (`to`, then the GM, who reads every message), and whether it is
-    held for the next results."""
+    """A press message as stored, who reads it (`to`), the GM's address where he is sent a copy (None where he is
+    not: private press between players in a game without `press.gm_reads`), and whether it is held for the next
+    results. `press` carries the truth (`sender`, `recipients`) and what its readers are shown where it is fake
+    (`shown_sender`, `shown_recipients`), and the sending observer's name (`observer`), for the GM's heading."""
 
     press: dict[str, Any]
     to: list[str]
-    gm: str
+    gm: str | None
     held: bool
 
 
 class TableTalk(UseCase):
     def post_press(
-        self, name: str, sender: str | None, recipients: list[str], body: str, grey: bool | None = None
+        self,
+        name: str,
+        sender: str | None,
+        recipients: list[str],
+        body: str,
+        grey: bool | None = None,
+        *,
+        observer: str | None = None,
+        shown_as: str | None = None,
+        shown_to: list[str] | None = None,
     ) -> PressSent:
         """Store a press message, as the game's house rules allow it: to powers, to everybody (`["*"]`) or to the
         GM alone (`["GM"]`); grey as the game's press type and the sender's `grey` (GREY or WHITE written, or
-        None) say. Held for the next results under `press_with_results`; otherwise delivered now."""
+        None) say. `sender` is the power of the player who sends it, None for the GM or for the observer whose
+        address is `observer`. Fake press (`press.fake`) is shown to its readers as from the side `shown_as`
+        names and as to `shown_to` (`["*"]`: everybody); the GM is told the truth. Held for the next results
+        under `press_with_results`; otherwise delivered now."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             held = bool(game.settings.get("press_with_results", False))
             everybody = recipients == ["*"]
             only_gm = bool(recipients) and all(text.lower() in GM_NAMES for text in recipients)
             rules = PressRules.of(game.settings)
+            faked = shown_as is not None or shown_to is not None
+            observer_name = None
+            if observer is not None:
+                observer = observer.strip().lower()
+                if observer not in game.observers:
+                    raise GameError(f"you do not observe {name}: OBSERVE {name} <password> first")
+                observer_name = as_shown(self.store.player(s, observer).name)
             try:
-                if sender is not None:
+                if faked:
+                    rules.check_fake(only_gm)
+                if sender is not None or observer is not None:
+                    rules.check_moment(_moment(s, game, sender, self.clock.now()), only_gm, observer=sender is None)
+                if observer is not None:
+                    is_grey = rules.observer_grey(everybody, only_gm, grey)
+                elif sender is not None:
                     rules.check(everybody, only_gm)
-                is_grey = sender is not None and not only_gm and rules.grey(grey)
+                    is_grey = not only_gm and rules.grey(grey)
+                else:
+                    is_grey = False
             except HouseRuleError as exc:
                 raise GameError(str(exc)) from None
+            if is_grey and shown_as is not None:
+                raise GameError(
+                    "grey press names no sender, so AS has none to show: send it without AS, or WHITE where the "
+                    "game allows white press (press.type=both)"
+                )
             named = sides_named(game, () if everybody or only_gm else tuple(recipients))
             wanted = {power for side in named for power in side.powers}  # a player reads press to any of his
             if everybody:
@@ -59,6 +107,11 @@ class TableTalk(UseCase):
             stored = ["*"] if everybody else ["MASTER"] if only_gm else sorted({side.label for side in named})
             if sender is not None:
                 sender = side_of(game, sender).label
+            shown_sender = side_named_in(game, shown_as.split()).label if shown_as is not None else None
+            shown_recipients = None
+            if shown_to is not None:
+                shown_named = [] if shown_to == ["*"] else sides_named(game, shown_to)
+                shown_recipients = sorted({side.label for side in shown_named}) or ["*"]
             s.add(
                 Press(
                     game_id=game.id,
@@ -68,6 +121,9 @@ class TableTalk(UseCase):
                     body=body,
                     with_results=held,
                     grey=is_grey,
+                    shown_sender=shown_sender,
+                    shown_recipients=shown_recipients,
+                    observer=observer,
                     created_at=self.clock.now(),
                 )
             )
@@ -75,10 +131,21 @@ class TableTalk(UseCase):
             if everybody:
                 addresses.update(game.observers)
             addresses.discard(game.gm.address)
-            press = {"sender": sender, "recipients": stored, "body": body, "grey": is_grey}
-            sent = PressSent(press, sorted(addresses), game.gm.address, held)
+            gm_copy = everybody or only_gm or rules.gm_reads or (sender is None and observer is None)
+            press = {
+                "sender": sender,
+                "recipients": stored,
+                "body": body,
+                "grey": is_grey,
+                "shown_sender": shown_sender,
+                "shown_recipients": shown_recipients,
+                "observer": observer_name,
+                "gm_copy": gm_copy,
+            }
+            sent = PressSent(press, sorted(addresses), game.gm.address if gm_copy else None, held)
             if not held:
-                self.raise_event(s, game, PressPosted(game=name, sent=sent, by_gm=sender is None))
+                by_gm = sender is None and observer is None
+                self.raise_event(s, game, PressPosted(game=name, sent=sent, by_gm=by_gm))
             return sent
 
     def vote_draw(self, name: str, power: str, accept: bool, among: Sequence[str] = ()) -> list[str] | None:
@@ -191,9 +258,26 @@ def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
         if everyone:
             addresses.update(game.observers)
         addresses.discard(game.gm.address)
-        released.append(PressSent(press, sorted(addresses), game.gm.address, True))
+        released.append(PressSent(press, sorted(addresses), game.gm.address if press["gm_copy"] else None, True))
     if released:
         use_case.raise_event(s, game, HeldPressReleased(game=game.name, messages=tuple(released)))
+
+
+def _moment(s: Session, game: Game, sender: str | None, now: datetime) -> PressMoment:
+    """Where the game stands for the press rules: the phase's kind, the deadline passed or not, the sender's
+    orders in (all his side owes, without errors: njudge's complete orders) and anyone's still missing."""
+    if game.status != GameStatus.ACTIVE or game.position is None:
+        return PressMoment()
+    due, sets = order_sets(s, game)
+    played = {seat.power for seat in game.seats if seat.power and seat.player_id is not None}
+    missing = {power for power in due if power in played and (power not in sets or sets[power])}
+    owed = set(side_of(game, sender).powers) & due if sender is not None else set()
+    return PressMoment(
+        minor_phase=str(game.position["phase"]["type"]) in (PhaseType.RETREAT.value, PhaseType.ADJUSTMENT.value),
+        past_deadline=game.deadline is not None and as_utc(now) > as_utc(game.deadline),
+        sender_ordered=not owed & missing and all(power in sets and not sets[power] for power in owed),
+        anyone_late=bool(missing),
+    )
 
 
 def _unplayed(game: Game) -> set[str]:

@@ -3,10 +3,12 @@ use cases need (who gets its mail, when its phase falls due, how it ends)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.clock import Clock
@@ -16,10 +18,11 @@ from judge.engine.supply import powers_to_order
 from judge.game.attendance import extended_deadline
 from judge.game.errors import GameError
 from judge.game.events import Audience, GameEvent
+from judge.game.names import shown_name
 from judge.game.snapshot import Snapshot
 from judge.game.store import GameStore, rules_of
 from judge.game.timing import deadline_after, timing_from_settings
-from judge.store import Game, GameEventRecord, GameStatus, Seat
+from judge.store import Game, GameEventRecord, GameStatus, Player, Seat
 from judge.variants import Side, get_variant, side_named
 
 
@@ -168,3 +171,10 @@ def finish(game: Game, result: str, winners: list[str], now: datetime) -> None:
     game.result = result
     game.winners = sorted(winners)
     game.finished_at = now
+
+
+def registered_names(s: Session | None, addresses: Iterable[str]) -> tuple[str, ...]:
+    """The registered names of the players at these addresses (a game's co-GMs, its observers), sorted, as the pages
+    and LIST show them: never the addresses (`judge.game.names.shown_name`)."""
+    found = s.scalars(select(Player.name).where(Player.address.in_(set(addresses)))) if s and addresses else ()
+    return tuple(sorted(shown_name(name) for name in found))

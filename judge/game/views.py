@@ -79,6 +79,12 @@ class GameView:
     """in a forming game, the sides no joined player has asked for first"""
     places: int = 0
     """how many players the game takes"""
+    co_gms: tuple[str, ...] = ()
+    """the co-GMs' registered names (`PROMOTE`)"""
+    observers: tuple[str, ...] = ()
+    """the observers' registered names (never their addresses)"""
+    gm_reads_press: bool = False
+    """`press.gm_reads`: the GM is sent all private press (the players are told so)"""
 
     @property
     def started(self) -> bool:
@@ -192,6 +198,12 @@ class PublicGame:
     which the counts read), nothing else of the position"""
     open_sides: tuple[str, ...] = ()
     """in a forming game, the sides no player who joined asked for first (as LIST names them)"""
+    co_gms: tuple[str, ...] = ()
+    """the co-GMs' registered names"""
+    observers: tuple[str, ...] = ()
+    """the observers' registered names (never their addresses)"""
+    gm_reads_press: bool = False
+    """`press.gm_reads`: the GM is sent all private press"""
 
 
 @dataclass(frozen=True)
@@ -236,7 +248,7 @@ class PublicPress:
 
     phase_index: int
     sender: str | None
-    """the sending power, "GM", or None for grey press"""
+    """the sending power (as fake press showed it), "GM", "Observer", or None for grey press"""
     body: str
     at: datetime
 

@@ -70,9 +70,11 @@ def _results(
         visible = tuple(
             i
             for i, press in enumerate(processed.press)
-            if gm or press["recipients"] == ["*"] or powers & set(press.get("readers", press["recipients"]))
+            if (gm and press.get("gm_copy", True))
+            or press["recipients"] == ["*"]
+            or powers & set(press.get("readers", press["recipients"]))
         )
-        if gm and any(processed.press[i].get("grey") for i in visible):
+        if gm and any(_told_the_gm(processed.press[i]) for i in visible):
             visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet
         with_picture = bool(pictures) and (gm or not powers or not powers <= set(processed.pictures_off))
         sheets.setdefault((visible, with_picture), []).append(address)
@@ -156,3 +158,10 @@ def readers_mail(config: Config, addresses: list[str], game: str, subject: str, 
     to = readers[0] if len(readers) == 1 else Group(f"{game} results")
     mail = notice(config, to, subject, text)
     return ResultsMail(mail, bytes(mail), readers)
+
+
+def _told_the_gm(press: dict[str, Any]) -> bool:
+    """Whether the GM's heading of a press message differs from its readers': a grey sender, an observer, or what
+    fake press pretends (`templates/press_heading.txt.j2`)."""
+    faked = press.get("shown_sender") is not None or press.get("shown_recipients") is not None
+    return bool(press.get("grey") or press.get("observer") or faked)

@@ -81,6 +81,13 @@ def notice(config: Config, to: str | Group, subject: str, body: str, kind: str =
 
 def press_heading(press: dict[str, Any], for_gm: bool, variant: str | None = None) -> str:
     """The line above a press message, in its own mail and in the results (`templates/press_heading.txt.j2`): who
-    sent it (unless grey, but for the GM) and to whom."""
-    values = {"sender": press["sender"], "recipients": press["recipients"], "grey": bool(press.get("grey"))}
+    sent it (unless grey, but for the GM) and to whom; fake press as its readers are to see it, the truth to the GM."""
+    values = {
+        "sender": press["sender"],
+        "recipients": press["recipients"],
+        "grey": bool(press.get("grey")),
+        "shown_sender": press.get("shown_sender"),
+        "shown_recipients": press.get("shown_recipients"),
+        "observer": press.get("observer"),
+    }
     return render("press_heading.txt.j2", variant or None, for_gm=for_gm, **values)

@@ -29,6 +29,7 @@ from judge.config import Config
 from judge.engine import PhaseType
 from judge.game.events import (
     Audience,
+    CoGmNamed,
     ConcessionMade,
     DeadlineMoved,
     DrawVoted,
@@ -38,6 +39,7 @@ from judge.game.events import (
     GameResumed,
     GameRolledBack,
     GameStarted,
+    GmHandedOver,
     HeldPressReleased,
     JoinAnswered,
     JoinAsked,
@@ -50,6 +52,7 @@ from judge.game.events import (
     PlayerReplaced,
     PlayerResigned,
     PressPosted,
+    PressRulesChanged,
     Reminder,
     WaitingForReplacements,
 )
@@ -111,6 +114,9 @@ class Notifier:
             WaitingForReplacements: self._waiting,
             JoinAsked: self._join_asked,
             JoinAnswered: self._join_answered,
+            CoGmNamed: self._co_gm,
+            GmHandedOver: self._handed_over,
+            PressRulesChanged: self._press_rules,
         }
 
     def handles(self, kind: type) -> bool:
@@ -197,6 +203,7 @@ class Notifier:
                     code=phase.code,
                     deadline_code=phase.code if event.deadline else None,
                     variant=event.variant,
+                    gm_reads_press=event.gm_reads_press,
                 )
             )
         return out
@@ -284,14 +291,37 @@ class Notifier:
         values = {"game": event.game, "approved": event.approved, "side": event.side}
         return [self._told(event.address, "join_answered", event.variant, **values)]
 
+    # --- who runs the game -------------------------------------------------------------------------------------
+
+    def _co_gm(self, event: CoGmNamed) -> list[Outgoing]:
+        """The co-GM named (or no longer) and the GM, each told in words for him."""
+        values = {"game": event.game, "co_gm": event.co_gm, "gm": event.gm, "named": event.named}
+        return [
+            self._told(event.address, "co_gm_named", event.variant, you=True, **values),
+            self._told(event.gm_address, "co_gm_named", event.variant, you=False, **values),
+        ]
+
+    def _handed_over(self, event: GmHandedOver) -> list[Outgoing]:
+        """The new GM told how to sign on, the old GM that the game is no longer his, everyone else who the GM is
+        now (by name)."""
+        values = {"game": event.game, "new": event.new, "old": event.old}
+        out = [
+            self._told(event.new_address, "gm_handed_over", event.variant, reader="new", **values),
+            self._told(event.old_address, "gm_handed_over", event.variant, reader="old", **values),
+        ]
+        others = [a for a in event.audience.everyone() if a not in (event.new_address, event.old_address)]
+        return out + [self._told(a, "gm_handed_over", event.variant, reader="player", **values) for a in others]
+
     # --- press -------------------------------------------------------------------------------------------------
+
+    def _press_rules(self, event: PressRulesChanged) -> list[Outgoing]:
+        return self._announce(event, event.audience, "press_rules_changed", changed=list(event.changed))
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent
         out = []
-        for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
-            if for_gm and event.by_gm:
-                continue  # the GM wrote it
+        gm = [] if sent.gm is None or event.by_gm else [(sent.gm, True)]  # no copy to the GM who wrote it
+        for address, for_gm in [*((a, False) for a in sent.to), *gm]:
             heading = press_heading(sent.press, for_gm, event.variant)
             out.append(
                 self._told(
@@ -300,7 +330,7 @@ class Notifier:
                     event.variant,
                     "press",
                     game=event.game,
-                    sender=sent.press["sender"],
+                    sender=_sender_shown(sent.press, for_gm),
                     grey=bool(sent.press.get("grey")),
                     heading=heading,
                     body=sent.press["body"],
@@ -311,7 +341,8 @@ class Notifier:
     def _held_press(self, event: HeldPressReleased) -> list[Outgoing]:
         out = []
         for sent in event.messages:
-            for address, for_gm in [*((a, False) for a in sent.to), (sent.gm, True)]:
+            gm = [] if sent.gm is None else [(sent.gm, True)]
+            for address, for_gm in [*((a, False) for a in sent.to), *gm]:
                 heading = press_heading(sent.press, for_gm, event.variant)
                 out.append(
                     self._told(
@@ -434,3 +465,13 @@ class Notifier:
             self._told(self.config.admin, "game_work_failed", None, error=event.error, **values),
             self._told(event.gm, "game_work_failed_gm", None, **values),
         ]
+
+
+def _sender_shown(press: dict[str, Any], for_gm: bool) -> str | None:
+    """The power a press mail's subject names as its sender: the truth for the GM, what fake press shows to the
+    others; none for an observer's (the heading says an observer sent it) or a grey message's (the template
+    leaves a grey sender out)."""
+    if press.get("observer"):
+        return None
+    shown = press["sender"] if for_gm else press.get("shown_sender") or press["sender"]
+    return None if shown is None else str(shown)

@@ -144,6 +144,8 @@ class Game(Base):
     """the addresses that observe the game (`OBSERVE`), sorted"""
     concessions: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     """power -> the power its player concedes to (`CONCEDE`)"""
+    co_gms: Mapped[list[str] | None] = mapped_column(JSON, nullable=True, default=list)
+    """the addresses of the co-GMs the GM named (`PROMOTE`), sorted: each signs on as MASTER with his own password"""
     pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
     """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
@@ -325,6 +327,12 @@ class Press(Base):
     grey: Mapped[bool] = mapped_column(default=False, server_default=false())
     """grey press: the recipients are not told who sent it (the GM is)"""
     released: Mapped[bool] = mapped_column(default=False)
+    shown_sender: Mapped[str | None] = mapped_column(String(32), default=None)
+    """fake press (`press.fake`): the power its readers are told sent it (`sender` stays the truth, for the GM)"""
+    shown_recipients: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    """fake press: whom its readers are told it went to (["*"]: everybody); None: the truth"""
+    observer: Mapped[str | None] = mapped_column(String(320), default=None)
+    """the address of the observer who sent it (`press.observers`); None for a power's or the GM's"""
     created_at: Mapped[datetime]
 
 
