@@ -11,6 +11,7 @@ from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.engine import Phase
+from judge.game.anonymity import joined_names, known_as
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
@@ -80,7 +81,7 @@ class Reads(UseCase):
                 seats=tuple(
                     SeatView(
                         power=seat.power,
-                        player=as_shown(seat.player.name) if seat.player else None,
+                        player=known_as(game, seat.player),
                         address=seat.player.address if seat.player else None,
                         status=seat.status,
                         missed=seat.missed,
@@ -301,7 +302,7 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         deadline=None if finished or game.status == GameStatus.PAUSED else game.deadline,
         gm=shown_name(game.gm.name),
         players=_players(game, orders or {}),
-        joined=tuple(sorted({shown_name(seat.player.name) for seat in game.seats if seat.player}))
+        joined=joined_names(game, (seat.player for seat in game.seats if seat.player))
         if game.status == GameStatus.FORMING
         else (),
         places=len(sides_of(game)),
@@ -369,7 +370,7 @@ def _players(game: Game, orders: dict[str, str] | None = None) -> tuple[PlayerVi
         seats = [by_power[p] for p in side.powers if p in by_power]
         if seats:
             holder = next((seat.player for seat in seats if seat.player), None)
-            name = shown_name(holder.name) if holder else None
+            name = known_as(game, holder)
             shown = (orders or {}).get(side.label)
             found.append(PlayerView(side.label, name, side_status(seats), side.powers, shown))
     return tuple(sorted(found, key=lambda p: p.side))

@@ -15,7 +15,7 @@ from judge.game.attendance import AbsenceError, absence_of, absences, extended_d
 from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved
-from judge.game.settings import SettingError, apply_setting, is_private, read_option, shown, shown_option
+from judge.game.settings import SettingError, apply_setting, is_gunboat, is_private, read_option, shown, shown_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, seat_of, side_of
@@ -66,9 +66,21 @@ class Setup(UseCase):
                 variant.rules(options)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None
+            if is_gunboat(settings) and not is_gunboat(game.settings) and game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has started and its start named its players: gunboat is set before the start")
             game.options = options
             game.settings = settings
             return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
+
+    def set_comment(self, name: str, comment: str | None) -> None:
+        """The GM's comment on the game (`SET COMMENT`; None clears it): the `comment` setting, as LIST shows it."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            settings = dict(game.settings)
+            settings.pop("comment", None)
+            if comment:
+                apply_setting(settings, "comment", comment)
+            game.settings = settings
 
     def set_note(self, name: str, note: str | None) -> None:
         """The GM's note, printed with every results mail until changed (`NOTE`; None clears it)."""
