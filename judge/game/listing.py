@@ -1,12 +1,13 @@
 """The site's views across games: a page of the list of games, filtered, and the phases processed last in every
-public game (the site's feed). A private game's state, variant and phases are in neither (issue 41)."""
+public game (the site's feed). A private game's state, variant and phases are in neither (issue 41); an unlisted
+game (`unlisted`, issue 44) is in neither at all: its page is reached by its name alone."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
 from judge.game.reads import _code, _public
-from judge.game.settings import is_private
+from judge.game.settings import is_private, is_unlisted
 from judge.game.use_case import UseCase, phase_name
 from judge.game.views import GamesPage, PublicGame, PublicPhase
 from judge.store import Game, PhaseRecord
@@ -17,7 +18,8 @@ class Listing(UseCase):
 
     def page(self, page: int, size: int, status: str = "", variant: str = "") -> GamesPage:
         """One page of the list of games, `size` to a page, by name, of the state and variant asked for (empty: any).
-        A filtered list leaves the private games out: their names are public, their state and variant are not."""
+        A filtered list leaves the private games out: their names are public, their state and variant are not.
+        An unlisted game is never on it."""
         with self.store.plain() as s:
             query = select(Game.id, Game.settings).order_by(Game.name)
             if status:
@@ -25,7 +27,11 @@ class Listing(UseCase):
             if variant:
                 query = query.where(Game.variant == variant)
             filtered = bool(status or variant)
-            ids = [id for id, settings in s.execute(query).all() if not (filtered and is_private(settings or {}))]
+            ids = [
+                id
+                for id, settings in s.execute(query).all()
+                if not (filtered and is_private(settings or {})) and not is_unlisted(settings or {})
+            ]
             chosen = ids[(page - 1) * size : page * size]
             found = self.store.peek_ids(s, chosen)
             return GamesPage(tuple(_public(found[id]) for id in chosen), page, max(1, -(-len(ids) // size)), len(ids))
@@ -35,7 +41,7 @@ class Listing(UseCase):
         phases never among them."""
         with self.store.plain() as s:
             every = s.execute(select(Game.id, Game.settings)).all()
-            public = [id for id, settings in every if not is_private(settings or {})]
+            public = [id for id, settings in every if not (is_private(settings or {}) or is_unlisted(settings or {}))]
             if not public:
                 return []
             rows = s.execute(
