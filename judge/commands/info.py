@@ -89,7 +89,7 @@ class List(Command):
             elif view.status == "finished":
                 lines.append(f"  the game is over: {view.result} {', '.join(view.winners or [])}".rstrip())
             return lines
-        games = ctx.games.reads.games()
+        games = ctx.games.listing.games()
         if not games:
             return ["No games yet."]
         lines = []

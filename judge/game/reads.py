@@ -22,14 +22,12 @@ from judge.game.settings import (
     SETTINGS,
     given_settings,
     is_private,
-    is_unlisted,
     results_style,
     shows_orders_in,
 )
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
-    GameListing,
     GameView,
     GmView,
     PhaseView,
@@ -56,27 +54,6 @@ from judge.store import (
 
 
 class Reads(UseCase):
-    def games(self) -> list[GameListing]:
-        """The judge's list of games (LIST): every game but the unlisted (`unlisted`: reached by name alone), with
-        what a player choosing a game reads in LIST FULL (its places, GM, rule options, settings and comment)."""
-        with self.store.plain() as s:
-            rows = s.scalars(select(Game).order_by(Game.name)).all()
-            return [
-                GameListing(
-                    g.name,
-                    g.variant,
-                    g.status,
-                    phase_name(g.position) if g.position else "forming",
-                    sum(1 for seat in g.seats if seat.player_id),
-                    places=len(sides_of(g)),
-                    gm=shown_name(g.gm.name),
-                    options=dict(g.options),
-                    settings=_for_choosing(given_settings(g.settings)),
-                )
-                for g in rows
-                if not is_unlisted(g.settings)
-            ]
-
     def game(self, name: str) -> GameView:
         with self.store.plain() as s:
             game = self.store.peek(s, name)
@@ -295,17 +272,6 @@ class Reads(UseCase):
             ).one()
             counts = (*phases, *press, *events)
             return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
-
-
-_NOT_FOR_CHOOSING = ("results.", "web.", "unlisted")
-"""settings LIST FULL leaves out: how a player's own mail prints (results.*), the web page's (web.*), and
-`unlisted` (an unlisted game is not on the list)"""
-
-
-def _for_choosing(settings: dict[str, Any]) -> dict[str, Any]:
-    """The given settings a player choosing a game reads in LIST FULL: the game's rules of play (gunboat, press,
-    draws, deadlines, NMR) and the GM's comment."""
-    return {k: v for k, v in settings.items() if not k.startswith(_NOT_FOR_CHOOSING)}
 
 
 _TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
