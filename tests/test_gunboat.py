@@ -182,9 +182,9 @@ def test_gunboat_is_set_before_the_start_and_not_after(judge: Judge) -> None:
     assert NAMES["Italy"] in judge.mail(OBSERVER, "LIST late")
 
 
-def test_a_victory_in_a_gunboat_game_tells_who_played_whom_after_the_results(judge: Judge) -> None:
-    """The end by a phase's results (here a draw by vote; the same hook follows a victory's results) is followed
-    by the names, once to each reader."""
+def test_a_draw_ends_a_gunboat_game_and_tells_who_played_whom(judge: Judge) -> None:
+    """A game ended by the players (a draw by vote) names them too, as TERMINATE does: the reveal follows every
+    end, the game-over mail or a victory's results (`judge.game.use_case.UseCase.raise_event`)."""
     _create(judge, "drawn", "gunboat=on")
     _join_all(judge, "drawn")
     for power in POWERS:

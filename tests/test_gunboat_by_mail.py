@@ -18,7 +18,7 @@ import pytest
 from gunboat_leaks import crawl, exported, leaks
 from web_games import SITE, serving
 
-from judge.clock import FakeClock
+from judge.clock import FakeClock, as_utc
 from judge.game import Games
 from judge.game.anonymity import ANONYMOUS
 from judge.testing.by_mail import MailJudge, running_judge
@@ -107,7 +107,7 @@ def test_a_gunboat_game_by_mail_names_nobody_until_the_gm_reveals_it(judge: Mail
     judge.send(address("Germany"), "SIGNON boat Germany germanypw\nPRESS TO Russia\nShall we?\nENDPRESS")
     press = judge.wait_mails(address("Austria"), "boat")
     assert any("North Sea is mine" in m.get_content() and "England" in m.get_content() for m in press)
-    deadline = Games(judge.daemon.db, clock).reads.game("boat").deadline
+    deadline = as_utc(Games(judge.daemon.db, clock).reads.game("boat").deadline)
     assert deadline is not None
     for moment, to, subject in (
         (deadline - timedelta(hours=11), address("France"), "reminder"),

@@ -18,13 +18,7 @@ from judge.game.events import Audience
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
 from judge.game.public_events import public_events
-from judge.game.settings import (
-    SETTINGS,
-    given_settings,
-    is_private,
-    results_style,
-    shows_orders_in,
-)
+from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, side_of, sides_of
 from judge.game.views import (
