@@ -20,9 +20,10 @@ from web_games import SITE, serving
 
 from judge.game import Games
 from judge.game.anonymity import ANONYMOUS
-from judge.store import OutboundMail, open_database
+from judge.store import Game, OutboundMail, open_database
 from judge.testing.mail_rig import Judge
 from judge.testing.tables import OPENING_ORDERS, POWERS
+from judge.variants import get_variant
 from judge.web.export import export_site
 
 GM = "gm@example.org"
@@ -232,3 +233,26 @@ def test_list_full_gives_each_games_settings_and_the_gms_comment(judge: Judge) -
     assert "comment" not in judge.mail(OBSERVER, "LIST")  # the short list: a line a game
     assert "cleared" in judge.mail(GM, _gm("fast") + "SET COMMENT")
     assert "comment" not in judge.mail(OBSERVER, "LIST fast").lower()
+
+
+def test_a_victory_in_a_gunboat_game_is_followed_by_who_played_whom(judge: Judge) -> None:
+    """The end by a phase's results: the results first (they name powers), then the names, once to each
+    reader. The position is set one move from France's 18th centre, as tests/test_lifecycle.py sets it."""
+    _create(judge, "won", "gunboat=on")
+    _join_all(judge, "won")
+    board = get_variant("standard").rules(None).board
+    with judge.db.transaction() as s:
+        game = s.scalars(select(Game).where(Game.name == "won")).one()
+        position = dict(game.position or {})
+        centres = [c for c in board.supply_centres if c not in ("ven", "rom", "nap", "tun", "mun")]
+        position["phase"] = {"season": "Fall", "year": 1910, "type": "Movement"}
+        position["units"] = [{"power": "France", "unit": "A", "at": "bur"}]
+        position["supply_centers"] = {"France": centres[:17]}
+        game.position = position
+    judge.mail(address("France"), "SIGNON won France francepw\nA bur - mun")
+    judge.mail(GM, _gm("won") + "PROCESS")
+    subjects = [text.splitlines()[0] for readers, text in _mails(judge) if address("Italy") in readers]
+    results = next(n for n, subject in enumerate(subjects) if "results of Fall 1910" in subject)
+    revealed = [n for n, subject in enumerate(subjects) if "who played whom" in subject]
+    assert len(revealed) == 1 and revealed[0] > results
+    assert NAMES["France"] in judge.mail(OBSERVER, "LIST won")
