@@ -164,6 +164,17 @@ def test_the_gms_reveal_names_the_players_to_everyone_at_once(judge: Judge) -> N
     assert "does not hide its players" in again
 
 
+def test_reveal_before_the_start_names_those_who_joined(judge: Judge) -> None:
+    """A forming gunboat game revealed: nobody plays a power yet, so nobody is told; LIST names the joined."""
+    _create(judge, "soon", "gunboat=on")
+    judge.mail(address("Italy"), f"REGISTER {NAMES['Italy']} italypw")
+    judge.mail(address("Italy"), "JOIN soon joinpw Italy")
+    assert NAMES["Italy"] not in judge.mail(OBSERVER, "LIST soon")
+    assert "those who joined" in judge.mail(GM, _gm("soon") + "REVEAL")
+    assert NAMES["Italy"] in judge.mail(OBSERVER, "LIST soon")
+    assert not [text for _, text in _mails(judge) if "who played whom" in text]
+
+
 def test_without_reveal_at_end_the_names_stay_hidden_after_the_end_as_under_no_reveal(judge: Judge) -> None:
     """DPjudge's NO_REVEAL: the end of the game names nobody; only the GM's REVEAL would."""
     _create(judge, "quiet", "gunboat=on", "reveal_at_end=off")

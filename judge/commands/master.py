@@ -306,8 +306,9 @@ class Reveal(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(not args, f"usage: {self.usage}")
-        ctx.games.controls.reveal(_game(ctx))
-        return [f"{_game(ctx)} names its players from now on; everyone in it is told who plays whom."]
+        if ctx.games.controls.reveal(_game(ctx)):
+            return [f"{_game(ctx)} names its players from now on; everyone in it is told who plays whom."]
+        return [f"{_game(ctx)} names its players from now on (LIST and its page name those who joined)."]
 
 
 @command

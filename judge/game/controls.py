@@ -237,18 +237,20 @@ class Controls(UseCase):
             self.raise_event(s, game, event)
             return side
 
-    def reveal(self, name: str) -> None:
+    def reveal(self, name: str) -> bool:
         """The GM's REVEAL: a gunboat game names its players from now on (its `gunboat` setting turned off), and
-        everyone in it is told who plays whom."""
+        everyone in it is told who plays whom; False for a forming game, whose joined players LIST names from now
+        on (nobody plays a power yet, so nobody is told)."""
         with self.store.write() as s:
             game = self.store.lock(s, name)
             if not names_hidden(game):
                 raise GameError(f"{name} does not hide its players: everyone can already read who plays whom")
             game.settings = {**game.settings, "gunboat": False}
-            if game.position is None:  # nobody plays a power yet: the joined players are named by LIST from now on
-                return
+            if game.position is None:
+                return False
             event = PlayersRevealed(game=name, seats=seat_lines(game), by_gm=True, audience=audience_of(game))
             self.raise_event(s, game, event)
+            return True
 
     def terminate(self, name: str) -> None:
         with self.store.write() as s:
