@@ -9,6 +9,7 @@ through a real Dovecot and searches every mail and page of it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -218,11 +219,17 @@ def test_an_unlisted_game_is_reached_by_its_name_alone(judge: Judge) -> None:
     judge.mail(address("France"), f"REGISTER {NAMES['France']} francepw")
     judge.mail(address("France"), "JOIN quokka joinpw France")
     assert NAMES["France"] in judge.mail(OBSERVER, "LIST quokka")
+    judge.mail(GM, "CREATE wombat standard joinpw")
+    judge.mail(GM, _gm("wombat") + "SET unlisted=on")
+    _join_all(judge, "wombat")
+    judge.mail(GM, _gm("wombat") + "PROCESS")
     games = Games(judge.db, judge.clock)
+    assert games.reads.public_history("wombat").phases  # processed, and still not in the site's feed
+    assert games.listing.latest(50) == []
     assert [g.name for g in games.listing.page(1, 50).games] == ["shown"]
     with serving(games, SITE) as server:
         site = crawl(server.url)
-        assert not [url for url, text in site.items() if "quokka" in url or "quokka" in text]
+        assert not [url for url, text in site.items() if {"quokka", "wombat"} & set(re.findall(r"\w+", url + text))]
         page = crawl(server.url, ("games/quokka/",))
         assert any("quokka" in url and NAMES["France"] in text for url, text in page.items())
 
