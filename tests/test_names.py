@@ -190,7 +190,7 @@ def test_create_refuses_a_second_alpha_saying_why(judge: Judge, name: str, why: 
     start_game(judge, players=())
     reply = judge.mail("gm@example.org", f"CREATE {name} standard joinpw")
     assert why in reply and "created" not in reply
-    assert [g.name for g in Games(judge.db, judge.clock).reads.games()] == ["alpha"]
+    assert [g.name for g in Games(judge.db, judge.clock).listing.games()] == ["alpha"]
 
 
 def test_a_player_with_an_old_name_plays_on_and_is_shown_without_its_override(judge: Judge, tmp_path: Path) -> None:

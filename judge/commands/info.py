@@ -95,10 +95,17 @@ class List(Command):
             elif view.status == "finished":
                 lines.append(f"  the game is over: {view.result} {', '.join(view.winners or [])}".rstrip())
             return lines
-        games = ctx.games.reads.games()
+        games = ctx.games.listing.games()
         if not games:
             return ["No games yet."]
-        return fit([f"{g.name:16} {g.variant:14} {g.status:9} {g.phase}" for g in games], "LIST FULL", whole)
+        lines = []
+        for g in games:
+            lines.append(f"{g.name:16} {g.variant:14} {g.status:9} {g.phase}")
+            if whole:  # LIST FULL: what a player choosing a game reads (njudge's LIST FULL gave each game's settings)
+                taken = f"{g.players} of {g.places} places taken" if g.status == "forming" else f"{g.places} players"
+                lines.append(f"  GM {g.gm}; {taken}")
+                lines += [f"  {line}" for line in options_lines(g.options, g.settings)]
+        return fit(lines, "LIST FULL", whole)
 
 
 @command

@@ -315,6 +315,35 @@ class Note(Command):
 
 
 @command
+class Reveal(Command):
+    name = "REVEAL"
+    usage = "REVEAL"
+    example = "SIGNON alpha MASTER gmpass / REVEAL"
+    summary = "in a gunboat game, name its players to everyone from now on (everyone in it is told who plays whom)"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(not args, f"usage: {self.usage}")
+        if ctx.games.controls.reveal(_game(ctx)):
+            return [f"{_game(ctx)} names its players from now on; everyone in it is told who plays whom."]
+        return [f"{_game(ctx)} names its players from now on (LIST and its page name those who joined)."]
+
+
+@command
+class SetComment(Command):
+    name = "SET COMMENT"
+    usage = "SET COMMENT text (SET COMMENT alone clears it)"
+    example = "SET COMMENT Gunboat, no press, 24h deadlines: newcomers welcome."
+    summary = "the GM's words about the game, shown by LIST FULL and LIST game to players choosing a game"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        text = " ".join(args).strip()
+        ctx.games.setup.set_comment(_game(ctx), text or None)
+        return [f"Comment: {text}" if text else "The comment is cleared."]
+
+
+@command
 class Terminate(Command):
     name = "TERMINATE"
     usage = "TERMINATE"

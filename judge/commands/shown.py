@@ -12,9 +12,12 @@ DEFAULT_SETTINGS = "the judge's defaults"
 
 
 def options_lines(options: dict[str, Any], settings: dict[str, Any]) -> list[str]:
-    """Two lines: the rule options chosen (or the variant's defaults) and the settings given (or the judge's)."""
-    chosen, given = shown_pairs(options, settings)
-    return [f"Rule options: {chosen or DEFAULT_OPTIONS}", f"Settings: {given or DEFAULT_SETTINGS}"]
+    """Two lines: the rule options chosen (or the variant's defaults) and the settings given (or the judge's); a
+    third with the GM's comment (`SET COMMENT`) where he wrote one, in his words rather than as `comment=...`."""
+    comment = settings.get("comment")
+    chosen, given = shown_pairs(options, {k: v for k, v in settings.items() if k != "comment"})
+    lines = [f"Rule options: {chosen or DEFAULT_OPTIONS}", f"Settings: {given or DEFAULT_SETTINGS}"]
+    return lines + ([f"The GM's comment: {comment}"] if comment else [])
 
 
 def press_lines(co_gms: tuple[str, ...], observers: tuple[str, ...], gm_reads: bool) -> list[str]:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from judge.clock import as_utc
 from judge.contract import position_from_json
 from judge.engine.supply import powers_to_order, surviving_powers
+from judge.game.anonymity import name_for_others, names_hidden
 from judge.game.checking import orders_json, read_orders
 from judge.game.deadlines import mark
 from judge.game.errors import GameError
@@ -24,11 +25,21 @@ from judge.game.events import (
     PlayerEjected,
     PlayerReplaced,
     PlayerResigned,
+    PlayersRevealed,
 )
 from judge.game.store import position_of, rules_of
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings
-from judge.game.use_case import UseCase, audience_of, finish, next_deadline, phase_name, side_named_in, side_of
+from judge.game.use_case import (
+    UseCase,
+    audience_of,
+    finish,
+    next_deadline,
+    phase_name,
+    seat_lines,
+    side_named_in,
+    side_of,
+)
 from judge.store import DrawVote, Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player, Seat, SeatStatus
 from judge.variants import Side
 
@@ -200,6 +211,21 @@ class Controls(UseCase):
             hand_over(self, s, game, side, self.store.player(s, address))
             return side
 
+    def reveal(self, name: str) -> bool:
+        """The GM's REVEAL: a gunboat game names its players from now on (its `gunboat` setting turned off), and
+        everyone in it is told who plays whom; False for a forming game, whose joined players LIST names from now
+        on (nobody plays a power yet, so nobody is told)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if not names_hidden(game):
+                raise GameError(f"{name} does not hide its players: everyone can already read who plays whom")
+            game.settings = {**game.settings, "gunboat": False}
+            if game.position is None:
+                return False
+            event = PlayersRevealed(game=name, seats=seat_lines(game), by_gm=True, audience=audience_of(game))
+            self.raise_event(s, game, event)
+            return True
+
     def terminate(self, name: str) -> None:
         with self.store.write() as s:
             game = self.store.lock(s, name)
@@ -246,6 +272,7 @@ def hand_over(uc: UseCase, s: Session, game: Game, side: Side, player: Player, *
         sign_on=side.name,
         plays=side.described,
         player=player.name,
+        told_as=name_for_others(game, player.name),
         address=player.address,
         replaced=before.address if before is not None else None,
         variant=game.variant,

@@ -197,7 +197,10 @@ class PlayerReplaced(GameEvent):
     plays: str = field(default="", metadata=PRIVATE, repr=False)
     """what he plays, as he is told it (`Side.described`: his board-nations under CW Heptadiplomacy option B)"""
     player: str = ""
-    """the new player's name (as LIST names him; never his address)"""
+    """the new player's name (never his address), kept with the game: the pages show it as `name_for_others`
+    does (`judge.game.anonymity`: not while a gunboat game hides its players)"""
+    told_as: str = field(default="", metadata=PRIVATE, repr=False)
+    """his name as the others in the game read it now (`judge.game.anonymity.name_for_others`)"""
     address: str = field(metadata=PRIVATE, repr=False)
     """the new player's address"""
     replaced: str | None = field(default=None, metadata=PRIVATE, repr=False)
@@ -337,6 +340,19 @@ class GameEnded(GameEvent):
     audience: Audience = field(metadata=PRIVATE, repr=False)
     options: dict[str, Any] = field(default_factory=dict, metadata=PRIVATE, repr=False)
     """the game's rule options: its sides, by which the last centres are counted"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayersRevealed(GameEvent):
+    """A gunboat game names its players: the GM's REVEAL, or its end (`reveal_at_end`). Everyone in it is told who
+    played whom; from now on every list and page names them."""
+
+    kind: ClassVar[str] = "players revealed"
+    seats: tuple[SeatLine, ...] = ()
+    """each side and its player, by name (never an address)"""
+    by_gm: bool = False
+    """the GM's REVEAL (else the game's end)"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)

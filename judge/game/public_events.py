@@ -7,13 +7,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
-from judge.game.names import shown_name
+from judge.game.anonymity import name_for_others
 from judge.game.use_case import sides_of
 from judge.game.views import PublicEvent, PublicPhase
 from judge.store import Game, GameEventRecord
 
 SHOWN_EVENTS = (
     "game started",
+    "players revealed",
     "game paused",
     "game resumed",
     "game rolled back",
@@ -43,7 +44,7 @@ def public_events(s: Session, game: Game, phases: tuple[PublicPhase, ...]) -> tu
                 row.phase_index,
                 as_utc(row.at),
                 side=str(data.get("side") or ""),
-                player=shown_name(str(data["player"])) if data.get("player") else "",
+                player=name_for_others(game, str(data["player"])) if data.get("player") else "",
                 phase=str(data.get("phase") or "") if row.kind == "game rolled back" else "",
                 how=str(data.get("how") or "") if row.kind == "game ended" else "",
                 winners=tuple(str(w) for w in data.get("winners") or ()) if row.kind == "game ended" else (),

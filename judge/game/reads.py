@@ -11,6 +11,7 @@ from sqlalchemy import Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session, object_session
 
 from judge.engine import Phase
+from judge.game.anonymity import joined_names, known_as
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
@@ -23,7 +24,6 @@ from judge.game.settings import SETTINGS, given_settings, is_private, results_st
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, registered_names, side_of, sides_of
 from judge.game.views import (
-    GameListing,
     GameView,
     GmView,
     PhaseView,
@@ -50,20 +50,6 @@ from judge.store import (
 
 
 class Reads(UseCase):
-    def games(self) -> list[GameListing]:
-        with self.store.plain() as s:
-            rows = s.scalars(select(Game).order_by(Game.name)).all()
-            return [
-                GameListing(
-                    g.name,
-                    g.variant,
-                    g.status,
-                    phase_name(g.position) if g.position else "forming",
-                    sum(1 for seat in g.seats if seat.player_id),
-                )
-                for g in rows
-            ]
-
     def game(self, name: str) -> GameView:
         with self.store.plain() as s:
             game = self.store.peek(s, name)
@@ -82,7 +68,7 @@ class Reads(UseCase):
                 seats=tuple(
                     SeatView(
                         power=seat.power,
-                        player=as_shown(seat.player.name) if seat.player else None,
+                        player=known_as(game, seat.player),
                         address=seat.player.address if seat.player else None,
                         status=seat.status,
                         missed=seat.missed,
@@ -308,7 +294,7 @@ def _public(game: Game, orders: dict[str, str] | None = None) -> PublicGame:
         deadline=None if finished or game.status == GameStatus.PAUSED else game.deadline,
         gm=shown_name(game.gm.name),
         players=_players(game, orders or {}),
-        joined=tuple(sorted({shown_name(seat.player.name) for seat in game.seats if seat.player}))
+        joined=joined_names(game, (seat.player for seat in game.seats if seat.player))
         if game.status == GameStatus.FORMING
         else (),
         places=len(sides_of(game)),
@@ -379,7 +365,7 @@ def _players(game: Game, orders: dict[str, str] | None = None) -> tuple[PlayerVi
         seats = [by_power[p] for p in side.powers if p in by_power]
         if seats:
             holder = next((seat.player for seat in seats if seat.player), None)
-            name = shown_name(holder.name) if holder else None
+            name = known_as(game, holder)
             shown = (orders or {}).get(side.label)
             found.append(PlayerView(side.label, name, side_status(seats), side.powers, shown))
     return tuple(sorted(found, key=lambda p: p.side))

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from judge.contract import position_json
 from judge.game import openings
 from judge.game.errors import GameError
-from judge.game.events import GameStarted, SeatLine
+from judge.game.events import GameStarted
 from judge.game.house_rules import PressRules
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
 from judge.game.preferences import assign, read_preferences, shown_preferences
@@ -22,6 +22,7 @@ from judge.game.use_case import (
     UseCase,
     audience_of,
     next_deadline,
+    seat_lines,
     side_leading,
     side_named_in,
     side_of,
@@ -229,11 +230,7 @@ class Seating(UseCase):
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
         left = sorted(side_of(game, group[0]).label for group in unplayed)  # by side: `Player 3`, never 7 boards
-        by_power = {seat.power: seat for seat in game.seats if seat.power}
-        lines = tuple(
-            SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
-            for side in sorted(sides_of(game), key=lambda side: side.label)
-        )
+        lines = seat_lines(game)
         event = GameStarted(
             game=game.name,
             variant=game.variant,
@@ -362,16 +359,6 @@ class Seating(UseCase):
             if seat is None or seat.player_id is None:
                 return [power]
             return sorted(o.power for o in game.seats if o.power and o.player_id == seat.player_id)
-
-
-def _player_of(seats: list[Seat]) -> str:
-    """Who plays a side, as the game-start mail and LIST name them: the player's name, never the address."""
-    holder = next((seat.player for seat in seats if seat.player), None)
-    if holder is not None:
-        return as_shown(holder.name)
-    if any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats):
-        return "civil disorder"
-    return "(no player)"
 
 
 def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

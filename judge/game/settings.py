@@ -122,6 +122,21 @@ SETTINGS: dict[str, Setting] = {
     "press.gm_reads": Setting(
         "bool", "the GM is sent a copy of all private press between players; the players are told (default off)"
     ),
+    # --- gunboat (issue 44 items 1 and 3): anonymous games, unlisted games, the GM's comment ---
+    "gunboat": Setting(
+        "bool",
+        "who plays which power is kept from everyone but the GM (mail, LIST, the web) until the game ends or the "
+        "GM sends REVEAL; only before the start (default off)",
+    ),
+    "reveal_at_end": Setting(
+        "bool", "a gunboat game names its players when it ends (off: only the GM's REVEAL does; default on)"
+    ),
+    "unlisted": Setting(
+        "bool",
+        "the game is left out of LIST, the site's list of games and its feed; LIST game, its page and JOIN "
+        "by name still work (default off)",
+    ),
+    "comment": Setting("text", "the GM's words about the game, shown by LIST FULL and LIST game (SET COMMENT)"),
 }
 
 _ALIASES = {
@@ -280,6 +295,22 @@ def shows_orders_in(settings: dict[str, Any]) -> bool:
     """`web.orders_in`: the game's page tells whether each player's orders are in, as DPjudge's and webDiplomacy's
     pages do where the game allows it; off by default, since even that tells rivals who is still deciding."""
     return bool(section(settings, "web").get("orders_in", False))
+
+
+def is_gunboat(settings: dict[str, Any]) -> bool:
+    """`gunboat`: the players' names are kept from everyone but the GM (`judge.game.anonymity` reads it)."""
+    return bool(settings.get("gunboat", False))
+
+
+def reveals_at_end(settings: dict[str, Any]) -> bool:
+    """`reveal_at_end`: a gunboat game names its players once it is over, as njudge's gunboat games do; off, as
+    DPjudge's NO_REVEAL, the names stay hidden until the GM's REVEAL."""
+    return bool(settings.get("reveal_at_end", True))
+
+
+def is_unlisted(settings: dict[str, Any]) -> bool:
+    """`unlisted`: left out of LIST, the site's list and its feed, as njudge's NOLIST; reachable by its name."""
+    return bool(settings.get("unlisted", False))
 
 
 def is_private(settings: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from judge.game.attendance import mode as absence_mode
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved, PressRulesChanged
 from judge.game.house_rules import PressRules
-from judge.game.settings import SettingError, apply_setting, is_private, read_option, shown, shown_option
+from judge.game.settings import SettingError, apply_setting, is_gunboat, is_private, read_option, shown, shown_option
 from judge.game.store import position_of, rules_of
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, seat_of, side_of
@@ -67,6 +67,8 @@ class Setup(UseCase):
                 variant.rules(options)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None
+            if is_gunboat(settings) and not is_gunboat(game.settings) and game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has started and its start named its players: gunboat is set before the start")
             before = PressRules.of(game.settings)
             game.options = options
             game.settings = settings
@@ -75,6 +77,16 @@ class Setup(UseCase):
                 # the players are told the press rules, whether the GM reads their press above all: never silently
                 self.raise_event(s, game, PressRulesChanged(game=name, changed=press, audience=audience_of(game)))
             return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
+
+    def set_comment(self, name: str, comment: str | None) -> None:
+        """The GM's comment on the game (`SET COMMENT`; None clears it): the `comment` setting, as LIST shows it."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            settings = dict(game.settings)
+            settings.pop("comment", None)
+            if comment:
+                apply_setting(settings, "comment", comment)
+            game.settings = settings
 
     def set_note(self, name: str, note: str | None) -> None:
         """The GM's note, printed with every results mail until changed (`NOTE`; None clears it)."""

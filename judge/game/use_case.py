@@ -15,14 +15,16 @@ from judge.clock import Clock
 from judge.contract import position_from_json
 from judge.engine import Phase
 from judge.engine.supply import powers_to_order
+from judge.game.anonymity import known_as, names_hidden
 from judge.game.attendance import extended_deadline
 from judge.game.errors import GameError
-from judge.game.events import Audience, GameEvent
+from judge.game.events import Audience, GameEnded, GameEvent, PhaseProcessed, PlayersRevealed, SeatLine
 from judge.game.names import shown_name
+from judge.game.settings import is_gunboat
 from judge.game.snapshot import Snapshot
 from judge.game.store import GameStore, rules_of
 from judge.game.timing import deadline_after, timing_from_settings
-from judge.store import Game, GameEventRecord, GameStatus, Player, Seat
+from judge.store import Game, GameEventRecord, GameStatus, Player, Seat, SeatStatus
 from judge.variants import Side, get_variant, side_named
 
 
@@ -45,6 +47,31 @@ class UseCase:
             record = GameEventRecord(game_id=game.id, phase_index=index, kind=event.kind, data=event.data(),
                                      at=self.clock.now())  # fmt: skip
             s.add(record)
+        if isinstance(game, Game) and _ends_a_gunboat_game(game, event):
+            revealed = PlayersRevealed(game=game.name, seats=seat_lines(game), audience=audience_of(game))
+            self.raise_event(s, game, revealed)
+
+
+def _ends_a_gunboat_game(game: Game, event: GameEvent) -> bool:
+    """The event ended a gunboat game that names its players at the end (`reveal_at_end`): they are told who
+    played whom, after the results or the game-over mail."""
+    ended = (isinstance(event, PhaseProcessed) and event.finished) or (isinstance(event, GameEnded) and event.started)
+    return bool(ended) and is_gunboat(game.settings) and not names_hidden(game)
+
+
+def seat_lines(game: Game) -> tuple[SeatLine, ...]:
+    """Each side and who plays it, as the game-start mail and the reveal name them: the player's name as the others
+    may read it (`judge.game.anonymity.known_as`), "civil disorder" or "(no player)"."""
+    by_power = {seat.power: seat for seat in game.seats if seat.power}
+    lines = []
+    for side in sorted(sides_of(game), key=lambda side: side.label):
+        seats = [by_power[p] for p in side.powers if p in by_power]
+        holder = known_as(game, next((seat.player for seat in seats if seat.player), None))
+        if holder is None:
+            disorder = any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats)
+            holder = "civil disorder" if disorder else "(no player)"
+        lines.append(SeatLine(side.label, holder))
+    return tuple(lines)
 
 
 def audience_of(game: Game) -> Audience:

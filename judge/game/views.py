@@ -22,6 +22,14 @@ class GameListing:
     phase: str
     """the phase as players read it, or "forming" """
     players: int
+    places: int = 0
+    """how many players the game takes"""
+    gm: str = ""
+    """the GM's registered name"""
+    options: dict[str, Any] = field(default_factory=dict)
+    """the rule options chosen"""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """the settings given (`given_settings`) that a player choosing a game reads (`Reads.games`), flat"""
 
 
 @dataclass(frozen=True)

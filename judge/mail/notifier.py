@@ -51,6 +51,7 @@ from judge.game.events import (
     PlayerEjected,
     PlayerReplaced,
     PlayerResigned,
+    PlayersRevealed,
     PressPosted,
     PressRulesChanged,
     Reminder,
@@ -101,6 +102,7 @@ class Notifier:
             PlayerEjected: self._ejected,
             PlayerResigned: self._resigned,
             PlayerReplaced: self._replaced,
+            PlayersRevealed: self._revealed,
             PressPosted: self._press,
             HeldPressReleased: self._held_press,
             DrawVoted: self._no_mail,
@@ -258,7 +260,7 @@ class Notifier:
         """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
         the player he replaces that he no longer plays it, and who does; everyone else in the game once that the
         side has a new player, by name (never an address)."""
-        values: dict[str, Any] = {"game": event.game, "side": event.side, "player": event.player}
+        values: dict[str, Any] = {"game": event.game, "side": event.side, "player": event.told_as}
         values["volunteered"] = event.volunteered
         position = None if event.position is None else position_lines(event.variant, event.position, event.deadline)
         out = [
@@ -311,6 +313,11 @@ class Notifier:
         ]
         others = [a for a in event.audience.everyone() if a not in (event.new_address, event.old_address)]
         return out + [self._told(a, "gm_handed_over", event.variant, reader="player", **values) for a in others]
+
+    def _revealed(self, event: PlayersRevealed) -> list[Outgoing]:
+        """A gunboat game's players named to everyone in it: by the GM's REVEAL, or at its end."""
+        players = [(seat.power, seat.player) for seat in event.seats]
+        return self._announce(event, event.audience, "players_revealed", players=players, by_gm=event.by_gm)
 
     # --- press -------------------------------------------------------------------------------------------------
 

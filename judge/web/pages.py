@@ -335,6 +335,7 @@ def event_text(event: PublicEvent) -> Markup:
     """What happened, in a sentence as the game's players were told it; a person's name isolated (`<bdi>`)."""
     said = {
         "game started": Markup("The game started."),
+        "players revealed": Markup("Who played whom was made known (see the players)."),
         "game paused": Markup("The GM paused the game."),
         "game resumed": Markup("The GM resumed the game."),
         "game rolled back": Markup("The GM rolled the game back to {}.").format(event.phase),
