@@ -346,3 +346,18 @@ class Status(Command):
                 lines.append(f"{'':{width}}" + "; ".join(n for n in notes if n))
         lines.append("")
         return lines + options_lines(view.options, view.settings)
+
+
+# records (issue 46): the GM's waiver of the game's entry limits for one player
+@command
+class Waive(Command):
+    name = "WAIVE"
+    usage = "WAIVE player   (his name, or his address)"
+    example = "WAIVE Anna Smith"
+    summary = "let one player JOIN whatever his record (the game's entry.* limits are not asked of him)"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(bool(args), f"usage: {self.usage}")
+        name = ctx.games.entry.waive(_game(ctx), " ".join(args))
+        return [f"{name} may join {_game(ctx)} whatever his record."]

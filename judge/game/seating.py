@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.contract import position_json
+from judge.game.entry_limits import check_entry
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
@@ -117,6 +118,7 @@ class Seating(UseCase):
             player = self.store.player(s, address)
             if any(seat.player_id == player.id for seat in game.seats):
                 raise GameError(f"you have already joined {name}")
+            check_entry(s, game, player)
             wanted = [side.powers[0] for side in sides_named(game, tuple(preferences))]
             players = len(get_variant(game.variant).seat_groups(game.options))
             if len(game.seats) >= players:

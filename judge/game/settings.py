@@ -70,9 +70,19 @@ SETTINGS: dict[str, Setting] = {
     "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
     **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
+    # records (issue 46): a game's entry limits, read by judge.game.entry_limits; none is set by default (no limit)
+    "entry.dedication": Setting(
+        "int", "the least dedication (njudge's points: +3 a phase on time, -1 late, -100 missed) a player needs to JOIN"
+    ),
+    "entry.on_time": Setting("number", "the least on-time ratio (0 to 1: phases on time over phases due) to JOIN"),
+    "entry.resignation": Setting(
+        "number", "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with"
+    ),
 }
 
 _ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
+# records (issue 46): njudge's names for the entry limits (`SET DEDICATION`, `SET ONTIMERAT`, `SET RESRAT`)
+_ALIASES.update({"dedication": "entry.dedication", "ontimerat": "entry.on_time", "resrat": "entry.resignation"})
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

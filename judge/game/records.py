@@ -1,0 +1,359 @@
+"""A player's record, worked out from the games' own stored events (issue 46): the games he started, finished,
+abandoned or resigned, the phases he ordered on time, late or not at all, the sides he took over, and the figures
+njudge published from them (`data/dedsystems`: dedication, on-time ratio, the civil-disorder or "resignation"
+ratio). Nothing of it is stored: it is read from the events and phases every game keeps, so games played before
+the record existed count, and a rollback (which forgets the phases and events after the phase returned to) takes
+back what it undid at once.
+
+How a game is read (`walk_game`): its stored events in order say who held each side -- `game started` names each
+side's player, `player replaced` a newcomer, `player resigned` and `player ejected` a leaver -- and each `phase
+processed` is one phase for every side that owed orders in it, whoever held it then:
+- the side ordered **on time** when every power of it that owed orders had them on file by the deadline;
+- **late** when all were on file when the phase was processed but one came after the deadline (in the grace);
+- **missed** (an NMR) when one of its powers that owed orders had none (njudge's "going CD": the grace ran out);
+- and the phase was one **in civil disorder** when the miss made `abandon_after` (the game's setting, 3 by
+  default) in a row or more: the judge marks such a side abandoned, and the player's game counts as **abandoned**.
+A side of several powers (a Hoplite Major and Minor, a Hepta player's board-nations) is one phase of its player's,
+never one per power. A side nobody plays (civil disorder from the start) is nobody's record.
+
+A game is **finished** for the player who held a side when it ended (a victory, a draw, a concession; an eliminated
+side is still his); a terminated game is nobody's finish. A phase's deadline and the powers it awaited are in its
+event (`PhaseProcessed.deadline`, `.due`); for phases processed before they were kept, every power that had to
+order is taken as awaited and orders on file as on time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.clock import as_utc
+from judge.contract import position_from_json
+from judge.engine.supply import powers_to_order
+from judge.game.names import as_shown
+from judge.game.store import rules_of
+from judge.game.use_case import sides_of
+from judge.store import Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player
+from judge.variants import Side
+
+WALKED = ("game started", "player replaced", "player resigned", "player ejected", "phase processed", "game ended")
+"""the stored events a game's records are read from"""
+
+DEFAULT_ABANDON_AFTER = 3
+
+
+@dataclass
+class Figures:
+    """One player's counts, in one variant or in all."""
+
+    started: int = 0
+    """games he held a side in when they started"""
+    finished: int = 0
+    """games he held a side in when they ended (victory, draw, concession)"""
+    abandoned: int = 0
+    """games in which a side of his missed `abandon_after` phases in a row (the judge marked it abandoned)"""
+    resigned: int = 0
+    ejected: int = 0
+    replacements: int = 0
+    """sides he took over in a running game (njudge's "abandoned positions taken over")"""
+    on_time: int = 0
+    late: int = 0
+    missed: int = 0
+    """phases his side owed orders and had none when processed (NMR)"""
+    disorder: int = 0
+    """of the missed phases, those at or past `abandon_after` in a row: the side was in civil disorder"""
+
+    def add(self, other: Figures) -> None:
+        for each in fields(self):
+            setattr(self, each.name, getattr(self, each.name) + getattr(other, each.name))
+
+    @property
+    def due(self) -> int:
+        """The phases his side owed orders in (njudge's "total turns due")."""
+        return self.on_time + self.late + self.missed
+
+    @property
+    def dedication(self) -> int:
+        """njudge's original points (`data/dedsystems`, system 1): +3 a phase on time, -1 a phase late (njudge
+        took a point for each late notice; the judge sends one a phase), -50 a game abandoned, -100 a phase missed
+        past the grace ("going CD")."""
+        return 3 * self.on_time - self.late - 50 * self.abandoned - 100 * self.missed
+
+    @property
+    def on_time_ratio(self) -> float:
+        """njudge's on-time ratio (system 2): phases ordered on time over phases due; 1.0 with none due, as
+        njudge holds 0/0 "perfect"."""
+        return self.on_time / self.due if self.due else 1.0
+
+    @property
+    def resignation_ratio(self) -> float:
+        """njudge's CD ratio (system 3, `SET RESRAT`): times in civil disorder (phases missed past the grace) over
+        games started plus positions taken over; 0.0 with neither. Lower is better; it may pass 1."""
+        games = self.started + self.replacements
+        return self.missed / games if games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {each.name: getattr(self, each.name) for each in fields(self)}
+        out.update(
+            due=self.due,
+            dedication=self.dedication,
+            on_time_ratio=round(self.on_time_ratio, 3),
+            resignation_ratio=round(self.resignation_ratio, 3),
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of a player's, as his record lists it."""
+
+    game: str
+    variant: str
+    side: str
+    """the side he played last in it, as lists name it"""
+    how: str
+    """playing, finished, resigned, ejected, replaced (the GM gave his side to another), terminated, forming"""
+    result: str | None = None
+    """the game's end (victory, draw, concession, terminated), None while it runs"""
+    won: bool = False
+    """his side was among the winners (alone, in a draw, or conceded to)"""
+
+
+@dataclass
+class PlayerRecord:
+    """A player's whole record: by variant and in all, and his games."""
+
+    name: str
+    by_variant: dict[str, Figures] = field(default_factory=dict)
+    games: list[GameLine] = field(default_factory=list)
+
+    @property
+    def total(self) -> Figures:
+        whole = Figures()
+        for each in self.by_variant.values():
+            whole.add(each)
+        return whole
+
+    def in_variant(self, variant: str) -> Figures:
+        return self.by_variant.setdefault(variant, Figures())
+
+
+@dataclass
+class GameWalk:
+    """What one game gives its players' records and its rating (`judge.game.ratings`)."""
+
+    figures: dict[int, Figures] = field(default_factory=dict)
+    """player id -> his counts in this game"""
+    lines: dict[int, GameLine] = field(default_factory=dict)
+    holders: dict[str, int | None] = field(default_factory=dict)
+    """side label -> who held it at the end (None: nobody)"""
+    left: dict[int, str] = field(default_factory=dict)
+    """player id -> the side he left before the end (resigned, ejected, replaced), scoring nothing in it"""
+    sides: dict[str, Side] = field(default_factory=dict)
+
+    def of(self, player: int) -> Figures:
+        return self.figures.setdefault(player, Figures())
+
+
+def seats_public(game: Game) -> bool:
+    """Whether others may be told who played whom in the game: not in a gunboat game until its reveal (the game's
+    end). The one place the records read it: the `gunboat` setting is another piece's."""
+    return not (bool((game.settings or {}).get("gunboat")) and game.status != GameStatus.FINISHED)
+
+
+def walk_game(
+    s: Session, game: Game, names: Mapping[str, int], events: Iterable[GameEventRecord] | None = None
+) -> GameWalk:
+    """Read one game's stored events and phases into its players' counts (module docstring); `names`: each
+    player's name as events name him (`as_shown`) -> his id."""
+    if events is None:
+        events = s.scalars(
+            select(GameEventRecord)
+            .where(GameEventRecord.game_id == game.id, GameEventRecord.kind.in_(WALKED))
+            .order_by(GameEventRecord.id)
+        )
+    walk = GameWalk(sides={side.label: side for side in sides_of(game)})
+    phases = {p.index: p for p in s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id))}
+    times = {
+        (index, power): as_utc(at)
+        for index, power, at in s.execute(
+            select(OrderSet.phase_index, OrderSet.power, OrderSet.submitted_at).where(OrderSet.game_id == game.id)
+        )
+    }
+    limit = int((game.settings or {}).get("abandon_after", DEFAULT_ABANDON_AFTER))
+    in_a_row: dict[str, int] = {}
+    abandoned: set[int] = set()
+    last_side: dict[int, str] = {}
+    started = False
+    for event in events:
+        data = event.data or {}
+        if event.kind == "game started":
+            started = True
+            for seat in data.get("seats") or ():
+                holder = names.get(str(seat.get("player")))
+                walk.holders[str(seat.get("power"))] = holder
+                if holder is not None:
+                    walk.of(holder).started += 1
+                    last_side[holder] = str(seat.get("power"))
+        elif event.kind == "player replaced":
+            side = str(data.get("side"))
+            before, holder = walk.holders.get(side), names.get(str(data.get("player")))
+            if before is not None and before != holder:
+                walk.left[before] = side
+            walk.holders[side] = holder
+            in_a_row[side] = 0
+            if holder is not None:
+                walk.left.pop(holder, None)
+                last_side[holder] = side
+                if started:
+                    walk.of(holder).replacements += 1
+        elif event.kind in ("player resigned", "player ejected"):
+            side = str(data.get("side"))
+            before = walk.holders.get(side)
+            walk.holders[side] = None
+            if before is not None:
+                walk.left[before] = side
+                if event.kind == "player resigned":
+                    walk.of(before).resigned += 1
+                else:
+                    walk.of(before).ejected += 1
+        elif event.kind == "phase processed":
+            phase = phases.get(int(data.get("index", event.phase_index)))
+            if phase is not None:
+                _count_phase(game, walk, phase, data, times, in_a_row, limit, abandoned)
+            if data.get("finished"):
+                _finish(walk)
+        elif event.kind == "game ended" and data.get("how") != "terminated" and started:
+            _finish(walk)
+    for player in abandoned:
+        walk.of(player).abandoned += 1
+    winners = set(game.winners or ())
+    for player, side in last_side.items():
+        how = _how(game, player, walk)
+        won = bool(winners & set(walk.sides.get(side, Side(side, (side,))).powers)) and player not in walk.left
+        walk.lines[player] = GameLine(game.name, game.variant, side, how, game.result, won)
+    return walk
+
+
+def _how(game: Game, player: int, walk: GameWalk) -> str:
+    figures = walk.figures.get(player, Figures())
+    if player in walk.left:
+        if figures.resigned:
+            return "resigned"
+        return "ejected" if figures.ejected else "replaced"
+    if game.status == GameStatus.FINISHED:
+        return "terminated" if game.result == "terminated" else "finished"
+    return "playing"
+
+
+def _finish(walk: GameWalk) -> None:
+    for holder in walk.holders.values():
+        if holder is not None:
+            walk.of(holder).finished += 1
+
+
+def _count_phase(
+    game: Game,
+    walk: GameWalk,
+    phase: PhaseRecord,
+    data: Mapping[str, Any],
+    times: Mapping[tuple[int, str], datetime],
+    in_a_row: dict[str, int],
+    limit: int,
+    abandoned: set[int],
+) -> None:
+    """One phase for every held side that owed orders in it (module docstring)."""
+    if "due" in data:
+        due = {str(power) for power in data["due"]}
+    else:  # a phase processed before its event kept what it awaited
+        rules = rules_of(game)
+        due = set(powers_to_order(rules, position_from_json(rules, phase.position_before)))
+    deadline = datetime.fromisoformat(data["deadline"]) if data.get("deadline") else None
+    ordered = set(phase.orders or {})
+    for label, holder in walk.holders.items():
+        side = walk.sides.get(label, Side(label, (label,)))
+        owed = due & set(side.powers)
+        if not owed:
+            continue
+        if owed - ordered:
+            in_a_row[label] = in_a_row.get(label, 0) + 1
+            if holder is None:
+                continue
+            figures = walk.of(holder)
+            figures.missed += 1
+            if in_a_row[label] >= limit:
+                figures.disorder += 1
+                abandoned.add(holder)
+            continue
+        in_a_row[label] = 0
+        if holder is None:
+            continue
+        came = [times.get((phase.index, power)) for power in owed]
+        late = deadline is not None and any(at is not None and at > as_utc(deadline) for at in came)
+        if late:
+            walk.of(holder).late += 1
+        else:
+            walk.of(holder).on_time += 1
+
+
+def player_names(s: Session) -> dict[str, int]:
+    """Every player's name as the events name him (`as_shown`) -> his id."""
+    return {as_shown(name): player_id for player_id, name in s.execute(select(Player.id, Player.name))}
+
+
+def games_of(s: Session, name: str) -> list[Game]:
+    """The games a player (his name as events give it) held a side in, by the events that seat players."""
+    rows = s.execute(
+        select(GameEventRecord.game_id, GameEventRecord.data).where(
+            GameEventRecord.kind.in_(("game started", "player replaced"))
+        )
+    ).all()
+    ids = set()
+    for game_id, data in rows:
+        seated = [str(seat.get("player")) for seat in (data or {}).get("seats") or ()]
+        if name in seated or str((data or {}).get("player")) == name:
+            ids.add(game_id)
+    return list(s.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.id))) if ids else []
+
+
+def record_of(s: Session, player: Player, *, hidden: bool = False) -> PlayerRecord:
+    """One player's record from every game he held a side in (`hidden`: with gunboat games not yet revealed, for
+    his own eyes only: never shown to another)."""
+    names = player_names(s)
+    shown = as_shown(player.name)
+    record = PlayerRecord(shown)
+    for game in games_of(s, shown):
+        if not hidden and not seats_public(game):
+            continue
+        walk = walk_game(s, game, names)
+        if player.id in walk.figures:
+            record.in_variant(game.variant).add(walk.figures[player.id])
+        if player.id in walk.lines:
+            record.games.append(walk.lines[player.id])
+    forming = s.execute(
+        select(Game.name, Game.variant).where(
+            Game.status == GameStatus.FORMING, Game.seats.any(player_id=player.id)
+        )
+    ).all()
+    record.games.extend(GameLine(name, variant, "", "forming") for name, variant in forming)
+    return record
+
+
+def all_records(s: Session) -> dict[int, PlayerRecord]:
+    """Every player's record, each game read once (`judge records rebuild`)."""
+    names = player_names(s)
+    records = {pid: PlayerRecord(name) for name, pid in names.items()}
+    for game in s.scalars(select(Game).where(Game.status != GameStatus.FORMING).order_by(Game.id)):
+        if not seats_public(game):
+            continue
+        walk = walk_game(s, game, names)
+        for pid, figures in walk.figures.items():
+            records[pid].in_variant(game.variant).add(figures)
+        for pid, line in walk.lines.items():
+            records[pid].games.append(line)
+    return records

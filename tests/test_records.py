@@ -1,0 +1,137 @@
+"""Issue 46 and issue 43 item 7: a player's record, his ratings, a game's entry limits and WHOIS, from whole games
+played by mail in-process (the real processor and commands on a real SQLite file), each figure worked out by hand
+here from what the test played.
+
+The anchors: njudge's `data/dedsystems` (dedication +3 a phase on time, -1 late, -50 abandoned, -100 missed past the
+grace; the on-time ratio, on time over due; the civil-disorder ratio, times in CD over games started plus positions
+taken over; `SET DEDICATION`, `SET ONTIMERAT`, `SET RESRAT`), njudge's `data/form` (REGISTER's fields, WHOIS,
+IAMALSO) and docs/ratings.md (the rating: Elo over every pair of a game's players, K = 32, from 1500)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.clock import as_utc
+from judge.game import Games
+from judge.game.ratings import all_ratings
+from judge.game.records import Figures, record_of
+from judge.store import Game, Player, open_database
+from judge.testing.mail_rig import Judge
+
+COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+GM = "SIGNON {game} MASTER gmpass\n"
+
+HOLDS = {
+    "Austria": "A vie H\nA bud H\nF tri H",
+    "England": "F lon H\nF edi H\nA lvp H",
+    "France": "F bre H\nA par H\nA mar H",
+    "Germany": "F kie H\nA ber H\nA mun H",
+    "Italy": "F nap H\nA rom H\nA ven H",
+    "Russia": "F stp/sc H\nA mos H\nA war H\nF sev H",
+    "Turkey": "F ank H\nA con H\nA smy H",
+}
+
+
+@pytest.fixture(scope="module")
+def judge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Judge]:
+    path: Path = tmp_path_factory.mktemp("records") / "judge.sqlite"
+    db = open_database(f"sqlite:///{path}")
+    yield Judge(db)
+    db.dispose()
+
+
+def _address(game: str, power: str) -> str:
+    return f"{game}-{power.lower()}@example.org"
+
+
+def _start(judge: Judge, game: str) -> None:
+    """A game of the standard board joined by seven new players, one a country, named `<Country> of <game>`."""
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    assert "created" in judge.mail("gm@example.org", f"CREATE {game} standard joinpw")
+    for power in COUNTRIES:
+        address = _address(game, power)
+        judge.mail(address, f"REGISTER {power} of {game} pw")
+        judge.mail(address, f"JOIN {game} joinpw {power}")
+
+
+def _orders(judge: Judge, game: str, power: str, address: str | None = None) -> None:
+    reply = judge.mail(address or _address(game, power), f"SIGNON {game} {power} pw\n{HOLDS[power]}")
+    assert "Orders for" in reply, reply
+
+
+def _deadline(judge: Judge, game: str) -> None:
+    """Move the clock an hour past the game's deadline."""
+    with judge.db.transaction() as s:
+        deadline = as_utc(s.scalars(select(Game.deadline).where(Game.name == game)).one())
+    judge.clock.set(deadline + timedelta(hours=1))
+
+
+def _process(judge: Judge, game: str) -> None:
+    assert "Phase processed" in judge.mail("gm@example.org", GM.format(game=game) + "PROCESS")
+
+
+def _figures(judge: Judge, name: str) -> Figures:
+    with judge.db.transaction() as s:
+        player = s.scalars(select(Player).where(Player.name == name)).one()
+        return record_of(s, player).total
+
+
+def _ratings(judge: Judge) -> dict[str, float]:
+    with judge.db.transaction() as s:
+        names = {p.id: p.name for p in s.scalars(select(Player))}
+        scale = all_ratings(s).get("standard", {})
+        return {names[pid]: round(r.rating, 3) for pid, r in scale.items()}
+
+
+def test_a_drawn_game_with_a_late_phase_a_missed_one_a_resignation_and_a_replacement(judge: Judge) -> None:
+    _start(judge, "alpha")
+    # Spring 1901: six order before the deadline, Austria after it (in the grace: late)
+    for power in COUNTRIES[1:]:
+        _orders(judge, "alpha", power)
+    _deadline(judge, "alpha")
+    _orders(judge, "alpha", "Austria")
+    _process(judge, "alpha")
+    # Fall 1901: Austria sends nothing (missed); the rest on time
+    for power in COUNTRIES[1:]:
+        _orders(judge, "alpha", power)
+    _deadline(judge, "alpha")
+    _process(judge, "alpha")
+    # Spring 1902: Austria resigns; a newcomer takes his side over and orders; all on time
+    assert "You have resigned" in judge.mail(_address("alpha", "Austria"), "SIGNON alpha Austria pw\nRESIGN")
+    judge.mail("newbie@example.org", "REGISTER Nemo Newcomer pw")
+    assert "now plays Austria" in judge.mail("gm@example.org", GM.format(game="alpha") + "REPLACE Austria newbie@example.org")
+    _orders(judge, "alpha", "Austria", "newbie@example.org")
+    for power in COUNTRIES[1:]:
+        _orders(judge, "alpha", power)
+    _process(judge, "alpha")
+    # everyone draws
+    for power in COUNTRIES:
+        address = "newbie@example.org" if power == "Austria" else _address("alpha", power)
+        judge.mail(address, f"SIGNON alpha {power} pw\nSET DRAW")
+    with judge.db.transaction() as s:
+        assert s.scalars(select(Game.result).where(Game.name == "alpha")).one() == "draw"
+
+    austria = _figures(judge, "Austria of alpha")
+    assert (austria.started, austria.finished, austria.resigned, austria.replacements) == (1, 0, 1, 0)
+    assert (austria.on_time, austria.late, austria.missed, austria.disorder) == (0, 1, 1, 0)
+    assert austria.dedication == -1 - 100  # one phase late, one missed past the grace
+    assert austria.on_time_ratio == 0.0
+    assert austria.resignation_ratio == 1.0  # one time in CD over one game started
+    england = _figures(judge, "England of alpha")
+    assert (england.started, england.finished, england.on_time, england.late, england.missed) == (1, 1, 3, 0, 0)
+    assert england.dedication == 9 and england.on_time_ratio == 1.0
+    nemo = _figures(judge, "Nemo Newcomer")
+    assert (nemo.started, nemo.finished, nemo.replacements, nemo.on_time) == (0, 1, 1, 1)
+
+    # the draw shares the point among the seven sides; Austria's first player left it and scores nothing: eight
+    # players, each pair 1, 1/2 or 0 against Elo's 1/2 (all at 1500): the leaver -32 x 7 x 1/2 / 7 = -16, each
+    # holder +32 x 1/2 / 7 (against the leaver only)
+    ratings = _ratings(judge)
+    assert ratings["Austria of alpha"] == 1500 - 16
+    assert ratings["England of alpha"] == round(1500 + 16 / 7, 3)
+    assert ratings["Nemo Newcomer"] == round(1500 + 16 / 7, 3)
