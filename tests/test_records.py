@@ -135,3 +135,86 @@ def test_a_drawn_game_with_a_late_phase_a_missed_one_a_resignation_and_a_replace
     assert ratings["Austria of alpha"] == 1500 - 16
     assert ratings["England of alpha"] == round(1500 + 16 / 7, 3)
     assert ratings["Nemo Newcomer"] == round(1500 + 16 / 7, 3)
+
+
+def test_an_abandoned_side_a_concession_an_entry_limit_and_a_rollback(judge: Judge) -> None:
+    _start(judge, "beta")
+    # Austria never orders: three phases missed in a row, the third at `abandon_after` (3): in civil disorder
+    for _ in range(3):
+        for power in COUNTRIES[1:]:
+            _orders(judge, "beta", power)
+        _deadline(judge, "beta")
+        _process(judge, "beta")
+    for power in ("Austria", "France", "Germany", "Italy", "Russia", "Turkey"):
+        judge.mail(_address("beta", power), f"SIGNON beta {power} pw\nCONCEDE England")
+    with judge.db.transaction() as s:
+        assert s.scalars(select(Game.result).where(Game.name == "beta")).one() == "concession"
+
+    austria = _figures(judge, "Austria of beta")
+    assert (austria.started, austria.finished, austria.abandoned) == (1, 1, 1)
+    assert (austria.on_time, austria.late, austria.missed, austria.disorder) == (0, 0, 3, 1)
+    assert austria.dedication == -50 - 3 * 100
+    assert austria.resignation_ratio == 3.0  # "a player who is really sloppy ... above 1.0" (dedsystems)
+
+    # the concession gives England the point: he beats six, +32 x 6 x 1/2 / 6 = +16; each other loses to him and
+    # ties five, -32 x 1/2 / 6
+    ratings = _ratings(judge)
+    assert ratings["England of beta"] == 1516.0
+    assert ratings["Austria of beta"] == round(1500 - 16 / 6, 3)
+
+    # an entry limit: njudge's ONTIMERAT by its own name; Austria's 0 of 3 is refused, with his figure and the limit
+    judge.mail("gm@example.org", "CREATE gamma standard joinpw")
+    assert "Set entry.on_time=0.5" in judge.mail("gm@example.org", GM.format(game="gamma") + "SET ontimerat=0.5")
+    refused = judge.mail(_address("beta", "Austria"), "JOIN gamma joinpw")
+    assert "your on-time ratio is 0.00 (0 of 3 phases); this game asks at least 0.50" in refused
+    assert "You have joined" in judge.mail(_address("beta", "England"), "JOIN gamma joinpw")
+    assert "may join gamma" in judge.mail("gm@example.org", GM.format(game="gamma") + "WAIVE Austria of beta")
+    assert "You have joined gamma" in judge.mail(_address("beta", "Austria"), "JOIN gamma joinpw")
+
+    # the GM rolls the finished game back to Fall 1901: it is no longer finished, and its ratings go with it
+    judge.mail("gm@example.org", GM.format(game="beta") + "ROLLBACK F1901M")
+    ratings = _ratings(judge)
+    assert "England of beta" not in ratings and "Austria of beta" not in ratings
+    assert ratings["England of alpha"] == round(1500 + 16 / 7, 3)  # the other game's stand
+    austria = _figures(judge, "Austria of beta")
+    assert (austria.finished, austria.missed, austria.disorder, austria.abandoned) == (0, 1, 0, 0)
+
+
+def test_whois_shows_the_record_never_the_address_unless_allowed(judge: Judge) -> None:
+    """njudge's `data/form`: WHOIS shows the registration; here never the address unless the player says so."""
+    _start(judge, "delta")
+    form = "REGISTER\nCountry: Norway\nTimezone: Europe/Oslo\nLevel: Intermediate\nEND"
+    reply = judge.mail(_address("delta", "France"), form)
+    assert "Country: Norway" in reply and "Level: intermediate" in reply
+    assert "is not a time zone" in judge.mail(_address("delta", "France"), "Timezone: Mars/Olympus")
+
+    whois = judge.mail(_address("delta", "England"), "WHOIS France of delta")
+    assert "Country:    Norway" in whois and "Timezone:   Europe/Oslo" in whois and "Level:      Intermediate" in whois
+    assert "games 1 started" in whois and "delta (standard) as France: playing" in whois
+    assert "@" not in whois.split("WHOIS", 1)[1]
+    # by address, a player who does not show his is nobody's to find
+    assert "no registered player" in judge.mail(_address("delta", "England"), f"WHOIS {_address('delta', 'France')}")
+
+    judge.mail(_address("delta", "France"), "Show address: yes")
+    assert f"Address:    {_address('delta', 'France')}" in judge.mail(
+        _address("delta", "England"), "INFO PLAYER France of delta"
+    )
+
+
+def test_i_am_also_joins_a_second_address_proved_by_the_password(judge: Judge) -> None:
+    """njudge's IAMALSO, from the new address; the account's password proves both are one player's."""
+    _start(judge, "eps")
+    assert "unknown address or wrong password" in judge.mail(
+        "home@example.org", f"I AM ALSO {_address('eps', 'Italy')} wrong"
+    )
+    reply = judge.mail("home@example.org", f"I AM ALSO {_address('eps', 'Italy')} pw")
+    assert "home@example.org is now also Italy of eps's" in reply
+    assert "****" in reply.split("I AM ALSO", 1)[1].splitlines()[0]  # the password is never echoed
+    assert "Orders for Italy" in judge.mail("home@example.org", f"SIGNON eps Italy pw\n{HOLDS['Italy']}")
+    mine = judge.mail("home@example.org", "GET DEDICATION")
+    assert "Name:       Italy of eps" in mine and f"Address:    {_address('eps', 'Italy')}" in mine
+    assert "already registered" in judge.mail("home@example.org", "REGISTER Someone Else pw")
+    with judge.db.transaction() as s:
+        assert Games(judge.db, judge.clock).bound(s).accounts.primary_address("HOME@example.org") == _address(
+            "eps", "Italy"
+        )
