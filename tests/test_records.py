@@ -9,6 +9,8 @@ IAMALSO) and docs/ratings.md (the rating: Elo over every pair of a game's player
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -22,6 +24,11 @@ from judge.game.ratings import all_ratings
 from judge.game.records import Figures, record_of
 from judge.store import Game, Player, open_database
 from judge.testing.mail_rig import Judge
+from judge.web.pages import SiteInfo
+from judge.web.server import WebServer
+from judge.web.site import Site
+
+SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
 COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 GM = "SIGNON {game} MASTER gmpass\n"
@@ -218,3 +225,49 @@ def test_i_am_also_joins_a_second_address_proved_by_the_password(judge: Judge) -
         assert Games(judge.db, judge.clock).bound(s).accounts.primary_address("HOME@example.org") == _address(
             "eps", "Italy"
         )
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, answer.read().decode("utf-8")
+    except urllib.error.HTTPError as refused:
+        return refused.code, ""
+
+
+def _player_id(judge: Judge, name: str) -> int:
+    with judge.db.transaction() as s:
+        return s.scalars(select(Player.id).where(Player.name == name)).one()
+
+
+def test_the_players_page_shows_his_record_ratings_and_games_and_no_address(judge: Judge) -> None:
+    """Issue 46 item 4, checked on the served site as tests/test_web_players.py does: the record, the ratings and
+    the games; never an address the player did not allow; a gunboat game only after its reveal."""
+    server = WebServer(Site(Games(judge.db, judge.clock), SITE), "127.0.0.1", 0)
+    assert server.start()
+    try:
+        status, page = _get(f"{server.url}players/{_player_id(judge, 'England of alpha')}.html")
+        assert status == 200
+        assert "<bdi>England of alpha</bdi>" in page
+        assert "<td>all variants</td><td>1</td><td>1</td>" in page  # one game started, one finished
+        assert "standard: 1502 (1 rated game)" in page
+        assert 'href="../games/alpha/index.html">alpha</a> (standard) as England: finished, draw' in page
+        assert "@example.org" not in page
+
+        england = _player_id(judge, "England of delta")
+        assert "games/delta/index.html" in _get(f"{server.url}players/{england}.html")[1]
+        with judge.db.transaction() as s:  # the gunboat setting is another piece's: set here as it will be stored
+            game = s.scalars(select(Game).where(Game.name == "delta")).one()
+            game.settings = {**game.settings, "gunboat": True}
+        status, page = _get(f"{server.url}players/{england}.html")
+        assert status == 200 and "games/delta" not in page and "No game yet." in page
+        whois = judge.mail(_address("delta", "France"), "WHOIS England of delta")
+        assert "Name:       England of delta" in whois and "delta (standard)" not in whois
+        assert "games 0 started" in whois  # nor its phases: his figures would tell he plays in it
+
+        status, page = _get(f"{server.url}players/{_player_id(judge, 'France of delta')}.html")
+        assert _address("delta", "France") in page  # he said `Show address: yes`
+        assert _get(f"{server.url}players/999999.html")[0] == 404
+        assert _get(f"{server.url}players/x1.html")[0] == 404
+    finally:
+        server.stop()

@@ -4,16 +4,20 @@ ratings, as one typed view (`PlayerCard`) every medium renders. His address is i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+
+from sqlalchemy import select
 
 from judge.clock import as_utc
 from judge.game.errors import GameError
 from judge.game.names import as_shown
 from judge.game.ratings import Rating, ratings_of
 from judge.game.records import PlayerRecord, record_of
+from judge.game.settings import is_private
 from judge.game.store import account_of, find_player
 from judge.game.use_case import UseCase
+from judge.store import Game, Player
 
 
 @dataclass(frozen=True)
@@ -49,3 +53,29 @@ class Whois(UseCase):
                 record=record_of(s, player, hidden=own),
                 ratings=tuple(ratings_of(s, player.id)),
             )
+
+    def page(self, player_id: int) -> PlayerCard | None:
+        """A player's card as his web page shows it (None: no such player): his address only where he allows it,
+        no gunboat seat before its reveal, and no private game's name (its players are behind its page password)."""
+        with self.store.plain() as s:
+            player = s.get(Player, player_id)
+            if player is None:
+                return None
+            record = record_of(s, player)
+            hidden = {name for name, settings in s.execute(select(Game.name, Game.settings)) if is_private(settings or {})}
+            shown = replace(record, games=[line for line in record.games if line.game not in hidden])
+            return PlayerCard(
+                name=as_shown(player.name),
+                registered=as_utc(player.created_at),
+                country=player.country,
+                zone=player.zone,
+                level=player.level,
+                address=player.address if player.show_address else None,
+                record=shown,
+                ratings=tuple(ratings_of(s, player.id)),
+            )
+
+    def player_ids(self) -> list[int]:
+        """Every registered player's id (the export writes a page for each)."""
+        with self.store.plain() as s:
+            return list(s.scalars(select(Player.id).order_by(Player.id)))

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
+from judge.game.whois import PlayerCard
 from judge.game.views import (
     GamesPage,
     PublicEvent,
@@ -274,6 +275,13 @@ def variant_page(site: SiteInfo, name: str) -> str:
     picture = name if name in VARIANTS else ""
     return _page("text.html.j2", site, "../", heading=name, body=variant_html(name), pre="", address="",
                  picture=picture)  # fmt: skip
+
+
+def player_page(site: SiteInfo, card: PlayerCard) -> str:
+    """`players/N.html`: a player's record, ratings and games (`judge.game.whois.PlayerCard`): his address only
+    where he allows it, no gunboat seat before its reveal, no private game."""
+    scopes = [("all variants", card.record.total), *sorted(card.record.by_variant.items())]
+    return _page("player.html.j2", site, "../", card=card, scopes=scopes)
 
 
 def help_page(site: SiteInfo) -> str:
