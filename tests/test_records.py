@@ -9,6 +9,7 @@ IAMALSO) and docs/ratings.md (the rating: Elo over every pair of a game's player
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge import cli
 from judge.clock import as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
@@ -271,3 +273,18 @@ def test_the_players_page_shows_his_record_ratings_and_games_and_no_address(judg
         assert _get(f"{server.url}players/x1.html")[0] == 404
     finally:
         server.stop()
+
+
+def test_records_rebuild_prints_what_the_events_give(
+    judge: Judge, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`judge records rebuild` works every record and rating out again from the events (issue 46 item 5)."""
+    monkeypatch.setenv("JUDGE_DATABASE_URL", str(judge.db.engine.url))
+    assert cli.main(["records", "rebuild", "--json"]) == 0
+    lines = {row["player"]: row for row in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert lines["Austria of alpha"]["record"]["dedication"] == -101
+    assert lines["Austria of alpha"]["ratings"] == {"standard": 1484.0}
+    assert lines["Nemo Newcomer"]["record"]["replacements"] == 1
+    assert "@" not in json.dumps(lines)
+    assert cli.main(["records", "rebuild"]) == 0
+    assert "Austria of alpha: 1 started, 0 finished, dedication -101" in capsys.readouterr().out
