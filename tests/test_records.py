@@ -113,7 +113,9 @@ def test_a_drawn_game_with_a_late_phase_a_missed_one_a_resignation_and_a_replace
     # Spring 1902: Austria resigns; a newcomer takes his side over and orders; all on time
     assert "You have resigned" in judge.mail(_address("alpha", "Austria"), "SIGNON alpha Austria pw\nRESIGN")
     judge.mail("newbie@example.org", "REGISTER Nemo Newcomer pw")
-    assert "now plays Austria" in judge.mail("gm@example.org", GM.format(game="alpha") + "REPLACE Austria newbie@example.org")
+    assert "now plays Austria" in judge.mail(
+        "gm@example.org", GM.format(game="alpha") + "REPLACE Austria newbie@example.org"
+    )
     _orders(judge, "alpha", "Austria", "newbie@example.org")
     for power in COUNTRIES[1:]:
         _orders(judge, "alpha", power)

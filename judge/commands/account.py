@@ -57,7 +57,6 @@ class SetAddress(Command):
         return [f"Your mail now goes to {args[1].lower()}."]
 
 
-
 class FormLine(Command):
     """One line of REGISTER's form (njudge's `data/form`): sets one field of the sender's registration."""
 

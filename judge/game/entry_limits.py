@@ -86,4 +86,3 @@ class EntryLimits(UseCase):
             if player.id not in (game.waived or ()):
                 game.waived = sorted({*(game.waived or ()), player.id})
             return player.name
-

@@ -77,9 +77,7 @@ def rate_game(ratings: dict[int, float], scores: dict[int, float]) -> dict[int, 
 
 def rated_games(s: Session) -> list[Game]:
     """The finished games that count, in the order they ended."""
-    games = s.scalars(
-        select(Game).where(Game.status == GameStatus.FINISHED, Game.result.in_(RATED_RESULTS))
-    ).all()
+    games = s.scalars(select(Game).where(Game.status == GameStatus.FINISHED, Game.result.in_(RATED_RESULTS))).all()
     return sorted(
         (g for g in games if seats_public(g)),
         key=lambda g: (as_utc(g.finished_at) if g.finished_at else datetime.min.replace(tzinfo=UTC), g.id),
@@ -110,6 +108,4 @@ def all_ratings(s: Session) -> dict[str, dict[int, Rating]]:
 
 def ratings_of(s: Session, player_id: int) -> list[Rating]:
     """One player's ratings, a family at a time (those he has a rated game in)."""
-    return sorted(
-        (scale[player_id] for scale in all_ratings(s).values() if player_id in scale), key=lambda r: r.family
-    )
+    return sorted((scale[player_id] for scale in all_ratings(s).values() if player_id in scale), key=lambda r: r.family)

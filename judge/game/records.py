@@ -336,9 +336,7 @@ def record_of(s: Session, player: Player, *, hidden: bool = False) -> PlayerReco
         if player.id in walk.lines:
             record.games.append(walk.lines[player.id])
     forming = s.execute(
-        select(Game.name, Game.variant).where(
-            Game.status == GameStatus.FORMING, Game.seats.any(player_id=player.id)
-        )
+        select(Game.name, Game.variant).where(Game.status == GameStatus.FORMING, Game.seats.any(player_id=player.id))
     ).all()
     record.games.extend(GameLine(name, variant, "", "forming") for name, variant in forming)
     return record

@@ -76,7 +76,8 @@ SETTINGS: dict[str, Setting] = {
     ),
     "entry.on_time": Setting("number", "the least on-time ratio (0 to 1: phases on time over phases due) to JOIN"),
     "entry.resignation": Setting(
-        "number", "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with"
+        "number",
+        "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with",
     ),
 }
 

@@ -62,7 +62,9 @@ class Whois(UseCase):
             if player is None:
                 return None
             record = record_of(s, player)
-            hidden = {name for name, settings in s.execute(select(Game.name, Game.settings)) if is_private(settings or {})}
+            hidden = {
+                name for name, settings in s.execute(select(Game.name, Game.settings)) if is_private(settings or {})
+            }
             shown = replace(record, games=[line for line in record.games if line.game not in hidden])
             return PlayerCard(
                 name=as_shown(player.name),

@@ -22,7 +22,6 @@ from markupsafe import Markup
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
 from judge.game.settings import shown, shown_option
-from judge.game.whois import PlayerCard
 from judge.game.views import (
     GamesPage,
     PublicEvent,
@@ -31,6 +30,7 @@ from judge.game.views import (
     PublicPhase,
     PublicPress,
 )
+from judge.game.whois import PlayerCard
 from judge.picture.key import Mark, key_style, marks
 from judge.picture.palette import Palette
 from judge.render import render_results
