@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
 from judge.game.profiles import LEVELS, read_form
-from judge.render.record import card_lines
+from judge.commands.card import card_lines
 
 
 @command

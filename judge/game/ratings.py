@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
 from judge.game.records import player_names, seats_public, walk_game
+from judge.game.store import GameStore
 from judge.store import Game, GameStatus
 
 START = 1500.0
@@ -77,9 +77,9 @@ def rate_game(ratings: dict[int, float], scores: dict[int, float]) -> dict[int, 
 
 def rated_games(s: Session) -> list[Game]:
     """The finished games that count, in the order they ended."""
-    games = s.scalars(select(Game).where(Game.status == GameStatus.FINISHED, Game.result.in_(RATED_RESULTS))).all()
+    games = GameStore.games_in(s, [GameStatus.FINISHED])
     return sorted(
-        (g for g in games if seats_public(g)),
+        (g for g in games if g.result in RATED_RESULTS and seats_public(g)),
         key=lambda g: (as_utc(g.finished_at) if g.finished_at else datetime.min.replace(tzinfo=UTC), g.id),
     )
 

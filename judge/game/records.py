@@ -36,7 +36,7 @@ from judge.clock import as_utc
 from judge.contract import position_from_json
 from judge.engine.supply import powers_to_order
 from judge.game.names import as_shown
-from judge.game.store import rules_of
+from judge.game.store import GameStore, rules_of
 from judge.game.use_case import sides_of
 from judge.store import Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player
 from judge.variants import Side
@@ -318,7 +318,8 @@ def games_of(s: Session, name: str) -> list[Game]:
         seated = [str(seat.get("player")) for seat in (data or {}).get("seats") or ()]
         if name in seated or str((data or {}).get("player")) == name:
             ids.add(game_id)
-    return list(s.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.id))) if ids else []
+    found = GameStore.peek_ids(s, ids)
+    return [found[game_id] for game_id in sorted(found)]
 
 
 def record_of(s: Session, player: Player, *, hidden: bool = False) -> PlayerRecord:
@@ -346,7 +347,8 @@ def all_records(s: Session) -> dict[int, PlayerRecord]:
     """Every player's record, each game read once (`judge records rebuild`)."""
     names = player_names(s)
     records = {pid: PlayerRecord(name) for name, pid in names.items()}
-    for game in s.scalars(select(Game).where(Game.status != GameStatus.FORMING).order_by(Game.id)):
+    started = [status for status in GameStatus if status != GameStatus.FORMING]
+    for game in GameStore.games_in(s, started):
         if not seats_public(game):
             continue
         walk = walk_game(s, game, names)

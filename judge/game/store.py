@@ -100,6 +100,11 @@ class GameStore:
         return {game.id: game for game in s.scalars(select(Game).where(Game.id.in_(wanted)))} if wanted else {}
 
     @staticmethod
+    def games_in(s: Session, statuses: Iterable[str]) -> list[Game]:
+        """Games' rows in these states, unlocked, by number: for reads of every game (the players' records)."""
+        return list(s.scalars(select(Game).where(Game.status.in_(list(statuses))).order_by(Game.id)))
+
+    @staticmethod
     def player(s: Session, address: str) -> Player:
         """A registered player by address."""
         player = account_of(s, address)
