@@ -54,7 +54,7 @@ def game_scores(game: Game, sides: dict[str, tuple[str, ...]]) -> dict[str, floa
 
 def expected(mine: float, theirs: float) -> float:
     """Elo's expectation of a pair: the share of the point a player rated `mine` is expected to take."""
-    return 1.0 / (1.0 + 10.0 ** ((theirs - mine) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((theirs - mine) / 400.0)))
 
 
 def rate_game(ratings: dict[int, float], scores: dict[int, float]) -> dict[int, float]:
