@@ -225,10 +225,10 @@ def test_i_am_also_joins_a_second_address_proved_by_the_password(judge: Judge) -
     mine = judge.mail("home@example.org", "GET DEDICATION")
     assert "Name:       Italy of eps" in mine and f"Address:    {_address('eps', 'Italy')}" in mine
     assert "already registered" in judge.mail("home@example.org", "REGISTER Someone Else pw")
-    with judge.db.transaction() as s:
-        assert Games(judge.db, judge.clock).bound(s).accounts.primary_address("HOME@example.org") == _address(
-            "eps", "Italy"
-        )
+    # orders from his other address are his: no copy to his own address "sent from another address"
+    assert not [m for m in judge.outbound(to=_address("eps", "Italy")) if "another address" in str(m["Subject"])]
+    judge.mail("stranger@example.org", f"SIGNON eps Italy pw\n{HOLDS['Italy']}")
+    assert [m for m in judge.outbound(to=_address("eps", "Italy")) if "another address" in str(m["Subject"])]
 
 
 def _get(url: str) -> tuple[int, str]:

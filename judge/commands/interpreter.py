@@ -25,7 +25,7 @@ def answer_mail(games: Games, config: Config, request: Request) -> Answer:
     ctx = MailContext(
         games,
         config,
-        sender=games.accounts.primary_address(request.sender),  # mail from another of his (I AM ALSO) is his
+        sender=request.sender,
         now=request.now,
         message_id=request.message_id,
         received_at=request.received_at,

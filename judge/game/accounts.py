@@ -99,15 +99,3 @@ class Accounts(UseCase):
                 raise GameError(f"{new_address} is already a registered player's address")
             s.add(PlayerAddress(player_id=player.id, address=new_address, created_at=self.clock.now()))
             return player.name
-
-    def primary_address(self, address: str) -> str:
-        """The address the judge knows a player by, for mail from any of his (`I AM ALSO`); an address joined to
-        nobody is itself."""
-        address = address.strip().lower()
-        with self.store.plain() as s:
-            own = s.scalar(
-                select(Player.address)
-                .join(PlayerAddress, PlayerAddress.player_id == Player.id)
-                .where(PlayerAddress.address == address)
-            )
-        return own or address
