@@ -24,7 +24,7 @@ from judge.clock import as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
 from judge.game.records import Figures, record_of
-from judge.store import Game, Player, open_database
+from judge.store import Game, GameEventRecord, Player, open_database
 from judge.testing.mail_rig import Judge
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
@@ -290,3 +290,18 @@ def test_records_rebuild_prints_what_the_events_give(
     assert "@" not in json.dumps(lines)
     assert cli.main(["records", "rebuild"]) == 0
     assert "Austria of alpha: 1 started, 0 finished, dedication -101" in capsys.readouterr().out
+
+
+def test_phases_processed_before_their_events_kept_the_deadline_count_from_their_position(judge: Judge) -> None:
+    """Games already played count (issue 46 item 1): a phase whose event kept neither its deadline nor the powers it
+    awaited (processed before they were kept) counts every power that had to order in its position as awaited, and
+    orders on file as on time (the deadline they answered is not known)."""
+    with judge.db.transaction() as s:
+        game_id = s.scalars(select(Game.id).where(Game.name == "alpha")).one()
+        for row in s.scalars(
+            select(GameEventRecord).where(GameEventRecord.game_id == game_id, GameEventRecord.kind == "phase processed")
+        ):
+            row.data = {key: value for key, value in row.data.items() if key not in ("deadline", "due")}
+    austria = _figures(judge, "Austria of alpha")
+    assert (austria.on_time, austria.late, austria.missed) == (1, 0, 1)  # Spring 1901's late orders: on time now
+    assert _figures(judge, "England of alpha").on_time == 3

@@ -90,7 +90,7 @@ def all_ratings(s: Session) -> dict[str, dict[int, Rating]]:
     ratings: dict[str, dict[int, float]] = {}
     counts: dict[str, dict[int, int]] = {}
     for game in rated_games(s):
-        walk = walk_game(s, game, names)
+        walk = walk_game(s, game, names, phases=False)
         side_scores = game_scores(game, {label: side.powers for label, side in walk.sides.items()})
         scores = {holder: side_scores.get(label, 0.0) for label, holder in walk.holders.items() if holder is not None}
         for player in walk.left:

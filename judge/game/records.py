@@ -24,7 +24,7 @@ order is taken as awaited and orders on file as on time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -166,25 +166,23 @@ def seats_public(game: Game) -> bool:
     return not (bool((game.settings or {}).get("gunboat")) and game.status != GameStatus.FINISHED)
 
 
-def walk_game(
-    s: Session, game: Game, names: Mapping[str, int], events: Iterable[GameEventRecord] | None = None
-) -> GameWalk:
+def walk_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool = True) -> GameWalk:
     """Read one game's stored events and phases into its players' counts (module docstring); `names`: each
-    player's name as events name him (`as_shown`) -> his id."""
-    if events is None:
-        events = s.scalars(
-            select(GameEventRecord)
-            .where(GameEventRecord.game_id == game.id, GameEventRecord.kind.in_(WALKED))
-            .order_by(GameEventRecord.id)
-        )
+    player's name as events name him (`as_shown`) -> his id. `phases=False`: who held each side and who left,
+    without reading a phase (all a rating needs)."""
+    events = s.scalars(
+        select(GameEventRecord)
+        .where(GameEventRecord.game_id == game.id, GameEventRecord.kind.in_(WALKED))
+        .order_by(GameEventRecord.id)
+    )
     walk = GameWalk(sides={side.label: side for side in sides_of(game)})
-    phases = {p.index: p for p in s.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id))}
-    times = {
-        (index, power): as_utc(at)
-        for index, power, at in s.execute(
-            select(OrderSet.phase_index, OrderSet.power, OrderSet.submitted_at).where(OrderSet.game_id == game.id)
-        )
-    }
+    ordered: dict[int, set[str]] = {}
+    times: dict[tuple[int, str], datetime] = {}
+    if phases:  # the powers with orders in each phase, and when each set came: never the positions
+        rows = s.execute(select(PhaseRecord.index, PhaseRecord.orders).where(PhaseRecord.game_id == game.id))
+        ordered = {index: set(orders or {}) for index, orders in rows}
+        sets = select(OrderSet.phase_index, OrderSet.power, OrderSet.submitted_at).where(OrderSet.game_id == game.id)
+        times = {(index, power): as_utc(at) for index, power, at in s.execute(sets)}
     limit = int((game.settings or {}).get("abandon_after", DEFAULT_ABANDON_AFTER))
     in_a_row: dict[str, int] = {}
     abandoned: set[int] = set()
@@ -223,9 +221,10 @@ def walk_game(
                 else:
                     walk.of(before).ejected += 1
         elif event.kind == "phase processed":
-            phase = phases.get(int(data.get("index", event.phase_index)))
-            if phase is not None:
-                _count_phase(game, walk, phase, data, times, in_a_row, limit, abandoned)
+            index = int(data.get("index", event.phase_index))
+            if index in ordered:
+                due = _due(s, game, index, data)
+                _count_phase(walk, index, due, ordered[index], data, times, in_a_row, limit, abandoned)
             if data.get("finished"):
                 _finish(walk)
         elif event.kind == "game ended" and data.get("how") != "terminated" and started:
@@ -257,10 +256,23 @@ def _finish(walk: GameWalk) -> None:
             walk.of(holder).finished += 1
 
 
+def _due(s: Session, game: Game, index: int, data: Mapping[str, Any]) -> set[str]:
+    """The powers a phase awaited orders from: as its event kept them, or, for a phase processed before it kept
+    them, every power that had to order in its position."""
+    if "due" in data:
+        return {str(power) for power in data["due"]}
+    before = s.scalar(
+        select(PhaseRecord.position_before).where(PhaseRecord.game_id == game.id, PhaseRecord.index == index)
+    )
+    rules = rules_of(game)
+    return set(powers_to_order(rules, position_from_json(rules, before or {})))
+
+
 def _count_phase(
-    game: Game,
     walk: GameWalk,
-    phase: PhaseRecord,
+    index: int,
+    due: set[str],
+    ordered: set[str],
     data: Mapping[str, Any],
     times: Mapping[tuple[int, str], datetime],
     in_a_row: dict[str, int],
@@ -268,13 +280,7 @@ def _count_phase(
     abandoned: set[int],
 ) -> None:
     """One phase for every held side that owed orders in it (module docstring)."""
-    if "due" in data:
-        due = {str(power) for power in data["due"]}
-    else:  # a phase processed before its event kept what it awaited
-        rules = rules_of(game)
-        due = set(powers_to_order(rules, position_from_json(rules, phase.position_before)))
     deadline = datetime.fromisoformat(data["deadline"]) if data.get("deadline") else None
-    ordered = set(phase.orders or {})
     for label, holder in walk.holders.items():
         side = walk.sides.get(label, Side(label, (label,)))
         owed = due & set(side.powers)
@@ -293,7 +299,7 @@ def _count_phase(
         in_a_row[label] = 0
         if holder is None:
             continue
-        came = [times.get((phase.index, power)) for power in owed]
+        came = [times.get((index, power)) for power in owed]
         late = deadline is not None and any(at is not None and at > as_utc(deadline) for at in came)
         if late:
             walk.of(holder).late += 1
