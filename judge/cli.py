@@ -433,12 +433,13 @@ def _records_rebuild(args: argparse.Namespace) -> int:
 
     from judge.config import load_config
     from judge.game.ratings import all_ratings
-    from judge.game.records import all_records
+    from judge.game.records import all_records, forget_walks
     from judge.store import open_database
 
     config = load_config(args.config)
     db = open_database(config.database_url)
     started = time.perf_counter()
+    forget_walks()
     try:
         with db.transaction() as s:
             records = all_records(s)

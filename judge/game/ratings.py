@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
-from judge.game.records import player_names, seats_public, walk_game
+from judge.game.records import event_stamps, player_names, seats_public, walk_game
 from judge.game.store import GameStore
 from judge.store import Game, GameStatus
 
@@ -87,10 +87,12 @@ def rated_games(s: Session) -> list[Game]:
 def all_ratings(s: Session) -> dict[str, dict[int, Rating]]:
     """Every family's ratings: family -> player id -> his rating and rated games."""
     names = player_names(s)
+    games = rated_games(s)
+    stamps = event_stamps(s, [game.id for game in games])
     ratings: dict[str, dict[int, float]] = {}
     counts: dict[str, dict[int, int]] = {}
-    for game in rated_games(s):
-        walk = walk_game(s, game, names, phases=False)
+    for game in games:
+        walk = walk_game(s, game, names, phases=False, stamp=stamps.get(game.id, (0, 0)))
         side_scores = game_scores(game, {label: side.powers for label, side in walk.sides.items()})
         scores = {holder: side_scores.get(label, 0.0) for label, holder in walk.holders.items() if holder is not None}
         for player in walk.left:

@@ -24,12 +24,14 @@ order is taken as awaited and orders on file as on time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
@@ -166,7 +168,56 @@ def seats_public(game: Game) -> bool:
     return not (bool((game.settings or {}).get("gunboat")) and game.status != GameStatus.FINISHED)
 
 
-def walk_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool = True) -> GameWalk:
+Stamp = tuple[int, int]
+"""a game's stored events as last read: the highest event id and how many (a new event or a rollback changes it)"""
+
+WALKS_KEPT = 4096
+"""games whose walk this process keeps between reads, each under its stamp"""
+_WALKS: OrderedDict[tuple[Any, ...], GameWalk] = OrderedDict()
+_WALKS_LOCK = threading.Lock()
+
+
+def event_stamps(s: Session, ids: Iterable[int] | None = None) -> dict[int, Stamp]:
+    """Each game's `Stamp` (of the games `ids`, or of every game), in one query."""
+    query = select(GameEventRecord.game_id, func.max(GameEventRecord.id), func.count(GameEventRecord.id)).group_by(
+        GameEventRecord.game_id
+    )
+    if ids is not None:
+        query = query.where(GameEventRecord.game_id.in_(list(ids)))
+    return {game_id: (int(top), int(count)) for game_id, top, count in s.execute(query)}
+
+
+def forget_walks() -> None:
+    """Drop every walk this process keeps: the next reads work every game out again (`judge records rebuild`; a
+    test that edits stored events in place, as no use case does)."""
+    with _WALKS_LOCK:
+        _WALKS.clear()
+
+
+def walk_game(
+    s: Session, game: Game, names: Mapping[str, int], *, phases: bool = True, stamp: Stamp | None = None
+) -> GameWalk:
+    """One game's walk (`read_game`), kept by this process under the game's version and `stamp` (its events as
+    they stand: given by a caller that read every game's at once, else read here): a game that has not changed
+    since is not read again, and any change -- a phase, a replacement, a rollback, a setting -- reads it anew.
+    Every process works it out from the database alike; nothing is stored."""
+    if stamp is None:
+        stamp = event_stamps(s, [game.id]).get(game.id, (0, 0))
+    key = (str(s.get_bind().engine.url), game.id, game.version, stamp, phases, len(names))
+    with _WALKS_LOCK:
+        found = _WALKS.get(key)
+        if found is not None:
+            _WALKS.move_to_end(key)
+            return found
+    walk = read_game(s, game, names, phases=phases)
+    with _WALKS_LOCK:
+        _WALKS[key] = walk
+        while len(_WALKS) > WALKS_KEPT:
+            _WALKS.popitem(last=False)
+    return walk
+
+
+def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool = True) -> GameWalk:
     """Read one game's stored events and phases into its players' counts (module docstring); `names`: each
     player's name as events name him (`as_shown`) -> his id. `phases=False`: who held each side and who left,
     without reading a phase (all a rating needs)."""
@@ -334,10 +385,12 @@ def record_of(s: Session, player: Player, *, hidden: bool = False) -> PlayerReco
     names = player_names(s)
     shown = as_shown(player.name)
     record = PlayerRecord(shown)
-    for game in games_of(s, shown):
+    games = games_of(s, shown)
+    stamps = event_stamps(s, [game.id for game in games])
+    for game in games:
         if not hidden and not seats_public(game):
             continue
-        walk = walk_game(s, game, names)
+        walk = walk_game(s, game, names, stamp=stamps.get(game.id, (0, 0)))
         if player.id in walk.figures:
             record.in_variant(game.variant).add(walk.figures[player.id])
         if player.id in walk.lines:
@@ -354,10 +407,11 @@ def all_records(s: Session) -> dict[int, PlayerRecord]:
     names = player_names(s)
     records = {pid: PlayerRecord(name) for name, pid in names.items()}
     started = [status for status in GameStatus if status != GameStatus.FORMING]
+    stamps = event_stamps(s)
     for game in GameStore.games_in(s, started):
         if not seats_public(game):
             continue
-        walk = walk_game(s, game, names)
+        walk = walk_game(s, game, names, stamp=stamps.get(game.id, (0, 0)))
         for pid, figures in walk.figures.items():
             records[pid].in_variant(game.variant).add(figures)
         for pid, line in walk.lines.items():
