@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import select
 
 from judge import cli
-from judge.clock import as_utc
+from judge.clock import FakeClock, as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
 from judge.game.records import Figures, forget_walks, record_of
@@ -306,3 +306,25 @@ def test_phases_processed_before_their_events_kept_the_deadline_count_from_their
     austria = _figures(judge, "Austria of alpha")
     assert (austria.on_time, austria.late, austria.missed) == (1, 0, 1)  # Spring 1901's late orders: on time now
     assert _figures(judge, "England of alpha").on_time == 3
+
+
+def test_a_side_of_seven_board_nations_is_one_phase_of_its_players(tmp_path: Path) -> None:
+    """Issue 46, "by the side": a CW Heptadiplomacy player (option A: a country's seven board-nations) who ordered
+    one board of seven missed the phase once, not six times; the player who ordered all seven was on time once."""
+    db = open_database(f"sqlite:///{tmp_path / 'hepta.sqlite'}")
+    games = Games(db, FakeClock())
+    games.accounts.register("gm@example.org", "The GM", "pw")
+    games.seating.create_game("hep", "hepta", "gm@example.org", "pw", options={"assignment": "a"})
+    for country in COUNTRIES:
+        games.accounts.register(f"{country}@example.org", f"{country} Player", "pw")
+        games.seating.join("hep", f"{country}@example.org", "pw", [country])
+    for country in COUNTRIES:
+        for board in range(1, 2 if country == "France" else 8):
+            games.orders.submit("hep", f"{board}:{country}", ["Hold"])  # a set on file for that board-nation
+    games.adjudication.process("hep")
+    with db.transaction() as s:
+        france = record_of(s, s.scalars(select(Player).where(Player.name == "France Player")).one()).total
+        england = record_of(s, s.scalars(select(Player).where(Player.name == "England Player")).one()).total
+    assert (france.due, france.missed, france.dedication) == (1, 1, -100)
+    assert (england.due, england.on_time) == (1, 1)
+    db.dispose()
