@@ -17,7 +17,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import select, text
 
 from judge import cli
 from judge.clock import FakeClock, as_utc
@@ -25,6 +26,7 @@ from judge.game import Games
 from judge.game.ratings import all_ratings
 from judge.game.records import Figures, forget_walks, record_of
 from judge.store import Game, GameEventRecord, Player, open_database
+from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge
 from judge.web.pages import SiteInfo
 from judge.web.server import WebServer
@@ -328,3 +330,33 @@ def test_a_side_of_seven_board_nations_is_one_phase_of_its_players(tmp_path: Pat
     assert (france.due, france.missed, france.dedication) == (1, 1, -100)
     assert (england.due, england.on_time) == (1, 1)
     db.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_0013_keeps_every_player_and_game_and_shows_no_address(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0013 up from 0012 with players and a game stored: every profile field empty, every address kept
+    private, no game waives anyone, nobody has another address."""
+    url: str = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    engine = make_engine(url)
+    with migrating(engine) as conn:
+        command.upgrade(alembic_config(conn), "0012")
+        conn.execute(
+            text("INSERT INTO players (id, address, name, password_hash, created_at) "
+                 "VALUES (1, 'anna@example.org', 'Anna', 'x', CURRENT_TIMESTAMP)")
+        )  # fmt: skip
+        conn.execute(
+            text("INSERT INTO games (name, variant, options, settings, status, gm_id, password_hash, seed, "
+                 "phase_index, created_at, version, absences, observers, concessions, pictures_off) VALUES "
+                 "('old', 'standard', '{}', '{}', 'forming', 1, 'x', 1, 0, CURRENT_TIMESTAMP, 1, '{}', '[]', '{}', "
+                 "'[]')")
+        )  # fmt: skip
+        command.upgrade(alembic_config(conn), "head")
+    with engine.connect() as conn:
+        player = conn.execute(text("SELECT country, zone, level, show_address FROM players")).one()
+        waived = conn.execute(text("SELECT waived FROM games")).scalar_one()
+        also = conn.execute(text("SELECT count(*) FROM player_addresses")).scalar_one()
+    engine.dispose()
+    assert tuple(player) == (None, None, None, False)
+    assert (json.loads(waived) if isinstance(waived, str) else waived) == [] and also == 0

@@ -244,14 +244,14 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
         if event.kind == "game started":
             started = True
             for seat in data.get("seats") or ():
-                holder = names.get(str(seat.get("player")))
+                holder = names.get(as_shown(str(seat.get("player"))))
                 walk.holders[str(seat.get("power"))] = holder
                 if holder is not None:
                     walk.of(holder).started += 1
                     last_side[holder] = str(seat.get("power"))
         elif event.kind == "player replaced":
             side = str(data.get("side"))
-            before, holder = walk.holders.get(side), names.get(str(data.get("player")))
+            before, holder = walk.holders.get(side), names.get(as_shown(str(data.get("player"))))
             if before is not None and before != holder:
                 walk.left[before] = side
             walk.holders[side] = holder
@@ -372,8 +372,8 @@ def games_of(s: Session, name: str) -> list[Game]:
     ).all()
     ids = set()
     for game_id, data in rows:
-        seated = [str(seat.get("player")) for seat in (data or {}).get("seats") or ()]
-        if name in seated or str((data or {}).get("player")) == name:
+        seated = [as_shown(str(seat.get("player"))) for seat in (data or {}).get("seats") or ()]
+        if name in seated or as_shown(str((data or {}).get("player"))) == name:
             ids.add(game_id)
     found = GameStore.peek_ids(s, ids)
     return [found[game_id] for game_id in sorted(found)]
