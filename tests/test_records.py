@@ -181,7 +181,7 @@ def test_an_abandoned_side_a_concession_an_entry_limit_and_a_rollback(judge: Jud
     refused = judge.mail(_address("beta", "Austria"), "JOIN gamma joinpw")
     assert "your on-time ratio is 0.00 (0 of 3 phases); this game asks at least 0.50" in refused
     assert "You have joined" in judge.mail(_address("beta", "England"), "JOIN gamma joinpw")
-    assert "may join gamma" in judge.mail("gm@example.org", GM.format(game="gamma") + "WAIVE Austria of beta")
+    assert "may join gamma" in judge.mail("gm@example.org", GM.format(game="gamma") + "WAIVE LIMITS Austria of beta")
     assert "You have joined gamma" in judge.mail(_address("beta", "Austria"), "JOIN gamma joinpw")
 
     # the GM rolls the finished game back to Fall 1901: it is no longer finished, and its ratings go with it

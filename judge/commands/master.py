@@ -351,9 +351,9 @@ class Status(Command):
 # records (issue 46): the GM's waiver of the game's entry limits for one player
 @command
 class Waive(Command):
-    name = "WAIVE"
-    usage = "WAIVE player   (his name, or his address)"
-    example = "WAIVE Anna Smith"
+    name = "WAIVE LIMITS"  # never WAIVE alone: that is a Winter's order
+    usage = "WAIVE LIMITS player   (his name, or his address)"
+    example = "WAIVE LIMITS Anna Smith"
     summary = "let one player JOIN whatever his record (the game's entry.* limits are not asked of him)"
     role = Role.MASTER
 

@@ -1,6 +1,6 @@
 """A game's entry limits (njudge's `SET DEDICATION`, `SET ONTIMERAT`, `SET RESRAT`, `data/dedsystems`): the least
 dedication and on-time ratio, and the most civil-disorder ratio, a player needs to join; and the GM's waiver for one
-player (`WAIVE`).
+player (`WAIVE LIMITS`).
 
 `check_entry` is the one check, called wherever a player takes a place in a game (JOIN; a volunteer's takeover):
 it refuses with the player's figure and the limit. A limit not set is no limit; a newly registered player has
@@ -74,7 +74,7 @@ def check_entry(s: Session, game: Game, player: Player) -> None:
         return
     why = shortfall(record_of(s, player, hidden=True).total, limits)
     if why is not None:
-        raise EntryRefused(f"{game.name} has entry limits: {why} (its GM may WAIVE them for you)")
+        raise EntryRefused(f"{game.name} has entry limits: {why} (its GM may waive them for you: WAIVE LIMITS)")
 
 
 class EntryLimits(UseCase):

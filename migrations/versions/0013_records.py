@@ -1,6 +1,6 @@
 """a player's registration as njudge's form asked it (issue 43 item 7): country, time zone, experience level and
 whether WHOIS may show his address; the other addresses he mails from (`I AM ALSO`); and the players a game's GM let
-JOIN whatever their record (`WAIVE`, issue 46)
+JOIN whatever their record (`WAIVE LIMITS`, issue 46)
 
 Revision ID: 0013_records
 Revises: 0012
