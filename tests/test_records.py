@@ -13,6 +13,7 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -28,7 +29,8 @@ from judge.game.records import Figures, forget_walks, record_of
 from judge.store import Game, GameEventRecord, Player, open_database
 from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge
-from judge.web.pages import SiteInfo
+from judge.web.export import export_site
+from judge.web.pages import SiteInfo, player_page
 from judge.web.server import WebServer
 from judge.web.site import Site
 
@@ -246,7 +248,14 @@ def _player_id(judge: Judge, name: str) -> int:
         return s.scalars(select(Player.id).where(Player.name == name)).one()
 
 
-def test_the_players_page_shows_his_record_ratings_and_games_and_no_address(judge: Judge) -> None:
+def _served_page(judge: Judge, name: str) -> str:
+    """A player's page as the export writes it (the same function the site serves it by)."""
+    card = Games(judge.db, judge.clock).whois.page(_player_id(judge, name))
+    assert card is not None
+    return player_page(replace(SITE, exported=True), card)
+
+
+def test_the_players_page_shows_his_record_ratings_and_games_and_no_address(judge: Judge, tmp_path: Path) -> None:
     """Issue 46 item 4, checked on the served site as tests/test_web_players.py does: the record, the ratings and
     the games; never an address the player did not allow; a gunboat game only after its reveal."""
     server = WebServer(Site(Games(judge.db, judge.clock), SITE), "127.0.0.1", 0)
@@ -260,23 +269,29 @@ def test_the_players_page_shows_his_record_ratings_and_games_and_no_address(judg
         assert 'href="../games/alpha/index.html">alpha</a> (standard) as England: finished, draw' in page
         assert "@example.org" not in page
 
+        status, page = _get(f"{server.url}players/{_player_id(judge, 'France of delta')}.html")
+        assert _address("delta", "France") in page  # he said `Show address: yes`
         england = _player_id(judge, "England of delta")
         assert "games/delta/index.html" in _get(f"{server.url}players/{england}.html")[1]
         with judge.db.transaction() as s:  # the gunboat setting is another piece's: set here as it will be stored
             game = s.scalars(select(Game).where(Game.name == "delta")).one()
             game.settings = {**game.settings, "gunboat": True}
-        status, page = _get(f"{server.url}players/{england}.html")
-        assert status == 200 and "games/delta" not in page and "No game yet." in page
+        assert _get(f"{server.url}players/{england}.html")[0] == 404  # his one game is a gunboat game not revealed
         whois = judge.mail(_address("delta", "France"), "WHOIS England of delta")
         assert "Name:       England of delta" in whois and "delta (standard)" not in whois
         assert "games 0 started" in whois  # nor its phases: his figures would tell he plays in it
 
-        status, page = _get(f"{server.url}players/{_player_id(judge, 'France of delta')}.html")
-        assert _address("delta", "France") in page  # he said `Show address: yes`
         assert _get(f"{server.url}players/999999.html")[0] == 404
         assert _get(f"{server.url}players/x1.html")[0] == 404
     finally:
         server.stop()
+
+    out = tmp_path / "site"
+    export_site(Games(judge.db, judge.clock), SITE, out)
+    exported = {path.name: path.read_text(encoding="utf-8") for path in (out / "players").iterdir()}
+    assert exported[f"{_player_id(judge, 'England of alpha')}.html"] == _served_page(judge, "England of alpha")
+    assert f"{england}.html" not in exported  # the gunboat game's player: no page
+    assert not [name for name, page in exported.items() if "@example.org" in page]  # France's one game is hidden now
 
 
 def test_records_rebuild_prints_what_the_events_give(

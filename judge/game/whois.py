@@ -55,8 +55,9 @@ class Whois(UseCase):
             )
 
     def page(self, player_id: int) -> PlayerCard | None:
-        """A player's card as his web page shows it (None: no such player): his address only where he allows it,
-        no gunboat seat before its reveal, and no private game's name (its players are behind its page password)."""
+        """A player's card as his web page shows it (None: no such player, or one in no game the site shows): his
+        address only where he allows it, no gunboat seat before its reveal, and no private game's name (its players
+        are behind its page password)."""
         with self.store.plain() as s:
             player = s.get(Player, player_id)
             if player is None:
@@ -66,6 +67,8 @@ class Whois(UseCase):
                 name for name, settings in s.execute(select(Game.name, Game.settings)) if is_private(settings or {})
             }
             shown = replace(record, games=[line for line in record.games if line.game not in hidden])
+            if not shown.games:  # a player the public site has never shown is not made public by a page
+                return None
             return PlayerCard(
                 name=as_shown(player.name),
                 registered=as_utc(player.created_at),
