@@ -25,7 +25,8 @@ from judge import cli
 from judge.clock import FakeClock, as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
-from judge.game.records import Figures, forget_walks, record_of
+from judge.game.record_values import Figures
+from judge.game.records import forget_walks, record_of
 from judge.store import Game, GameEventRecord, Player, open_database
 from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge

@@ -4,7 +4,7 @@ carries it (he allows it)."""
 
 from __future__ import annotations
 
-from judge.game.records import Figures
+from judge.game.record_values import Figures
 from judge.game.whois import PlayerCard
 from judge.render.dates import when_text
 

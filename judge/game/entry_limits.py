@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from judge.game.errors import GameError
-from judge.game.records import Figures, record_of
+from judge.game.record_values import Figures
+from judge.game.records import record_of
 from judge.game.settings import section
 from judge.game.store import find_player
 from judge.game.use_case import UseCase

@@ -13,7 +13,8 @@ from judge.clock import as_utc
 from judge.game.errors import GameError
 from judge.game.names import as_shown
 from judge.game.ratings import Rating, ratings_of
-from judge.game.records import PlayerRecord, record_of
+from judge.game.record_values import PlayerRecord
+from judge.game.records import record_of
 from judge.game.settings import is_private
 from judge.game.store import account_of, find_player
 from judge.game.use_case import UseCase
