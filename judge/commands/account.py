@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from judge.commands.base import Command, CommandError, MailContext, command, require
-from judge.game.profiles import LEVELS, read_form
 from judge.commands.card import card_lines
+from judge.game.profiles import LEVELS, read_form
 
 
 @command

@@ -5,14 +5,15 @@ ratio). Nothing of it is stored: it is read from the events and phases every gam
 the record existed count, and a rollback (which forgets the phases and events after the phase returned to) takes
 back what it undid at once.
 
-How a game is read (`read_game`; values in `judge.game.record_values`): its stored events in order say who held each side -- `game started` names each
-side's player, `player replaced` a newcomer, `player resigned` and `player ejected` a leaver -- and each `phase
-processed` is one phase for every side that owed orders in it, whoever held it then:
+How a game is read (`read_game`; values in `judge.game.record_values`): its stored events in order say who held each
+side -- `game started` names each side's player, `player replaced` a newcomer, `player resigned` and `player
+ejected` a leaver -- and each `phase processed` is one phase for every side that owed orders in it, whoever held it
+then:
 - the side ordered **on time** when every power of it that owed orders had them on file by the deadline;
 - **late** when all were on file when the phase was processed but one came after the deadline (in the grace);
 - **missed** (an NMR) when one of its powers that owed orders had none (njudge's "going CD": the grace ran out);
-- and the phase was one **in civil disorder** when the miss made `abandon_after` (the game's setting, 3 by
-  default) in a row or more: the judge marks such a side abandoned, and the player's game counts as **abandoned**.
+- and the phase was one **in civil disorder** when the miss made `abandon_after` (the game's setting, 3 by default)
+  in a row or more: the judge marks such a side abandoned, and the player's game counts as **abandoned**.
 A side of several powers (a Hoplite Major and Minor, a Hepta player's board-nations) is one phase of its player's,
 never one per power. A side nobody plays (civil disorder from the start) is nobody's record.
 

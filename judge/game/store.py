@@ -106,7 +106,7 @@ class GameStore:
 
     @staticmethod
     def player(s: Session, address: str) -> Player:
-        """A registered player by address."""
+        """A registered player by an address of his (his own, or one he joined to it: `I AM ALSO`)."""
         player = account_of(s, address)
         if player is None:
             raise GameError(f"{address} is not registered")

@@ -164,7 +164,7 @@ class Game(Base):
     pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
     """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
     waived: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
-    """the players (ids) the GM let JOIN whatever their record (`WAIVE LIMITS`): the entry limits are not asked of them"""
+    """the players (ids) the GM let JOIN whatever their record (`WAIVE LIMITS`): no entry limit is asked of them"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
