@@ -415,6 +415,54 @@ def _web_arguments(web: argparse.ArgumentParser) -> None:
     export.set_defaults(run=_web_export)
 
 
+def _records_arguments(records: argparse.ArgumentParser) -> None:
+    records_sub = records.add_subparsers(dest="records_command", required=True)
+    rebuild = records_sub.add_parser(
+        "rebuild", help="work out every player's record and rating again from the games' events, and print them"
+    )
+    rebuild.add_argument("--json", action="store_true", help="one JSON object a player, a line")
+    rebuild.set_defaults(run=_records_rebuild)
+
+
+def _records_rebuild(args: argparse.Namespace) -> int:
+    """Every player's record and ratings from every game's stored events (docs/ratings.md): after a migration or an
+    import, what the judge now shows. Records are never stored (each read works them out from the events), so this
+    reads what every WHOIS and page would, all at once, and prints it."""
+    import json
+    import time
+
+    from judge.config import load_config
+    from judge.game.ratings import all_ratings
+    from judge.game.records import all_records, forget_walks
+    from judge.store import open_database
+
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    started = time.perf_counter()
+    forget_walks()
+    try:
+        with db.transaction() as s:
+            records = all_records(s)
+            ratings = all_ratings(s)
+    finally:
+        db.dispose()
+    took = time.perf_counter() - started
+    for pid, record in sorted(records.items(), key=lambda item: item[1].name.casefold()):
+        rated = {family: round(scale[pid].rating, 1) for family, scale in sorted(ratings.items()) if pid in scale}
+        total = record.total
+        if args.json:
+            line = {"player": record.name, "record": total.as_json(), "ratings": rated,
+                    "by_variant": {v: f.as_json() for v, f in sorted(record.by_variant.items())}}  # fmt: skip
+            print(json.dumps(line, ensure_ascii=False))
+            continue
+        shown = ", ".join(f"{family} {value:.0f}" for family, value in rated.items()) or "unrated"
+        print(f"{record.name}: {total.started} started, {total.finished} finished, dedication {total.dedication}, "
+              f"on time {total.on_time_ratio:.2f}, civil disorder {total.resignation_ratio:.2f}; {shown}")  # fmt: skip
+    if not args.json:
+        print(f"{len(records)} player(s), {sum(len(scale) for scale in ratings.values())} rating(s) in {took:.2f} s")
+    return 0
+
+
 def _variants_arguments(var: argparse.ArgumentParser) -> None:
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")
     var.set_defaults(run=_variants)
@@ -431,6 +479,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "demo": ("play a scripted game by mail on embedded defaults and print the results", _demo_arguments),
     "variants": ("list the variants, or one variant's options", _variants_arguments),
     "web": ("the read-only web site: export it as static files", _web_arguments),
+    "records": ("the players' records and ratings, worked out from the games' events", _records_arguments),
 }
 """each command: its help line, and what adds its own arguments"""
 

@@ -451,3 +451,18 @@ class Handover(Command):
             f"{who} is the GM of {game} from now on (he signs on with SIGNON {game} MASTER and his own password); "
             "he, the old GM and everyone in the game are told. You are signed off."
         ]
+
+
+# records (issue 46): the GM's waiver of the game's entry limits for one player
+@command
+class Waive(Command):
+    name = "WAIVE LIMITS"  # never WAIVE alone: that is a Winter's order
+    usage = "WAIVE LIMITS player   (his name, or his address)"
+    example = "WAIVE LIMITS Anna Smith"
+    summary = "let one player JOIN whatever his record (the game's entry.* limits are not asked of him)"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(bool(args), f"usage: {self.usage}")
+        name = ctx.games.entry.waive(_game(ctx), " ".join(args))
+        return [f"{name} may join {_game(ctx)} whatever his record."]

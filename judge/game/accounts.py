@@ -7,9 +7,16 @@ from sqlalchemy.orm import Session
 
 from judge.game.errors import GameError
 from judge.game.names import NameRefused, as_shown, look_alike_key, player_name
+from judge.game.profiles import ProfileChange
+from judge.game.store import account_of
 from judge.game.use_case import UseCase
 from judge.passwords import hash_password, verify_password
-from judge.store import Player
+from judge.store import Player, PlayerAddress
+
+
+def address_taken(s: Session, address: str) -> bool:
+    """Whether an address is a player's already, as his own or another of his."""
+    return account_of(s, address) is not None
 
 
 class Accounts(UseCase):
@@ -19,7 +26,7 @@ class Accounts(UseCase):
         address = address.strip().lower()
         name = player_name(name)
         with self.store.write() as s:
-            if s.scalar(select(Player).where(Player.address == address)) is not None:
+            if address_taken(s, address):
                 raise GameError(f"{address} is already registered")
             key = look_alike_key(name)
             taken = s.scalar(select(Player.name).where(Player.name_key == key).limit(1))
@@ -38,7 +45,7 @@ class Accounts(UseCase):
 
     @staticmethod
     def authenticate(s: Session, address: str, password: str) -> Player:
-        player = s.scalar(select(Player).where(Player.address == address.strip().lower()))
+        player = account_of(s, address)
         if player is None or not verify_password(password, player.password_hash):
             raise GameError("unknown address or wrong password")
         return player
@@ -52,7 +59,7 @@ class Accounts(UseCase):
         new_address = new_address.strip().lower()
         with self.store.write() as s:
             player = self.authenticate(s, address, password)
-            if s.scalar(select(Player).where(Player.address == new_address)) is not None:
+            if address_taken(s, new_address):
                 raise GameError(f"{new_address} is already registered")
             player.address = new_address
 
@@ -63,3 +70,32 @@ class Accounts(UseCase):
             except GameError:
                 return False
             return True
+
+    def update_profile(self, address: str, change: ProfileChange) -> Player:
+        """Set the fields REGISTER's form gave (`judge.game.profiles`); those it left out stay as they were."""
+        with self.store.write() as s:
+            player = account_of(s, address)
+            if player is None:
+                raise GameError(f"{address} is not registered: REGISTER your name password first")
+            if change.country is not None:
+                player.country = change.country or None
+            if change.zone is not None:
+                player.zone = change.zone or None
+            if change.level is not None:
+                player.level = change.level or None
+            if change.show_address is not None:
+                player.show_address = change.show_address
+            s.flush()
+            s.expunge(player)
+            return player
+
+    def also(self, new_address: str, address: str, password: str) -> str:
+        """Join `new_address` (the mail's sender) to the account at `address` (`I AM ALSO address password`): the
+        account's password, sent from the new address, proves both are one player's. Returns his name."""
+        new_address = new_address.strip().lower()
+        with self.store.write() as s:
+            player = self.authenticate(s, address, password)
+            if address_taken(s, new_address):
+                raise GameError(f"{new_address} is already a registered player's address")
+            s.add(PlayerAddress(player_id=player.id, address=new_address, created_at=self.clock.now()))
+            return player.name

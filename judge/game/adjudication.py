@@ -222,7 +222,9 @@ class Adjudication(UseCase):
             )
         )
         excused = not_awaited(game.seats, game.settings, game.absences, now)
-        late = _mark_attendance(game, powers_to_order(rules, position) - excused, set(lines))
+        due = powers_to_order(rules, position) - excused
+        ran_to = game.deadline
+        late = _mark_attendance(game, due, set(lines))
         alive = surviving_powers(after)
         for seat in game.seats:
             if seat.power and seat.power not in alive:
@@ -256,6 +258,8 @@ class Adjudication(UseCase):
             phase=position.phase.code,
             late=tuple(late),
             finished=finished,
+            deadline=ran_to,
+            due=tuple(sorted(due)),
             processed=processed,
             audience=audience_of(game),
         )

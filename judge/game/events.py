@@ -115,6 +115,11 @@ class PhaseProcessed(GameEvent):
     """the phase's code (S1901M)"""
     late: tuple[str, ...] = ()
     finished: str | None = None
+    deadline: datetime | None = None
+    """the deadline the phase ran to (None: it had none): orders on file from after it came in late (the players'
+    records, `judge.game.records`)"""
+    due: tuple[str, ...] = ()
+    """the powers the phase awaited orders from (those in civil disorder or held away not among them), as values"""
     processed: Processed = field(metadata=PRIVATE, repr=False)
     """the whole result: the outcome, and the press released with it (private to its recipients)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)

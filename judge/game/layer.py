@@ -15,6 +15,7 @@ from judge.game.accounts import Accounts
 from judge.game.adjudication import Adjudication
 from judge.game.controls import Controls
 from judge.game.deadlines import Deadlines
+from judge.game.entry_limits import EntryLimits
 from judge.game.events import GameEvent
 from judge.game.later_orders import LaterOrders
 from judge.game.listing import Listing
@@ -27,6 +28,7 @@ from judge.game.setup import Setup
 from judge.game.store import GameStore
 from judge.game.table_talk import TableTalk
 from judge.game.web_access import WebAccess
+from judge.game.whois import Whois
 from judge.store import Database
 
 
@@ -54,6 +56,8 @@ class Games:
         self.web = WebAccess(*parts)
         self.openings = Openings(*parts)
         self.masters = Masters(*parts)
+        self.entry = EntryLimits(*parts)
+        self.whois = Whois(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

@@ -21,6 +21,7 @@ from enum import Enum
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from judge.game.entry_limits import check_entry
 from judge.game.errors import GameError
 from judge.game.events import JoinAnswered, JoinAsked
 from judge.game.preferences import shown_preferences
@@ -59,6 +60,7 @@ def admit(s: Session, game: Game, player: Player, *, observing: bool = False, ap
         raise Declined(game.name)
     if observing or approved:
         return Admission.NOW
+    check_entry(s, game, player)  # the game's entry limits on his record (issue 46), unless the GM waived them
     return Admission.ASK_GM if _setting(game, "approval", False) else Admission.NOW
 
 

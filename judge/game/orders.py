@@ -23,6 +23,7 @@ from judge.game.checking import (
 from judge.game.errors import GameError
 from judge.game.events import OrdersFromAnotherAddress
 from judge.game.order_writes import write_order_sets
+from judge.game.store import account_of
 from judge.game.use_case import UseCase, phase_name, side_of
 from judge.store import GameStatus, OrderSet
 
@@ -157,7 +158,7 @@ class Orders(UseCase):
             )
             write_order_sets(s, sets)  # the mail's sets, in one statement (`judge.game.order_writes`)
             game.on_file.update(by_power)
-            if sender is not None and seat.address is not None and seat.address != sender.strip().lower():
+            if sender is not None and seat.address is not None and not _his(s, seat.address, sender):
                 event = OrdersFromAnotherAddress(
                     game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender, submission=done
                 )
@@ -200,3 +201,13 @@ def _kind(line: OrderLine) -> str:
         for read in line.orders
     )
     return "statement" if statement else "orders"
+
+
+def _his(s: Session, owner: str, sender: str) -> bool:
+    """Whether a mail from `sender` is the player's at `owner`: his own address, or one he joined to it (`I AM
+    ALSO`; looked up only for a sender that is not his own address, so the order path pays nothing for it)."""
+    sender = sender.strip().lower()
+    if sender == owner:
+        return True
+    found = account_of(s, sender)
+    return found is not None and found.address == owner

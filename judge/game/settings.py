@@ -137,6 +137,15 @@ SETTINGS: dict[str, Setting] = {
         "by name still work (default off)",
     ),
     "comment": Setting("text", "the GM's words about the game, shown by LIST FULL and LIST game (SET COMMENT)"),
+    # records (issue 46): a game's entry limits, read by judge.game.entry_limits; none is set by default (no limit)
+    "entry.dedication": Setting(
+        "int", "the least dedication (njudge's points: +3 a phase on time, -1 late, -100 missed) a player needs to JOIN"
+    ),
+    "entry.on_time": Setting("number", "the least on-time ratio (0 to 1: phases on time over phases due) to JOIN"),
+    "entry.resignation": Setting(
+        "number",
+        "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with",
+    ),
 }
 
 _ALIASES = {
@@ -146,6 +155,8 @@ _ALIASES = {
     "delay": "timing.delay",
     "reminders": "timing.reminders",
 }
+# records (issue 46): njudge's names for the entry limits (`SET DEDICATION`, `SET ONTIMERAT`, `SET RESRAT`)
+_ALIASES.update({"dedication": "entry.dedication", "ontimerat": "entry.on_time", "resrat": "entry.resignation"})
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -25,8 +25,9 @@ from sqlalchemy.orm import Session, joinedload, selectinload
 from judge.contract import position_from_json
 from judge.engine import Position, Rules
 from judge.game.errors import GameError, NoSuchGame
+from judge.game.names import look_alike_key
 from judge.game.snapshot import Snapshot, snapshot
-from judge.store import Database, Game, Player, Seat
+from judge.store import Database, Game, Player, PlayerAddress, Seat
 from judge.variants import get_variant
 
 
@@ -99,12 +100,39 @@ class GameStore:
         return {game.id: game for game in s.scalars(select(Game).where(Game.id.in_(wanted)))} if wanted else {}
 
     @staticmethod
+    def games_in(s: Session, statuses: Iterable[str]) -> list[Game]:
+        """Games' rows in these states, unlocked, by number: for reads of every game (the players' records)."""
+        return list(s.scalars(select(Game).where(Game.status.in_(list(statuses))).order_by(Game.id)))
+
+    @staticmethod
     def player(s: Session, address: str) -> Player:
-        """A registered player by address."""
-        player = s.scalar(select(Player).where(Player.address == address.strip().lower()))
+        """A registered player by an address of his (his own, or one he joined to it: `I AM ALSO`)."""
+        player = account_of(s, address)
         if player is None:
             raise GameError(f"{address} is not registered")
         return player
+
+
+def account_of(s: Session, address: str) -> Player | None:
+    """The player an address is his: his own, or one he joined to it (`I AM ALSO`)."""
+    address = address.strip().lower()
+    player = s.scalar(select(Player).where(Player.address == address))
+    if player is not None:
+        return player
+    return s.scalar(select(Player).join(PlayerAddress, PlayerAddress.player_id == Player.id).where(
+        PlayerAddress.address == address))  # fmt: skip
+
+
+def find_player(s: Session, who: str) -> Player:
+    """A registered player as a GM or player names him: by an address of his, or by his name (as REGISTER's
+    look-alike key reads it, so case and look-alike letters do not matter); a GameError when nobody is."""
+    if "@" in who:
+        found = account_of(s, who)
+    else:
+        found = s.scalar(select(Player).where(Player.name_key == look_alike_key(" ".join(who.split()))).limit(1))
+    if found is None:
+        raise GameError(f"no registered player is called {who!r}")
+    return found
 
 
 def rules_of(game: Game) -> Rules:

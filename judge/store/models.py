@@ -95,6 +95,26 @@ class Player(Base):
     """what the name looks like (judge.game.names.look_alike_key): REGISTER refuses a name whose key is taken"""
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime]
+    country: Mapped[str | None] = mapped_column(String(80), default=None)
+    """where he plays from, as REGISTER's form gave it (njudge's `Country:`), for GMs who balance a game"""
+    zone: Mapped[str | None] = mapped_column(String(64), default=None)
+    """his time zone (an IANA name: `Europe/Oslo`), as REGISTER's form gave it"""
+    level: Mapped[str | None] = mapped_column(String(16), default=None)
+    """his experience, one of njudge's levels (`judge.game.profiles.LEVELS`)"""
+    show_address: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """WHOIS and his page show his address: only when he says so (REGISTER's `Show address: yes`)"""
+
+
+class PlayerAddress(Base):
+    """Another address of a player's (njudge's `I AM ALSO`): mail from it is his, as from his own address."""
+
+    __tablename__ = "player_addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    """lower-cased, as `Player.address`"""
+    created_at: Mapped[datetime]
 
 
 @dataclass(frozen=True)
@@ -148,6 +168,8 @@ class Game(Base):
     """the addresses of the co-GMs the GM named (`PROMOTE`), sorted: each signs on as MASTER with his own password"""
     pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
     """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
+    waived: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """the players (ids) the GM let JOIN whatever their record (`WAIVE LIMITS`): no entry limit is asked of them"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))

@@ -84,7 +84,8 @@ def _remove_stale(out: Path, done: Exported, public: set[str], only: str | None)
 
 
 def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", only: str | None = None) -> Exported:
-    """Write every page under `out` (or, with `only`, the list and that one game's pages), and remove what an
+    """Write every page under `out` (or, with `only`, the list, the players' pages and that one game's pages), and
+    remove what an
     earlier export there wrote that the public site no longer has; ExportRefused for a folder that holds other
     files."""
     _check_folder(out)
@@ -129,6 +130,10 @@ def export_site(games: Games, info: SiteInfo, out: Path, base_url: str = "", onl
             for board in boards:
                 svg = phase_svg(game.name, game.variant, phase, board)
                 _write(here / "frames" / f"board{board}" / f"{phase.index}.svg", svg, done)
+    for number in games.whois.player_ids():  # each player the site shows (records: docs/web.md)
+        card = games.whois.page(number)
+        if card is not None:
+            _write(out / "players" / f"{number}.html", pages.player_page(site, card), done)
     _write(out / MANIFEST, "This folder is a judge's web export: the next export replaces all of it.\n", done)
     _remove_stale(out, done, {game.name for game in listed if not game.private}, only)
     return done

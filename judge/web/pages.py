@@ -31,6 +31,7 @@ from judge.game.views import (
     PublicPhase,
     PublicPress,
 )
+from judge.game.whois import PlayerCard
 from judge.picture.key import Mark, key_style, marks
 from judge.picture.palette import Palette
 from judge.render import render_results
@@ -282,6 +283,13 @@ def variant_page(site: SiteInfo, name: str) -> str:
     picture = name if name in VARIANTS else ""
     return _page("text.html.j2", site, "../", heading=name, body=variant_html(name), pre="", address="",
                  picture=picture)  # fmt: skip
+
+
+def player_page(site: SiteInfo, card: PlayerCard) -> str:
+    """`players/N.html`: a player's record, ratings and games (`judge.game.whois.PlayerCard`): his address only
+    where he allows it, no gunboat seat before its reveal, no private game."""
+    scopes = [("all variants", card.record.total), *sorted(card.record.by_variant.items())]
+    return _page("player.html.j2", site, "../", card=card, scopes=scopes)
 
 
 def help_page(site: SiteInfo) -> str:

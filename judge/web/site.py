@@ -292,6 +292,15 @@ class Site:
     def help(self, request: Request) -> Response:
         return HTMLResponse(pages.help_page(self.info))
 
+    def player(self, request: Request) -> Response:
+        text = str(request.path_params["number"])
+        if not _NUMBER.fullmatch(text):
+            raise NotFound("No player has that number.")
+        card = self.games.whois.page(int(text))
+        if card is None:
+            raise NotFound("No player has that number.")
+        return HTMLResponse(pages.player_page(self.info, card))
+
     def static(self, request: Request) -> Response:
         name = request.url.path.rsplit("/", 1)[-1]
         kind = "text/css" if name.endswith(".css") else "text/javascript"
@@ -453,6 +462,7 @@ class Site:
             Route("/index.html", self.index),
             Route("/help.html", self.help),
             Route("/openings.html", self.openings),
+            Route("/players/{number}.html", self.player),
             Route("/robots.txt", self.robots),
             Route("/feed.atom", self.site_feed),
             *(Route(f"/{name}", self.static) for name in pages.STATIC),
