@@ -17,6 +17,7 @@ from judge.game.controls import Controls
 from judge.game.deadlines import Deadlines
 from judge.game.events import GameEvent
 from judge.game.listing import Listing
+from judge.game.on_file import OnFileOrders
 from judge.game.orders import Orders
 from judge.game.reads import Reads
 from judge.game.seating import Seating
@@ -48,6 +49,7 @@ class Games:
         self.reads = Reads(*parts)
         self.listing = Listing(*parts)
         self.web = WebAccess(*parts)
+        self.on_file = OnFileOrders(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

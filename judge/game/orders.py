@@ -49,13 +49,13 @@ class Submission:
 
     @property
     def errors(self) -> list[LineCheck]:
-        return [c for c in self.checks if c.error]
+        return [c for c in self.checks if c.refused]
 
 
 def as_filed(check: dict[str, Any]) -> str:
     """An order on file as the results will print it (issue 40: a refused build the reply left out as "no orders"
     was printed void in the results): the order as read, and `(void)` where it was refused."""
-    return f"{check['order']} (void)" if check.get("error") else str(check["order"])
+    return f"{check['order']} (void)" if LineCheck.from_json(check).refused else str(check["order"])
 
 
 def printed(check: dict[str, Any]) -> bool:
@@ -121,7 +121,7 @@ class Orders(UseCase):
                         "lines": [line.line for line in own],
                         "orders": orders_json(own),
                         "checked": [c.as_json() for c in checks],
-                        "has_errors": any(c.error for c in checks),
+                        "has_errors": any(c.refused for c in checks),
                         "submitted_at": self.clock.now(),
                         "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
                     }
