@@ -152,9 +152,7 @@ def route_lines(
                 if place is not None:
                     found |= units.get(province_of(place), set())
             elif order is not None and order.kind is OrderKind.WAIVE:  # "3:England: Waive": the power it names
-                written = line.line
-                named_power = rules.board.lookup_power(written.rpartition(":")[0].strip()) if ":" in written else None
-                if named_power is not None and named_power in mine:
-                    found.add(named_power)
+                if order.for_power is not None and order.for_power in mine:
+                    found.add(order.for_power)
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners

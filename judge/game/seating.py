@@ -159,7 +159,7 @@ class Seating(UseCase):
         left = sorted(side_of(game, group[0]).label for group in unplayed)  # by side: `Player 3`, never 7 boards
         by_power = {seat.power: seat for seat in game.seats if seat.power}
         lines = tuple(
-            SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
+            _seat_line(side.label, [by_power[p] for p in side.powers if p in by_power])
             for side in sorted(sides_of(game), key=lambda side: side.label)
         )
         event = GameStarted(
@@ -267,14 +267,13 @@ class Seating(UseCase):
             return sorted(o.power for o in game.seats if o.power and o.player_id == seat.player_id)
 
 
-def _player_of(seats: list[Seat]) -> str:
-    """Who plays a side, as the game-start mail and LIST name them: the player's name, never the address."""
+def _seat_line(side: str, seats: list[Seat]) -> SeatLine:
+    """Who plays a side, as the game-start mail names them: the player's name (never the address), or nobody,
+    in civil disorder or not -- as values, worded by the notice's template."""
     holder = next((seat.player for seat in seats if seat.player), None)
     if holder is not None:
-        return as_shown(holder.name)
-    if any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats):
-        return "civil disorder"
-    return "(no player)"
+        return SeatLine(side, as_shown(holder.name))
+    return SeatLine(side, None, any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats))
 
 
 def _assign_powers(game: Game, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

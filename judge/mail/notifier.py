@@ -180,7 +180,7 @@ class Notifier:
                     game=event.game,
                     title=variant.title,
                     options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
-                    players=[(seat.power, seat.player) for seat in event.seats],
+                    players=event.seats,
                     you_play=side.described if side else None,
                     sign_on=side.name if side else None,
                     first=variant.phase_name(phase),

@@ -566,6 +566,9 @@ class OrderReader:
                 raise
         if power is not None and order.unit is not None and order.unit.power is None:
             order = replace(order, unit=replace(order.unit, power=power))
+        elif power is not None and order.kind is OrderKind.WAIVE and order.for_power is None:
+            # "3:England: Waive": the power it waives for, kept as a value (a side routes it by it)
+            order = replace(order, for_power=power)
         return order
 
     def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:
