@@ -99,7 +99,7 @@ def test_a_checked_line_is_stored_as_values_and_worded_by_its_template() -> None
 
 
 def test_the_interpreter_and_the_game_layer_write_no_reply_words() -> None:
-    """"Orders for X in game, phase:" is the orders report's template; who plays a seat is a value the game-start
+    """ "Orders for X in game, phase:" is the orders report's template; who plays a seat is a value the game-start
     template words; the results subject's phase is the template's."""
     flush = _function(ROOT / "judge" / "commands" / "interpreter.py", "flush_orders")
     assert not any("Orders for" in text for text in _fstring_texts(flush))

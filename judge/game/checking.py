@@ -70,7 +70,8 @@ class LineCheck:
         else:
             words = str(raw.get("error") or "")
             refused, refusal = bool(words), ((Note(words),) if words else ())
-        return cls(str(raw.get("input", "")), str(raw.get("order") or ""), refused, refusal, bool(raw.get("printed", True)))
+        printed = bool(raw.get("printed", True))
+        return cls(str(raw.get("input", "")), str(raw.get("order") or ""), refused, refusal, printed)
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,7 @@ def route_lines(
                 place = rules.board.lookup(named) if named else None
                 if place is not None:
                     found |= units.get(province_of(place), set())
-            elif order is not None and order.kind is OrderKind.WAIVE:  # "3:England: Waive": the power it names
-                if order.for_power is not None and order.for_power in mine:
-                    found.add(order.for_power)
+            elif order is not None and order.kind is OrderKind.WAIVE and order.for_power in mine:
+                found.add(str(order.for_power))  # "3:England: Waive": the power the reader kept
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners
