@@ -179,8 +179,9 @@ class OnFileOrders(UseCase):
 
     def clear(self, name: str, power: str, units: Sequence[str] = ()) -> Cleared:
         """Withdraw the side's orders for the current phase: all of them, or those of the units named (`A Par`,
-        `F Bre`, or the place alone). A set left empty is removed, so the power is as one that sent nothing."""
-        with self.store.plain() as s:
+        `F Bre`, or the place alone). A set left empty is removed, so the power is as one that sent nothing. Two
+        writes (the sets removed, the sets kept), so in a savepoint of its own: a failure leaves no trace."""
+        with self.store.write() as s:
             game = self.store.snapshot(s, name)
             if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 raise GameError(f"{name} is not running")
