@@ -134,8 +134,11 @@ def test_a_side_of_several_powers_sees_all_its_powers_and_clears_them_all(judge:
     assert block[block.index("England:") + 1 :][:3] == ["  F edi               (no order: holds)", "  F lon - eng",
                                                         "  A lvp               (no order: holds)"]  # fmt: skip
     assert "France:" in block and "  A par - bur" in block and "  A mar               (no order: holds)" in block
+    void = judge.mail("england@example.org", "SIGNON pair England englandpw\nA Mar - Mun\n")
+    assert "  France: A mar - mun (void)" in void  # the report's list, as the results will print it (issue 40)
+    assert "  A mar - mun         (void: " in _block(void)[_block(void).index("France:") :][2]
     cleared = judge.mail("england@example.org", "SIGNON pair France englandpw\nCLEAR\n")
-    assert "England: F lon - eng" in cleared and "France: A par - bur" in cleared
+    assert "England: F lon - eng" in cleared and "France: A mar - mun" in cleared
     assert _sets(judge) == {}
 
 
