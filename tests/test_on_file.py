@@ -186,3 +186,17 @@ def test_a_hepta_side_sees_its_seven_board_nations(judge: Judge) -> None:
     cleared = judge.mail("england@example.org", "SIGNON hep England pwengland\nCLEAR F 1:lon\n")
     assert "1:England: F 1:lon - 1:eng" in cleared
     assert "  F 1:lon             (no order: holds)" in _block(cleared)
+
+
+def test_the_view_takes_the_phase_so_orders_for_a_later_phase_can_be_shown(judge: Judge) -> None:
+    """The hook for njudge's PHASE (orders for a later phase): the view of a phase not yet reached lists what is
+    on file for it alone, with no position to hold it up to."""
+    from judge.game import Games
+    from judge.render.orders import on_file_lines
+
+    start_game(judge)
+    judge.mail("france@example.org", FRANCE + "A Par - Bur\n")
+    later = Games(judge.db, judge.clock).on_file.view("alpha", "France", phase=1)
+    assert later.phase_type is None and later.powers[0].units == () and later.powers[0].others == ()
+    shown = ["Orders on file for France in alpha, phase 1:", "  (nothing to order, nothing on file)"]
+    assert on_file_lines(later) == shown

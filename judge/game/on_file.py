@@ -70,10 +70,6 @@ class PowerOnFile:
         """How many builds or removals are due, as players write it (`halves`)."""
         return halves(abs(self.due))
 
-    @property
-    def unordered(self) -> tuple[UnitOnFile, ...]:
-        return tuple(unit for unit in self.units if unit.order is None)
-
 
 @dataclass(frozen=True)
 class OnFile:
@@ -83,7 +79,8 @@ class OnFile:
     variant: str
     """whose templates word it (`templates/<variant>/on_file.txt.j2` where it has one)"""
     phase: str
-    """the phase as players read it"""
+    """the phase as players read it ("" for a phase not yet reached: the template names it by `phase_index`)"""
+    phase_index: int
     phase_type: PhaseType | None
     """None for a phase not yet reached (orders filed ahead)"""
     side: str
@@ -171,7 +168,8 @@ class OnFileOrders(UseCase):
             return OnFile(
                 name,
                 game.variant,
-                phase_name(game.position or {}) if current else f"phase {index}",
+                phase_name(game.position or {}) if current else "",
+                index,
                 position.phase.type if position is not None else None,
                 side_of(game, power).label if len(powers) > 1 else power,
                 tuple(power_on_file(game.rules, position, p, *sets.get(p, ([], []))) for p in powers),
