@@ -114,3 +114,28 @@ def test_a_sides_lines_are_routed_by_the_values_read_never_by_the_line() -> None
     route = _function(ROOT / "judge" / "game" / "checking.py", "route_lines")
     read = {n.attr for n in ast.walk(route) if isinstance(n, ast.Attribute)}
     assert not read & {"line", "rpartition", "partition"}, read & {"line", "rpartition", "partition"}
+
+
+def test_a_hepta_claim_is_read_with_its_line_and_judged_from_the_values() -> None:
+    """A claim's words are read once, when its line is read (the CLAIM verb's `read`, `hepta_claims.read_terms`,
+    the orders its conditions name with it); judging it (`claim_of`, `_judge_orders`) reads no words, and the
+    terms are stored with the order and read back the same (`judge.contract.orders`)."""
+    from judge.contract.orders import order_from_json, order_json
+    from judge.engine.orders import OrderKind
+    from judge.notation.parse import parse_order
+    from judge.variants.hepta import HeptaRules
+    from judge.variants.hepta_board import hepta_board
+    from judge.variants.hepta_claims import ClaimTerms
+
+    claims = ROOT / "judge" / "variants" / "hepta_claims.py"
+    hepta = ROOT / "judge" / "variants" / "hepta.py"
+    for node in (_function(claims, "claim_of"), _function(claims, "_partners"), _function(hepta, "_judge_orders")):
+        calls = {ast.unparse(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+        assert not {c for c in calls if c.startswith("re.") or c in ("parse_order", "read_line", "read_claim")}
+    board = hepta_board(2)
+    order = parse_order(board, "CLAIM 2-way with France if A 4:par - 4:bur succeeds", HeptaRules.verbs)
+    assert order.kind is OrderKind.CLAIM and isinstance(order.terms, ClaimTerms)
+    (proviso,) = order.terms.provisos
+    assert proviso.order is not None and proviso.order.unit is not None and proviso.order.destination == "4:bur"
+    assert order_from_json(order_json(order)) == order
+    assert order.terms.places() == ("4:par",)

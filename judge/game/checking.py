@@ -147,9 +147,8 @@ def route_lines(
                 merged = [*order.merging, *(part.unit for part in order.parts if part.unit is not None)]
                 for unit in merged:
                     found |= units.get(province_of(unit.location), set())
-            elif order is not None and order.words:  # a free-words line (a Hepta claim) naming a place of a unit
-                named = next((t for t in order.words.split() if rules.board.lookup(t)), None)
-                place = rules.board.lookup(named) if named else None
+            elif order is not None and order.terms is not None:  # a statement (a Hepta claim) naming a unit
+                place = next(iter(order.terms.places()), None)  # as its variant read it with the line
                 if place is not None:
                     found |= units.get(province_of(place), set())
             elif order is not None and order.kind is OrderKind.WAIVE and order.for_power in mine:

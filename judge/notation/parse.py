@@ -539,7 +539,9 @@ class OrderReader:
             if cur.peek() == ":":  # "Centre: Pic"
                 cur.pos += 1
             if verb.shape == "line":
-                return Order(verb.kind, None, words=" ".join(line.split()[1:]))
+                words = " ".join(line.split()[1:])
+                terms = verb.read(words, self.board, verbs) if verb.read is not None else None
+                return Order(verb.kind, None, words=words, terms=terms)
             if cur.done and verb.example:
                 raise OrderSyntaxError(line, f"expected more after {tokens[cur.pos - 1]!r}; write {verb.example}")
             if verb.shape == "place for power":
