@@ -76,7 +76,9 @@ def test_html_mail_and_a_quoted_reply_are_read_as_the_player_meant(judge: Judge)
     message.add_alternative("<p>SIGNON alpha Italy italypw<br>A ven - tyr</p>", subtype="html")
     text = judge.raw(bytes(message), "italy@example.org")
     assert "-> A ven - tyr" in text
-    assert "A rom" not in text.split("(orders)")[1]
+    orders, on_file = text.split("(orders)")[1].split("Orders on file")
+    assert "A rom" not in orders
+    assert "A rom - apu" not in on_file  # the quoted line was not filed: A rom is listed without an order
 
 
 def test_bounces_and_auto_replies_are_never_answered(judge: Judge) -> None:

@@ -611,7 +611,10 @@ def test_eng_is_england_only_when_a_unit_follows() -> None:
 
 
 def test_waive_for_a_named_power() -> None:
-    assert read("Russia: waive") == Order(OrderKind.WAIVE, None)
+    """The power written before a waive is kept as a value (issue 42: a side's waive is routed to the power it
+    names by this value, never by reading the line again); a waive without one names none."""
+    assert read("Russia: waive") == Order(OrderKind.WAIVE, None, for_power="Russia")
+    assert read("waive") == Order(OrderKind.WAIVE, None)
 
 
 # --- Multiplomacy counts and multi-unit forces -------------------------------------------------------

@@ -146,8 +146,8 @@ def test_a_sides_lines_are_read_once_though_routed_checked_and_kept_with_earlier
     claim = ["CLAIM 2-way win with France"]
     done = games.orders.submit("hep", "1:England", claim, sender="england@example.org")
     assert reads.asked == Counter(first + claim)
-    assert done.filed["1:England"][1:] == ["F 1:lon - 1:eng"]  # after the claim (void in a Spring)
-    assert done.filed["2:England"] == ["F 2:lon - 2:eng", "A 2:lvp - 2:yor"]
+    assert [c.order for c in done.filed["1:England"][1:]] == ["F 1:lon - 1:eng"]  # after the claim (void in a Spring)
+    assert [c.order for c in done.filed["2:England"]] == ["F 2:lon - 2:eng", "A 2:lvp - 2:yor"]
     with games.db.transaction() as s:
         sets = {power: list(lines) for power, lines in s.execute(select(OrderSet.power, OrderSet.lines))}
     assert sets == {"1:England": [*claim, first[0]], "2:England": [first[1]], "3:England": [first[2]]}
@@ -186,12 +186,13 @@ def test_the_upgrade_reads_the_orders_stored_as_text_once_into_their_values(data
 
 def test_order_text_is_read_in_the_places_that_take_text() -> None:
     """Outside the reader itself, order text is read in the game layer's `read_orders` (a mail's lines, once), by
-    `judge adjudicate` (whose input is text), and by Heptadiplomacy's claims (the orders a claim's conditions name,
-    in its words); nowhere else, so the counts above are every reading a submission and a deadline make."""
+    `judge adjudicate` (whose input is text), and by Heptadiplomacy's claim reader (the orders a claim's conditions
+    name, read with the claim's line, once: `hepta_claims.read_terms`, the CLAIM verb's `read`); nowhere else, so the
+    counts above are every reading a submission and a deadline make."""
     package = Path(judge.__file__).parent
     readers = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
         if path.parent.name != "notation" and re.search(r"\b(read_line|parse_order)\(", path.read_text("utf-8"))
     )
-    assert readers == ["contract/adjudicate.py", "game/checking.py", "variants/hepta.py"]
+    assert readers == ["contract/adjudicate.py", "game/checking.py", "variants/hepta_claims.py"]

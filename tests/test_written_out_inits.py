@@ -44,6 +44,7 @@ from judge.engine.resolution import Detachment
 from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
+from judge.variants.hepta_claims import ClaimTerms, read_terms
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
@@ -224,6 +225,8 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "frozenset[str]": (frozenset({"Fall"}), frozenset({"Spring"})),
     "dict[str, str] | None": ({"Fall": "Autumn"}, None),
     "tuple[Phase, ...]": ((Phase("Spring", 1901, PhaseType.MOVEMENT),), ()),
+    "Terms | None": (ClaimTerms("2-way with France", (("partner", "france"),), ()), None),
+    "Callable[..., Terms] | None": (read_terms, None),
 }
 """two values of each type a kind's field has, unequal"""
 

@@ -60,6 +60,9 @@ class MailContext:
     phase_of_reply: str | None = None
     unanswered: int = 0
     """lines past the reply's limit, answered only by their count"""
+    signed_sides: list[tuple[str, str]] = field(default_factory=list)
+    """(game, power) of each player's SIGNON in the mail, in order: the reply ends with each side's orders on file
+    (`judge.game.on_file`)"""
 
     @property
     def signed_on(self) -> bool:

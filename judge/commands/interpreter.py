@@ -15,7 +15,7 @@ from judge.commands.base import REGISTRY, CommandError, MailContext, Role, looku
 from judge.config import Config
 from judge.game import GameError, Games
 from judge.mail.answer import Answer, Request
-from judge.render.orders import orders_report
+from judge.render.orders import on_file_lines, orders_report
 
 END_BODY = "ENDPRESS"
 
@@ -31,7 +31,25 @@ def answer_mail(games: Games, config: Config, request: Request) -> Answer:
         received_at=request.received_at,
     )
     interpret(ctx, request.lines)
-    return Answer(ctx.sections, ctx.attachments, ctx.game_of_reply, ctx.phase_of_reply, ctx.unanswered)
+    return Answer(ctx.sections, ctx.attachments, ctx.game_of_reply, ctx.phase_of_reply, ctx.unanswered,
+                  on_file(ctx))  # fmt: skip
+
+
+def on_file(ctx: MailContext) -> list[list[str]]:
+    """Each side a player signed on to in the mail, its orders now on file (issue 43: every reply to a signed-on
+    player ends with them, as njudge's end with "Pending orders"), once a side."""
+    blocks: list[list[str]] = []
+    shown: set[tuple[str, str]] = set()
+    for game, power in ctx.signed_sides:
+        try:
+            view = ctx.games.on_file.view(game, power)
+        except GameError:  # a game not running (forming, over): nothing is on file
+            continue
+        key = (game, view.side)
+        if key not in shown:
+            shown.add(key)
+            blocks.append(on_file_lines(view))
+    return blocks
 
 
 def interpret(ctx: MailContext, lines: list[str]) -> None:
@@ -105,8 +123,7 @@ def flush_orders(ctx: MailContext) -> None:
     except GameError as exc:
         ctx.say("(orders)", [str(exc)], failed=True)
         return
-    ctx.say("(orders)", [f"Orders for {done.power} in {done.game}, {done.phase}:", *orders_report(done)],
-            failed=bool(done.errors))  # fmt: skip
+    ctx.say("(orders)", orders_report(done, heading=True), failed=bool(done.errors))
     ctx.game_of_reply, ctx.phase_of_reply = done.game, done.phase
 
 

@@ -14,6 +14,7 @@ from judge.mail.pictures import map_files
 from judge.render import reply_results
 from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.dates import day_text, when_text
+from judge.render.orders import check_lines, on_file_lines, withdrawn_lines
 from judge.render.results import Brief, phase_code
 from judge.variants import UnknownVariant, get_variant
 
@@ -152,6 +153,8 @@ class Signon(Command):
         ctx.power = None if ctx.master else signed.power
         ctx.as_address = signed.address
         ctx.game_of_reply = ctx.game
+        if ctx.power is not None:  # the reply ends with the side's orders on file (`interpreter.on_file`)
+            ctx.signed_sides.append((ctx.game, ctx.power))
         if len(signed.holds) > 1:
             return [
                 f"Signed on to {ctx.game} as {who.strip() or signed.power}: you play {signed.side} "
@@ -485,11 +488,45 @@ class Resign(Command):
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
         side = ctx.games.controls.resign(ctx.game, ctx.power)
+        ctx.signed_sides = [(g, p) for g, p in ctx.signed_sides if g != ctx.game]
         ctx.power = None
         return [f"You have resigned {side.label}; the game's mail will not reach you any more."]
 
 
 _ = CommandError
+
+
+@command
+class ShowOrders(Command):
+    """njudge has no command for it (its replies end with "Pending orders"); DPjudge's is STATUS, which here is
+    the game's state. ORDERS is what a player asking for his orders would write."""
+
+    name = "ORDERS"
+    usage = "ORDERS"
+    example = "SIGNON alpha France s3cret / ORDERS"
+    summary = "show your side's orders on file for this phase, changing nothing"
+    role = Role.PLAYER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(not args, f"usage: {self.usage}")
+        return on_file_lines(ctx.games.on_file.view(ctx.game, ctx.power), pending=bool(ctx.orders))
+
+
+@command
+class Clear(Command):
+    name = "CLEAR"
+    usage = "CLEAR   (all your side's orders for this phase)  |  CLEAR A Par, F Bre   (those units' orders)"
+    example = "SIGNON alpha France s3cret / CLEAR A Par, F Bre"
+    summary = "withdraw your orders on file for this phase, all or those of the units named: they are as unordered"
+    role = Role.PLAYER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        flush_orders(ctx)  # the orders written above it are filed first: CLEAR acts on them too
+        units = [unit.strip() for unit in " ".join(args).split(",") if unit.strip()]
+        cleared = ctx.games.on_file.clear(ctx.game, ctx.power, units)
+        return withdrawn_lines(cleared, bool(units))
 
 
 @command
@@ -518,7 +555,7 @@ class Preview(Command):
         ]
         for power, checks in seen.checks.items():
             out.append(f"{power}:")
-            out += [check.reply_line() for check in checks]
+            out += check_lines(checks)
         code = phase_code(seen.outcome["phase"])
         full = f"PREVIEW {ctx.game} FULL"
         brief = None if whole else Brief(full, (*seen.checks, *seen.side))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine.orders import Order, OrderKind, UnitRef
+from judge.engine.orders import Order, OrderKind, UnitRef, terms_from_json
 from judge.engine.units import Composition
 from judge.notation.lines import ReadOrder
 
@@ -52,6 +52,8 @@ def order_json(order: Order) -> dict[str, Any]:
         out["via"] = order.via
     if order.for_power:
         out["for"] = order.for_power
+    if order.terms is not None:
+        out["terms"] = order.terms.json()
     return out
 
 
@@ -72,6 +74,7 @@ def order_from_json(data: dict[str, Any]) -> Order:
         data.get("via"),
         data.get("priority"),
         data.get("for"),
+        terms_from_json(terms) if (terms := data.get("terms")) else None,
     )
 
 

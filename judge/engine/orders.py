@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from judge.engine.units import Composition
 from judge.engine.value import Value
@@ -70,6 +71,33 @@ class UnitRef(Value):
         return f"{head}{kind}{self.location}"
 
 
+class Terms(Value):
+    """What a variant's statement says (a Heptadiplomacy claim), as the variant's reader read it from the line when
+    the order was read (`Verb.read`), so that the variant judges the values and never reads the words again. A
+    kind of terms is registered in `TERMS_KINDS` by its `kind`, which is how its JSON reads back (`terms_from_json`)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "terms"
+
+    def json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def places(self) -> tuple[str, ...]:
+        """The places of the units the statement names, in order (a claim's conditions' orders): a side's line is
+        filed with the power whose unit it names first (`judge.game.checking.route_lines`)."""
+        return ()
+
+
+TERMS_KINDS: dict[str, Callable[[dict[str, Any]], Terms]] = {}
+"""kind -> the reader of its JSON; each kind's module registers it where it is defined"""
+
+
+def terms_from_json(raw: dict[str, Any]) -> Terms | None:
+    """The terms `Terms.json` wrote; None for a kind this judge does not know (its variant reads the words)."""
+    reader = TERMS_KINDS.get(str(raw.get("kind")))
+    return reader(raw) if reader is not None else None
+
+
 class Order(Value):
     """One order. `destination` is the move's, retreat's, or supported/convoyed move's destination;
     a support with no destination is a support to hold, a support with no target supports the merge into its
@@ -93,6 +121,8 @@ class Order(Value):
     highest number is cut first (A/F rule 11)"""
     for_power: str | None
     """the power an order is for, beside the units it names (a CAPTURE's Minor: "CAPTURE Meg FOR Anactorium")"""
+    terms: Terms | None
+    """for a statement (a claim), what it says as its variant read it (`Verb.read`): never read from `words` again"""
 
     names = (
         "kind",
@@ -106,9 +136,10 @@ class Order(Value):
         "via",
         "priority",
         "for_power",
+        "terms",
     )
     optional = frozenset(
-        ("target", "destination", "via_convoy", "merging", "parts", "words", "via", "priority", "for_power")
+        ("target", "destination", "via_convoy", "merging", "parts", "words", "via", "priority", "for_power", "terms")
     )
 
     def __init__(
@@ -124,6 +155,7 @@ class Order(Value):
         via: str | None = None,
         priority: int | None = None,
         for_power: str | None = None,
+        terms: Terms | None = None,
     ) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py)
         object.__setattr__(self, "kind", kind)
@@ -137,6 +169,7 @@ class Order(Value):
         object.__setattr__(self, "via", via)
         object.__setattr__(self, "priority", priority)
         object.__setattr__(self, "for_power", for_power)
+        object.__setattr__(self, "terms", terms)
 
 
 VerbShape = Literal[
@@ -160,19 +193,25 @@ class Verb(Value):
     - "place": only a place (`Centre Bur`);
     - "placement": for a placement, a centre or a unit (`Place centre Bur`, `Place 2A Bur`: a CENTRE or a BUILD).
 
-    `example` is how the order is written, quoted when a line cannot be read."""
+    `example` is how the order is written, quoted when a line cannot be read. `read`, for a "line": the variant's
+    reader of its words, called once when the line is read, with the words, the board and the verbs; what it
+    returns is kept in the order's `terms`."""
 
     kind: OrderKind
     shape: VerbShape
     example: str
+    read: Callable[..., Terms] | None
 
-    names = ("kind", "shape", "example")
-    optional = frozenset(("example",))
+    names = ("kind", "shape", "example", "read")
+    optional = frozenset(("example", "read"))
 
-    def __init__(self, kind: OrderKind, shape: VerbShape, example: str = "") -> None:
+    def __init__(
+        self, kind: OrderKind, shape: VerbShape, example: str = "", read: Callable[..., Terms] | None = None
+    ) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "example", example)
+        object.__setattr__(self, "read", read)
 
 
 class Submitted(Value):

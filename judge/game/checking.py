@@ -20,29 +20,58 @@ from judge.board.model import province_of
 from judge.contract.orders import read_from_json, read_json
 from judge.contract.public import printed_in_results
 from judge.engine import OrderKind, PhaseType, Position, Result, Rules, Submitted, check_legality
-from judge.engine.reasons import text_of
+from judge.engine.kinds import reasons_from_json
+from judge.engine.reasons import Note, Reason, text_of
 from judge.notation import ReadOrder, read_line
 from judge.notation.quoting import shorten
 
 
 @dataclass(frozen=True)
 class LineCheck:
+    """An order as the submission check answered it: what it was read as, and, where it was refused, why -- as the
+    engine's values (`refusal`), stored so (`as_json`) and read back so (`from_json`); the reply's words come from
+    its template (`templates/check_line.txt.j2`, through `judge.render.orders.check_lines`)."""
+
     input: str
     order: str
     """canonical form ("" when unreadable)"""
-    error: str
-    """why the line is wrong ("" when it is fine)"""
+    refused: bool = False
+    """the engine calls the order illegal (or it could not be read)"""
+    refusal: tuple[Reason, ...] = ()
+    """why it was refused, as the engine's values (a kind of `judge.engine.kinds`)"""
     printed: bool = True
     """the results will print it (a refused order void), by their rule (`printed_in_results`)"""
 
-    def reply_line(self) -> str:
-        """The line as a reply answers it: quoted (shortened when long), then what it was read as or why not."""
-        if self.error:
-            return f"  {shorten(self.input)}   ** {self.error}"
-        return f"  {shorten(self.input)}   -> {self.order}"
+    @property
+    def error(self) -> str:
+        """Why the line is wrong, in the words every kind of refusal has (`Reason.text`); "" when it is fine."""
+        return (text_of(self.refusal) or "refused") if self.refused else ""
 
-    def as_json(self) -> dict[str, str | bool]:
-        return {"input": self.input, "order": self.order, "error": self.error, "printed": self.printed}
+    @property
+    def shown(self) -> str:
+        """The line as the player wrote it, shortened where long, as a reply quotes it."""
+        return shorten(self.input)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "input": self.input,
+            "order": self.order,
+            "refused": self.refused,
+            "refusal": [reason.json() for reason in self.refusal],
+            "printed": self.printed,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> LineCheck:
+        """A check as `as_json` stored it; one stored before the refusals were kept as values (`"error"`: their
+        words) reads back as a refusal of those words (`Note`)."""
+        if "refused" in raw:
+            refused, refusal = bool(raw["refused"]), tuple(reasons_from_json(raw.get("refusal")))
+        else:
+            words = str(raw.get("error") or "")
+            refused, refusal = bool(words), ((Note(words),) if words else ())
+        printed = bool(raw.get("printed", True))
+        return cls(str(raw.get("input", "")), str(raw.get("order") or ""), refused, refusal, printed)
 
 
 @dataclass(frozen=True)
@@ -86,7 +115,7 @@ def check_orders(rules: Rules, position: Position, power: str, lines: Sequence[O
         illegal = result.result is Result.ILLEGAL
         reasons = result.reasons if illegal else ()
         printed = printed_in_results(illegal, result.canonical is not None, reasons, retreats)
-        checks.append(LineCheck(sub.text, result.order, text_of(reasons) if illegal else "", printed))
+        checks.append(LineCheck(sub.text, result.order, illegal, tuple(reasons), printed))
     return checks
 
 
@@ -118,15 +147,11 @@ def route_lines(
                 merged = [*order.merging, *(part.unit for part in order.parts if part.unit is not None)]
                 for unit in merged:
                     found |= units.get(province_of(unit.location), set())
-            elif order is not None and order.words:  # a free-words line (a Hepta claim) naming a place of a unit
-                named = next((t for t in order.words.split() if rules.board.lookup(t)), None)
-                place = rules.board.lookup(named) if named else None
+            elif order is not None and order.terms is not None:  # a statement (a Hepta claim) naming a unit
+                place = next(iter(order.terms.places()), None)  # as its variant read it with the line
                 if place is not None:
                     found |= units.get(province_of(place), set())
-            elif order is not None and order.kind is OrderKind.WAIVE:  # "3:England: Waive": the power it names
-                written = line.line
-                named_power = rules.board.lookup_power(written.rpartition(":")[0].strip()) if ":" in written else None
-                if named_power is not None and named_power in mine:
-                    found.add(named_power)
+            elif order is not None and order.kind is OrderKind.WAIVE and order.for_power in mine:
+                found.add(str(order.for_power))  # "3:England: Waive": the power the reader kept
         owners.append(next(iter(found)) if len(found) == 1 else default)
     return owners

@@ -82,8 +82,10 @@ class SeatLine:
 
     power: str
     """the side, as lists name it (a power, `Sparta + Elatea`, `England`, `Player 2`)"""
-    player: str
-    """the player's name, "civil disorder" or "(no player)" """
+    player: str | None
+    """the player's name as shown; None where nobody plays the side"""
+    disorder: bool = False
+    """nobody plays it and it is in civil disorder (START CD); the template words it (`game_started.txt.j2`)"""
 
 
 @dataclass(frozen=True, kw_only=True)

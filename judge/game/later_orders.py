@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from judge.engine import Position, Rules
 from judge.engine.calendar import Calendar
 from judge.engine.phase import SEASON_ALIASES, Phase, PhaseType
+from judge.engine.refusals.reading import Unreadable
 from judge.engine.supply import powers_to_order
 from judge.game.checking import (
     LineCheck,
@@ -38,7 +39,7 @@ from judge.game.checking import (
 from judge.game.errors import GameError
 from judge.game.events import LaterOrdersFiled
 from judge.game.order_writes import write_order_sets
-from judge.game.orders import Submission, _due, as_filed, printed
+from judge.game.orders import Submission, _due, printed
 from judge.game.snapshot import Snapshot
 from judge.game.use_case import UseCase, audience_of, side_of
 from judge.store import Game, GameStatus, LaterOrderSet
@@ -201,7 +202,7 @@ class LaterOrders(UseCase):
                 )
             read = read_orders(rules, lines)
             unreadable = tuple(
-                LineCheck(r.text, "", r.error or "cannot be read")
+                LineCheck(r.text, "", True, (Unreadable(r.error),))
                 for line in read
                 for r in line.orders
                 if r.order is None
@@ -316,10 +317,10 @@ def _file_side(
     for power, own in by_power.items():
         checked = check_orders(rules, position, power, own)
         checks.extend(checked)
-        filed[power] = [as_filed(c.as_json()) for c in checked if printed(c.as_json())]
+        filed[power] = [c for c in checked if printed(c)]
         rows.append({"set_game": game.id, "set_phase": game.phase_index, "set_power": power,
                      "lines": [line.line for line in own], "orders": orders_json(own),
-                     "checked": [c.as_json() for c in checked], "has_errors": any(c.error for c in checked),
+                     "checked": [c.as_json() for c in checked], "has_errors": any(c.refused for c in checked),
                      "submitted_at": now, "source_message_id": None})  # fmt: skip
     write_order_sets(s, rows)
     mine = sorted(side.powers)

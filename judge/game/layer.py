@@ -20,6 +20,7 @@ from judge.game.events import GameEvent
 from judge.game.later_orders import LaterOrders
 from judge.game.listing import Listing
 from judge.game.masters import Masters
+from judge.game.on_file import OnFileOrders
 from judge.game.openings import Openings
 from judge.game.orders import Orders
 from judge.game.reads import Reads
@@ -58,6 +59,7 @@ class Games:
         self.masters = Masters(*parts)
         self.entry = EntryLimits(*parts)
         self.whois = Whois(*parts)
+        self.on_file = OnFileOrders(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import BindParameter, Table, bindparam
+from sqlalchemy import BindParameter, Table, bindparam, delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -53,3 +53,17 @@ def write_order_sets(session: Session, sets: Sequence[dict[str, Any]]) -> None:
     # in the key's order, so that two transactions writing some of the same sets take their row locks alike
     in_order = sorted(sets, key=lambda values: (values["set_game"], values["set_phase"], values["set_power"]))
     session.execute(_ADD_ORDER_SET[session.get_bind().dialect.name], in_order)
+
+
+def remove_order_sets(session: Session, game_id: int, phase: int, powers: Sequence[str]) -> None:
+    """Remove the powers' sets for the phase (CLEAR: `judge.game.on_file`): each power is then as one that sent no
+    orders, its units unordered."""
+    if not powers:
+        return
+    session.execute(
+        delete(_ORDER_SETS).where(
+            _ORDER_SETS.c.game_id == game_id,
+            _ORDER_SETS.c.phase_index == phase,
+            _ORDER_SETS.c.power.in_(list(powers)),
+        )
+    )

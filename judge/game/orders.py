@@ -39,9 +39,9 @@ class Submission:
     checks: list[LineCheck]
     replaced: bool
     phase_type: PhaseType = PhaseType.MOVEMENT
-    filed: dict[str, list[str]] = field(default_factory=dict)
-    """for a player of several powers: each power's orders now on file (as read, a refused one marked void, as
-    the results will print them: `as_filed`), in the side's order"""
+    filed: dict[str, list[LineCheck]] = field(default_factory=dict)
+    """for a player of several powers: each power's orders now on file, those the results will print (`printed`;
+    a refused one is printed void, as the template words it: issue 40), in the side's order"""
     due: dict[str, int] = field(default_factory=dict)
     """in an adjustment phase: each of the player's powers' builds (above zero) or removals (below) due, in halves"""
     owed: tuple[str, ...] = ()
@@ -50,19 +50,13 @@ class Submission:
 
     @property
     def errors(self) -> list[LineCheck]:
-        return [c for c in self.checks if c.error]
+        return [c for c in self.checks if c.refused]
 
 
-def as_filed(check: dict[str, Any]) -> str:
-    """An order on file as the results will print it (issue 40: a refused build the reply left out as "no orders"
-    was printed void in the results): the order as read, and `(void)` where it was refused."""
-    return f"{check['order']} (void)" if check.get("error") else str(check["order"])
-
-
-def printed(check: dict[str, Any]) -> bool:
-    """Whether the results will print this line (`LineCheck.printed`; a check stored before it was kept: any line
-    read as an order)."""
-    return bool(check.get("order")) and bool(check.get("printed", True))
+def printed(check: LineCheck) -> bool:
+    """Whether the results will print this order (`LineCheck.printed`; a check stored before it was kept: any
+    line read as an order)."""
+    return bool(check.order) and check.printed
 
 
 def _due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:
@@ -103,7 +97,7 @@ class Orders(UseCase):
                 by_power.setdefault(owner, []).append(line)
             replaced = False
             checked: dict[str, Iterator[LineCheck]] = {}
-            filed: dict[str, list[str]] = {}
+            filed: dict[str, list[LineCheck]] = {}
             sets: list[dict[str, Any]] = []
             earlier = self._earlier(s, game.id, game.phase_index, list(by_power)) if len(side) > 1 else {}
             for each, own in list(by_power.items()):
@@ -113,7 +107,7 @@ class Orders(UseCase):
                 own = by_power[each] = own + [ln for ln in earlier.get(each, []) if _kind(ln) not in kinds]
                 checks = check_orders(game.rules, game.current, each, own)
                 checked[each] = iter(checks)
-                filed[each] = [as_filed(c.as_json()) for c in checks if printed(c.as_json())]
+                filed[each] = [c for c in checks if printed(c)]
                 sets.append(
                     {
                         "set_game": game.id,
@@ -122,7 +116,7 @@ class Orders(UseCase):
                         "lines": [line.line for line in own],
                         "orders": orders_json(own),
                         "checked": [c.as_json() for c in checks],
-                        "has_errors": any(c.error for c in checks),
+                        "has_errors": any(c.refused for c in checks),
                         "submitted_at": self.clock.now(),
                         "source_message_id": source_message_id[:998] if source_message_id else None,  # column size
                     }
@@ -136,7 +130,7 @@ class Orders(UseCase):
                         OrderSet.power.in_([p for p in side if p not in filed]),
                     )
                 ):
-                    filed[each] = [as_filed(c) for c in checked_json if printed(c)]
+                    filed[each] = [c for c in map(LineCheck.from_json, checked_json) if printed(c)]
             # back in the order the player wrote them (a line may hold several orders, each with its check)
             in_order = (
                 [next(checked[owner]) for owner, line in zip(owners, read, strict=True) for _ in line.orders]

@@ -61,16 +61,15 @@ def _ends_a_gunboat_game(game: Game, event: GameEvent) -> bool:
 
 def seat_lines(game: Game) -> tuple[SeatLine, ...]:
     """Each side and who plays it, as the game-start mail and the reveal name them: the player's name as the others
-    may read it (`judge.game.anonymity.known_as`), "civil disorder" or "(no player)"."""
+    may read it (`judge.game.anonymity.known_as`), or nobody, in civil disorder or not -- as values, which the
+    notices' templates word."""
     by_power = {seat.power: seat for seat in game.seats if seat.power}
     lines = []
     for side in sorted(sides_of(game), key=lambda side: side.label):
         seats = [by_power[p] for p in side.powers if p in by_power]
         holder = known_as(game, next((seat.player for seat in seats if seat.player), None))
-        if holder is None:
-            disorder = any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats)
-            holder = "civil disorder" if disorder else "(no player)"
-        lines.append(SeatLine(side.label, holder))
+        disorder = holder is None and any(seat.status == SeatStatus.CIVIL_DISORDER for seat in seats)
+        lines.append(SeatLine(side.label, holder, disorder))
     return tuple(lines)
 
 

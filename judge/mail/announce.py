@@ -8,6 +8,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
+from judge.engine import PhaseType
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
 from judge.game.use_case import phase_name
@@ -48,7 +49,10 @@ def _results(
     """Each results mail with its recipients: one a sheet (the press its readers see) and picture (or none)."""
     outcome = processed.outcome
     phase = outcome["phase"]
-    when = f"{season_and_year(str(outcome.get('variant') or 'standard'), phase)} {phase['type']}"
+    # the phase as values (its season and year as the variant's calendar names them, and its type): the
+    # template words the subject from them, so a variant's own template may word it otherwise
+    season = season_and_year(str(outcome.get("variant") or "standard"), phase)
+    phase_type = PhaseType(str(phase["type"]))
     # the map after the phase, drawn once for every copy (judge.toml [judge] pictures; players may turn it off):
     # one picture, or one a board for a variant of several boards; drawn ahead by the keeper's picture workers
     # when they drew this very outcome (judge/mail/predrawn.py), else here
@@ -101,7 +105,8 @@ def _results(
             phase_link=config.web.phase_url(processed.game, processed.index),
         )
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
-        said = words("results", variant, game=processed.game, code=phase_code(phase), when=when, sheet=text)
+        said = words("results", variant, game=processed.game, code=phase_code(phase), season=season,
+                     phase_type=phase_type, sheet=text)  # fmt: skip
         mail = notice(config, to, said.subject, said.text)
         if with_picture:
             mail.make_mixed()

@@ -50,6 +50,9 @@ class Answer:
     phase: str | None = None
     unanswered: int = 0
     """lines past the reply's limit, answered only by their count"""
+    on_file: list[list[str]] = field(default_factory=list)
+    """what the reply ends with: for each side a player signed on to, its orders now on file (`judge.game.on_file`,
+    worded by `templates/on_file.txt.j2`)"""
 
 
 class Handler(Protocol):

@@ -194,7 +194,7 @@ class Notifier:
                     game=event.game,
                     title=variant.title,
                     options=", ".join(f"{k}={v}" for k, v in sorted(event.options.items())),
-                    players=[(seat.power, seat.player) for seat in event.seats],
+                    players=event.seats,
                     you_play=side.described if side else None,
                     sign_on=side.name if side else None,
                     first=variant.phase_name(phase),
@@ -316,8 +316,7 @@ class Notifier:
 
     def _revealed(self, event: PlayersRevealed) -> list[Outgoing]:
         """A gunboat game's players named to everyone in it: by the GM's REVEAL, or at its end."""
-        players = [(seat.power, seat.player) for seat in event.seats]
-        return self._announce(event, event.audience, "players_revealed", players=players, by_gm=event.by_gm)
+        return self._announce(event, event.audience, "players_revealed", players=event.seats, by_gm=event.by_gm)
 
     # --- press -------------------------------------------------------------------------------------------------
 

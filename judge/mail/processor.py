@@ -523,7 +523,7 @@ class Processor:
         names_game = bool(said.game) and str(said.game) in mail.subject
         answered = words("reply", None, judge=self.config.name, subject=mail.subject, a_reply=a_reply,
                          names_game=names_game, game=said.game, phase=said.phase, sections=said.sections,
-                         unanswered=said.unanswered,
+                         unanswered=said.unanswered, on_file=said.on_file,
                          answered_at_most=MAX_SECTIONS, truncated=mail.truncated,
                          **self._foot(games, said))  # fmt: skip
         to = mail.reply_to or mail.sender

@@ -539,7 +539,9 @@ class OrderReader:
             if cur.peek() == ":":  # "Centre: Pic"
                 cur.pos += 1
             if verb.shape == "line":
-                return Order(verb.kind, None, words=" ".join(line.split()[1:]))
+                words = " ".join(line.split()[1:])
+                terms = verb.read(words, self.board, verbs) if verb.read is not None else None
+                return Order(verb.kind, None, words=words, terms=terms)
             if cur.done and verb.example:
                 raise OrderSyntaxError(line, f"expected more after {tokens[cur.pos - 1]!r}; write {verb.example}")
             if verb.shape == "place for power":
@@ -566,6 +568,9 @@ class OrderReader:
                 raise
         if power is not None and order.unit is not None and order.unit.power is None:
             order = replace(order, unit=replace(order.unit, power=power))
+        elif power is not None and order.kind is OrderKind.WAIVE and order.for_power is None:
+            # "3:England: Waive": the power it waives for, kept as a value (a side routes it by it)
+            order = replace(order, for_power=power)
         return order
 
     def _verb(self, cur: _Cursor, line: str, unit: UnitRef, verb: Verb) -> Order:

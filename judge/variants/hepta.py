@@ -35,7 +35,7 @@ from judge.engine.refusals import AndSo, ClaimOutOfSeason, ClaimUnread, OnlyTarg
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Force
 from judge.variants.hepta_board import BOARDS, hepta_board, unqualified
-from judge.variants.hepta_claims import Claim, ClaimError, judge_claims, read_claim
+from judge.variants.hepta_claims import Claim, ClaimError, ClaimTerms, claim_of, judge_claims, read_terms
 
 COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
@@ -77,7 +77,8 @@ class HeptaRules(Rules):
             "a",
         ),
     }
-    verbs: ClassVar[Mapping[str, Verb]] = {"claim": Verb(OrderKind.CLAIM, "line")}
+    verbs: ClassVar[Mapping[str, Verb]] = {"claim": Verb(OrderKind.CLAIM, "line", read=read_terms)}
+    """CLAIM's words are read once, with the order (`read_terms`): the claim is judged from those values"""
 
     @classmethod
     def shape_board(cls, board: Board, options: Mapping[str, Any]) -> Board:
@@ -188,7 +189,10 @@ class HeptaRules(Rules):
         player = self.players(position).get(row.power, row.power)
         try:
             names = sorted(set(self.players(position).values()))
-            claim = read_claim(row.canonical.words, player, row.power, self._finder(position), names)
+            terms = row.canonical.terms
+            if not isinstance(terms, ClaimTerms):  # a claim stored before its terms were kept: read it now
+                terms = read_terms(row.canonical.words, self.board, self.verbs)
+            claim = claim_of(terms, player, row.power, self._finder(position), names)
         except ClaimError as refused:
             row.reasons = (AndSo(ClaimUnread(str(refused)), Then.CLAIM),)
             return None
@@ -240,13 +244,10 @@ class HeptaRules(Rules):
         return self.calendar.ends_year(phase) and outcome.next_phase.type is not PhaseType.RETREAT
 
     def _judge_orders(self, claim: Claim, results: Sequence[OrderResult]) -> None:
-        """The claim's conditions on moves, with this Autumn's results: an order not given does not hold."""
-        from judge.notation.parse import OrderSyntaxError, parse_order
-
-        for text, wanted in claim.orders:
-            try:
-                asked = parse_order(self.board, text, self.verbs)
-            except OrderSyntaxError:
+        """The claim's conditions on moves, with this Autumn's results: an order not given does not hold. Each
+        order was read with the claim (`Claim.asked`)."""
+        for (text, wanted), asked in zip(claim.orders, claim.asked, strict=True):
+            if asked is None:
                 claim.failed.append(f"{text} {wanted} (not an order the judge can read)")
                 continue
             row = next((r for r in results if _same_order(r.canonical, asked)), None)

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.board.model import Board
+from judge.engine.orders import TERMS_KINDS, Order, Terms, Verb
 from judge.engine.reasons import (
     ClaimCondition,
     ClaimNotJoined,
@@ -28,6 +30,7 @@ from judge.engine.reasons import (
     Reason,
     WinDeclared,
 )
+from judge.engine.value import Value
 
 SOLO_CENTRES = 70
 JOINT = {2: ("two-way", 130, 63), 3: ("three-way", 185, 58)}
@@ -64,6 +67,8 @@ class Claim:
     """(player, comparison, units built) conditions, judged after the Winter"""
     orders: list[tuple[str, str]] = field(default_factory=list)
     """(order line, "succeeds" or "fails") conditions, judged with the Autumn's results"""
+    asked: list[Order | None] = field(default_factory=list)
+    """in step with `orders`: each order as the reader read it when the claim came (None: it cannot be read)"""
     failed: list[str] = field(default_factory=list)
     """conditions found not to hold so far"""
 
@@ -96,6 +101,7 @@ class Claim:
             [(str(p), str(op), int(n)) for p, op, n in raw.get("holds", ())],
             [(str(p), str(op), int(n)) for p, op, n in raw.get("builds", ())],
             [],
+            [],
             [str(f) for f in raw.get("failed", ())],
         )
 
@@ -108,6 +114,170 @@ def _op_words(op: str) -> str:
     return next(words for words, symbol in COMPARISONS.items() if symbol == op)
 
 
+class Proviso(Value):
+    """One condition of a claim as the reader read it: on a player's holdings or builds (`who` as written, `op`,
+    `n`), on an order (`order`: the order read, None where it cannot be read; `text` as written, `wanted`
+    "succeeds" or "fails"), or, `about` "unread", a condition that cannot be read (`text`)."""
+
+    about: str
+    """"holds", "builds", "order" or "unread" """
+    text: str
+    who: str
+    op: str
+    n: int
+    order: Order | None
+    wanted: str
+
+    names = ("about", "text", "who", "op", "n", "order", "wanted")
+    optional = frozenset(("who", "op", "n", "order", "wanted"))
+
+    def __init__(
+        self,
+        about: str,
+        text: str,
+        who: str = "",
+        op: str = "",
+        n: int = 0,
+        order: Order | None = None,
+        wanted: str = "",
+    ) -> None:
+        object.__setattr__(self, "about", about)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "who", who)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "wanted", wanted)
+
+    def json(self) -> dict[str, Any]:
+        from judge.contract.orders import order_json  # the contract imports the variants: read when written
+
+        out: dict[str, Any] = {"about": self.about, "text": self.text}
+        if self.about in ("holds", "builds"):
+            out.update(who=self.who, op=self.op, n=self.n)
+        if self.about == "order":
+            out["wanted"] = self.wanted
+            if self.order is not None:
+                out["order"] = order_json(self.order)
+        return out
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Proviso:
+        from judge.contract.orders import order_from_json
+
+        order = raw.get("order")
+        return cls(
+            str(raw["about"]),
+            str(raw["text"]),
+            str(raw.get("who", "")),
+            str(raw.get("op", "")),
+            int(raw.get("n", 0)),
+            order_from_json(order) if order else None,
+            str(raw.get("wanted", "")),
+        )
+
+
+class ClaimTerms(Terms):
+    """A claim line as the reader read it, once, when the order came (`read_terms`, the CLAIM verb's `read`): the
+    words of its head in order, each classed (`("size", "2")`, `("partner", "France")`, `("unread", "xyz")`), and its
+    conditions. Who the partners are is decided when the claim is judged (`claim_of`), against the game's players:
+    the words are never read again."""
+
+    kind = "claim"
+    text: str
+    head: tuple[tuple[str, str], ...]
+    provisos: tuple[Proviso, ...]
+
+    names = ("text", "head", "provisos")
+
+    def __init__(self, text: str, head: tuple[tuple[str, str], ...], provisos: tuple[Proviso, ...]) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "provisos", provisos)
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "head": [list(item) for item in self.head],
+            "provisos": [p.json() for p in self.provisos],
+        }
+
+    def places(self) -> tuple[str, ...]:
+        return tuple(p.order.unit.location for p in self.provisos if p.order is not None and p.order.unit is not None)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ClaimTerms:
+        return cls(
+            str(raw["text"]),
+            tuple((str(k), str(v)) for k, v in raw.get("head", ())),
+            tuple(Proviso.from_json(p) for p in raw.get("provisos", ())),
+        )
+
+
+TERMS_KINDS[ClaimTerms.kind] = ClaimTerms.from_json
+
+_FILLER = ("a", "an", "win", "victory", "joint", "for")
+
+
+def read_terms(words: str, board: Board | None = None, verbs: Mapping[str, Verb] | None = None) -> ClaimTerms:
+    """The claim `words` (the line after CLAIM) as values: the CLAIM verb's reader, run once when the line is read
+    (`judge.game.checking.read_orders`). An order named in a condition is read here too, on `board` (None: left
+    unread, for a claim read without a board)."""
+    from judge.notation.parse import OrderSyntaxError, parse_order
+
+    text = " ".join(words.split())
+    split = re.search(r"\s+if\s+", text, flags=re.I)
+    head_text, conditions = (text[: split.start()], text[split.end() :]) if split else (text, "")
+    head_text = head_text.lower().replace("two way", "two-way").replace("three way", "three-way")
+    head: list[tuple[str, str]] = []
+    reading_partners = False
+    for token in (t for t in re.split(r"[\s,&]+", head_text) if t):
+        if token in KIND_WORDS:
+            head.append(("size", str(KIND_WORDS[token])))
+        elif token in _FILLER and not reading_partners:
+            continue
+        elif token == "with":
+            reading_partners = True
+        elif token == "and" and reading_partners:
+            continue
+        elif reading_partners:
+            head.append(("partner", token))
+        else:
+            head.append(("unread", token))
+    provisos: list[Proviso] = []
+    for condition in re.split(r"\s+and\s+", conditions, flags=re.I) if conditions else ():
+        condition = condition.strip()
+        lowered = condition.lower().rstrip(".")
+        named = re.fullmatch(r"(.+?)\s+(succeeds|fails)", lowered)
+        if named:
+            written = condition[: named.end(1)].strip()
+            order = None
+            if board is not None:
+                try:
+                    order = parse_order(board, written, verbs)
+                except OrderSyntaxError:
+                    order = None
+            provisos.append(Proviso("order", written, order=order, wanted=named[2]))
+            continue
+        about = re.fullmatch(
+            r"(.+?)\s+(holds|has|builds)\s+(nothing|no units|(?:(at least|at most|exactly|more than|fewer than)\s+)?"
+            r"(\d+)(?:\s+(?:supply\s+)?(?:centres|centers|scs|sc|units|builds))?)",
+            lowered,
+        )
+        if not about:
+            provisos.append(Proviso("unread", condition))
+        elif about[3] in ("nothing", "no units") and about[2] != "builds":  # "holds nothing": no such condition
+            provisos.append(Proviso("unread", condition, op="nothing"))
+        elif about[3] in ("nothing", "no units"):
+            provisos.append(Proviso("builds", condition, about[1], "==", 0))
+        else:
+            op = COMPARISONS[about[4]] if about[4] else (">=" if about[2] != "builds" else "==")
+            what = "builds" if about[2] == "builds" else "holds"
+            provisos.append(Proviso(what, condition, about[1], op, int(about[5])))
+    return ClaimTerms(text, tuple(head), tuple(provisos))
+
+
 def read_claim(
     words: str,
     player: str,
@@ -115,29 +285,51 @@ def read_claim(
     find_player: Callable[[str], str | None],
     names: Sequence[str] = (),
 ) -> Claim | None:
-    """The claim `words` (the line after CLAIM) make for `player`, or None for a claim of a solo win (it needs
-    none); raises ClaimError saying why a claim cannot be judged. `names`: the players' names, some of several
-    words (option B's "Player 2"), read whole wherever they stand."""
-    text = " ".join(words.split())
-    for name in sorted((n for n in names if " " in n.strip()), key=len, reverse=True):
-        text = re.sub(rf"(?<!\S){re.escape(name)}(?!\S)", name.replace(" ", ""), text, flags=re.I)
-    split = re.search(r"\s+if\s+", text, flags=re.I)
-    head, conditions = (text[: split.start()], text[split.end() :]) if split else (text, "")
-    head = head.lower().replace("two way", "two-way").replace("three way", "three-way")
-    tokens = [t for t in re.split(r"[\s,&]+", head) if t]
+    """The claim `words` make for `player`, read and judged at once (`read_terms`, then `claim_of`): for a claim
+    read before its terms were kept, and for the tests of the rule."""
+    return claim_of(read_terms(words), player, power, find_player, names)
+
+
+def _partners(head: Sequence[tuple[str, str]], names: Sequence[str]) -> list[tuple[str, str]]:
+    """The head with a player's name of several words (option B's "Player 2") made one partner, wherever it
+    stands: names are matched whole, case and spaces aside, the longest first."""
+    keyed = sorted(((n.lower().split(), n) for n in names if " " in n.strip()), key=lambda kn: -len(kn[0]))
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(head):
+        kind, token = head[i]
+        if kind == "partner":
+            for parts, name in keyed:
+                window = head[i : i + len(parts)]
+                if [t for _, t in window] == parts and all(k == "partner" for k, _ in window):
+                    out.append(("partner", name.replace(" ", "")))  # one word, as a finder takes a name
+                    i += len(parts)
+                    break
+            else:
+                out.append((kind, token))
+                i += 1
+            continue
+        out.append((kind, token))
+        i += 1
+    return out
+
+
+def claim_of(
+    terms: ClaimTerms,
+    player: str,
+    power: str,
+    find_player: Callable[[str], str | None],
+    names: Sequence[str] = (),
+) -> Claim | None:
+    """The claim the terms make for `player`, its partners and conditions found among the game's players, or None
+    for a claim of a solo win (it needs none); raises ClaimError saying why a claim cannot be judged. `names`: the
+    players' names (some of several words: option B's "Player 2")."""
     kind: int | None = None
     partners: list[str] = []
-    reading_partners = False
-    for token in tokens:
-        if token in KIND_WORDS:
-            kind = KIND_WORDS[token]
-        elif token in ("a", "an", "win", "victory", "joint", "for") and not reading_partners:
-            continue
-        elif token == "with":
-            reading_partners = True
-        elif token == "and" and reading_partners:
-            continue
-        elif reading_partners:
+    for what, token in _partners(terms.head, names):
+        if what == "size":
+            kind = int(token)
+        elif what == "partner":
             found = find_player(token)
             if found is None:
                 listed = f"; the players are {', '.join(names)} (or name a board-nation)" if names else ""
@@ -149,7 +341,7 @@ def read_claim(
         else:
             raise ClaimError(f"cannot read {token!r}; write CLAIM 2-way win with PLAYER [and PLAYER] [if ...]")
     if kind == 1:
-        if partners or conditions:
+        if partners or terms.provisos:
             raise ClaimError("a solo win has no partners and no conditions")
         return None
     if not partners:
@@ -158,39 +350,27 @@ def read_claim(
         raise ClaimError("a joint win is two-way or three-way (rule 7)")
     if kind is not None and kind != len(partners) + 1:
         raise ClaimError(f"a {JOINT[kind][0]} win has {kind - 1} partner(s), not {len(partners)}")
-    claim = Claim(player, power, text, tuple(partners))
-    for condition in re.split(r"\s+and\s+", conditions, flags=re.I) if conditions else ():
-        _read_condition(claim, condition.strip(), find_player)
+    claim = Claim(player, power, terms.text, tuple(partners))
+    for proviso in terms.provisos:
+        if proviso.about == "order":
+            claim.orders.append((proviso.text, proviso.wanted))
+            claim.asked.append(proviso.order)
+            continue
+        if proviso.about == "unread" and proviso.op == "nothing":
+            raise ClaimError(f"cannot read the condition {proviso.text!r}")
+        if proviso.about == "unread":
+            raise ClaimError(
+                f"cannot read the condition {proviso.text!r}; write PLAYER HOLDS [at least] N, PLAYER BUILDS N, "
+                "PLAYER BUILDS NOTHING, or an order followed by SUCCEEDS or FAILS"
+            )
+        written = proviso.who
+        if " " in written and any(written == n.lower() for n in names):  # "player 2": one word, as above
+            written = written.replace(" ", "")
+        who = find_player(written)
+        if who is None:
+            raise ClaimError(f"{written!r} is not a player of this game")
+        (claim.builds if proviso.about == "builds" else claim.holds).append((who, proviso.op, proviso.n))
     return claim
-
-
-def _read_condition(claim: Claim, condition: str, find_player: Callable[[str], str | None]) -> None:
-    lowered = condition.lower().rstrip(".")
-    order = re.fullmatch(r"(.+?)\s+(succeeds|fails)", lowered)
-    if order:
-        claim.orders.append((condition[: order.end(1)].strip(), order[2]))
-        return
-    about = re.fullmatch(
-        r"(\S+)\s+(holds|has|builds)\s+(nothing|no units|(?:(at least|at most|exactly|more than|fewer than)\s+)?"
-        r"(\d+)(?:\s+(?:supply\s+)?(?:centres|centers|scs|sc|units|builds))?)",
-        lowered,
-    )
-    if not about:
-        raise ClaimError(
-            f"cannot read the condition {condition!r}; write PLAYER HOLDS [at least] N, PLAYER BUILDS N, "
-            "PLAYER BUILDS NOTHING, or an order followed by SUCCEEDS or FAILS"
-        )
-    who = find_player(about[1])
-    if who is None:
-        raise ClaimError(f"{about[1]!r} is not a player of this game")
-    if about[3] in ("nothing", "no units"):
-        if about[2] != "builds":
-            raise ClaimError(f"cannot read the condition {condition!r}")
-        claim.builds.append((who, "==", 0))
-        return
-    op = COMPARISONS[about[4]] if about[4] else (">=" if about[2] != "builds" else "==")
-    target = claim.builds if about[2] == "builds" else claim.holds
-    target.append((who, op, int(about[5])))
 
 
 @dataclass
