@@ -165,6 +165,16 @@ def test_the_orders_on_file_block_can_show_the_orders_held_for_later_phases(judg
     assert games.on_file("alpha", "England") == []  # a player sees his own, never another's
 
 
+def test_every_reply_ends_with_the_orders_held_for_later_phases_too(judge: Judge) -> None:
+    """Issue 43 item 1 with item 2: the orders on file a reply ends with include what the side holds for later
+    phases, by phase, as written; another power's are never shown."""
+    _orders(judge, "France", "PHASE Winter 1901 Builds\nBuild A par")
+    reply = _orders(judge, "France", "ORDERS")
+    held = reply[reply.index("Orders held for later phases") :]
+    assert "Winter 1901 Adjustment (W1901A):" in held and "    Build A par" in held
+    assert "Orders held for later phases" not in _orders(judge, "England", "ORDERS")
+
+
 def test_a_side_of_several_powers_has_its_held_lines_filed_with_the_power_each_names(tmp_path: Path) -> None:
     """A CW Heptadiplomacy player (seven board-nations) sends his Fall moves for every board in Spring: when the
     Fall opens each line is filed with the board-nation whose unit it names, as a mail's are (docs/mail.md,

@@ -26,6 +26,7 @@ from judge.engine import PhaseType, Position, Rules
 from judge.engine.supply import balances, halves, powers_to_order
 from judge.game.checking import LineCheck, OrderLine, check_orders, orders_from_json, orders_json, read_orders
 from judge.game.errors import GameError
+from judge.game.later_orders import HeldOrders, held_orders
 from judge.game.order_writes import remove_order_sets, write_order_sets
 from judge.game.snapshot import Snapshot
 from judge.game.use_case import UseCase, phase_name, side_of
@@ -86,6 +87,8 @@ class OnFile:
     side: str
     """the side as lists name it"""
     powers: tuple[PowerOnFile, ...]
+    later: tuple[HeldOrders, ...] = ()
+    """the orders the side holds for later phases (njudge's PHASE: `judge.game.later_orders`), earliest first"""
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,7 @@ class OnFileOrders(UseCase):
                 position.phase.type if position is not None else None,
                 side_of(game, power).label if len(powers) > 1 else power,
                 tuple(power_on_file(game.rules, position, p, *sets.get(p, ([], []))) for p in powers),
+                tuple(held_orders(s, game, powers)) if current else (),
             )
 
     def clear(self, name: str, power: str, units: Sequence[str] = ()) -> Cleared:
