@@ -67,3 +67,10 @@ def reply_results(
     if brief is not None and len(lines) > room:
         lines = render_results(game, outcome, next_phase, brief=brief.shorter, **context).splitlines()
     return lines
+
+
+def render_njudge_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None, **context: Any) -> str:
+    """A phase's results in njudge's layout (`results.layout=njudge`; see `judge.render.njudge`)."""
+    from judge.render.njudge import build_njudge_sheet
+
+    return render("njudge/results.txt.j2", None, s=build_njudge_sheet(game, outcome, next_phase, **context))
