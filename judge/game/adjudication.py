@@ -52,6 +52,9 @@ class Processed:
     finished: str | None = None
     deadline: datetime | None = None
     """the next phase's deadline, for the results mail"""
+    played_deadline: datetime | None = None
+    """the deadline of the phase processed (the moment it was processed where it had none): njudge's `:: Deadline:`
+    line of a results mail names that phase and its deadline"""
     note: str | None = None
     """the GM's note (`NOTE text`), printed with the results"""
     press: list[dict[str, Any]] = field(default_factory=list)
@@ -231,6 +234,7 @@ class Adjudication(UseCase):
         if outcome.winner:
             finish(game, "victory", outcome.winner, now)
             finished = "victory"
+        played_deadline = game.deadline or now
         game.deadline = None if finished else next_deadline(game, now)
         s.flush()  # the unique (game, index) key stops a second process here
         processed = Processed(
@@ -241,6 +245,7 @@ class Adjudication(UseCase):
             late=late,
             finished=finished,
             deadline=game.deadline,
+            played_deadline=played_deadline,
             note=game.note,
             press=release_press(s, game),
             options=dict(game.options),

@@ -70,6 +70,13 @@ SETTINGS: dict[str, Setting] = {
     "timing.reminder_hours": Setting("hours", "reminders this long before a deadline"),
     "timing.manual": Setting("bool", "the GM processes every phase; deadlines only remind and warn"),
     **{f"timing.{phase}.{key}": s for phase in ("movement", "retreat", "adjustment") for key, s in _PHASE.items()},
+    # piece njudge (issue 45): njudge's results layout, line for line, for the tools that read njudge's mails
+    "results.layout": Setting(
+        "choice",
+        "the results mail's layout: the judge's own (zine, the default) or njudge's line for line (njudge), which "
+        "jDip's judge import and njudge's mappers read",
+        ("zine", "njudge"),
+    ),
 }
 
 _ALIASES = {"grace": "grace_hours", "zone": "timing.zone", "reminder_hours": "timing.reminder_hours"}
@@ -208,7 +215,12 @@ def results_style(settings: dict[str, Any]) -> dict[str, str]:
     game's zone, `timing.zone`), defaults filled in."""
     chosen = section(settings, "results")
     zone = str(section(settings, "timing").get("zone", "UTC"))
-    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short")), "zone": zone}
+    return {
+        "orders": str(chosen.get("orders", "zine")),
+        "names": str(chosen.get("names", "short")),
+        "zone": zone,
+        "layout": str(chosen.get("layout", "zine")),
+    }
 
 
 def shows_orders_in(settings: dict[str, Any]) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from judge.engine.kinds import reasons_from_json
@@ -53,8 +53,10 @@ def phase_code(phase: dict[str, Any]) -> str:
 
 
 def deadline_text(moment: datetime) -> str:
-    """njudge's `ptime()` (`jm.c`): `Sun Nov 29 2026 20:00:00 +0000`, the zone as a number."""
-    return moment.strftime("%a %b %d %Y %H:%M:%S %z") if moment.tzinfo else moment.strftime("%a %b %d %Y %H:%M:%S +0000")
+    """njudge's `ptime()` (`jm.c`): `Sun Nov 29 2026 20:00:00 +0000`, the zone as a number (in UTC: njudge wrote
+    the judge's own zone, and the judge's clock is UTC)."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%a %b %d %Y %H:%M:%S %z")
 
 
 def wrapped(text: str, indent: int = 0) -> list[str]:
@@ -78,7 +80,7 @@ def wrapped_at_commas(text: str, indent: int) -> list[str]:
         comma = text.rfind(",", indent, WRAP + 1)
         if comma < 0:
             break
-        lines.append(text[:comma + 1])
+        lines.append(text[: comma + 1])
         text = " " * indent + text[comma + 2 :]
     lines.append(text)
     return lines
@@ -180,8 +182,10 @@ def _season(phase: dict[str, Any]) -> str:
 
 def _year(phase: dict[str, Any]) -> str:
     try:
-        return get_variant("standard").calendar.year_name(int(phase["year"])) if int(phase["year"]) < 0 else str(
-            phase["year"]
+        return (
+            get_variant("standard").calendar.year_name(int(phase["year"]))
+            if int(phase["year"]) < 0
+            else str(phase["year"])
         )
     except UnknownVariant:
         return str(phase["year"])
@@ -279,8 +283,10 @@ def _dislodged(variant: str, outcome: dict[str, Any]) -> list[str]:
         unit = f"The {names.adjective(variant, str(d['power']))} {names.unit_word(str(d['unit']))}"
         where = names.in_place(variant, str(d["at"]))
         retreats = [names.place_name(variant, r) for r in d.get("retreats") or []]
-        said = f"{unit} {where} can retreat to {' or '.join(retreats)}." if retreats else (
-            f"{unit} {where} with no valid retreats was destroyed."
+        said = (
+            f"{unit} {where} can retreat to {' or '.join(retreats)}."
+            if retreats
+            else (f"{unit} {where} with no valid retreats was destroyed.")
         )
         lines += wrapped(said)
     return lines
@@ -299,7 +305,9 @@ def _adjusted(variant: str, outcome: dict[str, Any], label: Callable[[str], str]
         kind = str(read.get("kind"))
         if kind == "build":
             what = names.ARTICLES.get(str(unit.get("type")), str(unit.get("type")))
-            out.setdefault(power, []).append(Adjusted(label(power), "build", what, names.place_name(variant, unit["at"])))
+            out.setdefault(power, []).append(
+                Adjusted(label(power), "build", what, names.place_name(variant, unit["at"]))
+            )
         elif kind in ("remove", "disband") and unit:
             how = "defaults" if not line.get("input") else "remove"
             word = names.unit_word(str(unit.get("type") or "")).lower()
@@ -340,7 +348,9 @@ def _country_width(variant: str, powers: Any) -> int:
     return max([10, *(len(p) + 1 for p in every)])
 
 
-def _counts(variant: str, outcome: dict[str, Any], options: dict[str, Any] | None, label: Callable[[str], str]) -> list[Count]:
+def _counts(
+    variant: str, outcome: dict[str, Any], options: dict[str, Any] | None, label: Callable[[str], str]
+) -> list[Count]:
     held = holdings(variant, outcome, options)
     winners = {str(w["side"]) if isinstance(w, dict) else str(w) for w in outcome.get("winner") or []}
     out: list[Count] = []
