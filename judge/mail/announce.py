@@ -9,6 +9,7 @@ from typing import Any
 
 from judge.config import Config
 from judge.engine.supply import halves
+from judge.engine.phase import Phase
 from judge.game.adjudication import Processed
 from judge.game.use_case import phase_name
 from judge.mail.compose import notice, press_heading, words
@@ -107,6 +108,7 @@ def _zine_mail(
         processed.next_phase,
         judge=config.judge_code,
         deadline=processed.deadline,
+        played_deadline=processed.played_deadline,
         late=processed.late,
         note=processed.note,
         finished=processed.finished,
@@ -189,7 +191,9 @@ def game_over_mail(
         judge=config.judge_code,
         game=game,
         variant=variant,
-        code=phase_code(position["phase"]),
+        code=Phase.parse(
+            str(position["phase"]["season"]), int(position["phase"]["year"]), str(position["phase"]["type"])
+        ).njudge_code,
         deadline_code=None,
         deadline=None,
         phase=phase_name(position),

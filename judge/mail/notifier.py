@@ -188,8 +188,8 @@ class Notifier:
                     due=when_text(event.deadline) if event.deadline else None,
                     placing=variant.opening_help,
                     opens_with_movement=phase.type is PhaseType.MOVEMENT,
-                    code=phase.code,
-                    deadline_code=phase.code if event.deadline else None,
+                    code=phase.njudge_code,
+                    deadline_code=phase.njudge_code if event.deadline else None,
                     variant=event.variant,
                 )
             )

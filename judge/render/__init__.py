@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from judge.data import data_path
+from judge.njudge.names import capitalised
 from judge.render.results import Brief, build_sheet
 
 TEMPLATES = data_path("templates")
@@ -31,6 +32,7 @@ def environment() -> Environment:
         auto_reload=False,  # read once per process: a template changed on disk takes effect on restart
     )
     env.filters["pad"] = pad
+    env.filters["capitalised"] = capitalised  # njudge's `strcap()`, for the `::` header's game and variant
     return env
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from judge.engine.kinds import reasons_from_json
@@ -27,6 +27,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import halves
 from judge.njudge import names
 from judge.render.annotations import marks_for
+from judge.render.dates import deadline_text
 from judge.render.tally import Holding, holdings
 from judge.variants import UnknownVariant, get_variant
 
@@ -38,25 +39,14 @@ WRAP = 78
 """njudge wraps a dislodgement's sentence and a power's centres past this column (`st_movement.c` pass 7,
 `wrap_char()` in `lib.c`)"""
 
-SEASON_LETTER = {"Spring": "S", "Summer": "U", "Fall": "F", "Autumn": "F", "Winter": "F"}
-TYPE_LETTER = {"Movement": "M", "Retreat": "R", "Adjustment": "B"}
 
 
 def phase_code(phase: dict[str, Any]) -> str:
     """njudge's phase code: S1901M, F1901R, and a winter's adjustments F1901B (`dip.c`: the adjustments are the
     Fall's `B` phase; `A` is Machiavelli's bidding). A year before Christ keeps the judge's own form."""
-    parsed = Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
-    if parsed.year < 0:
-        return parsed.code
-    season = SEASON_LETTER.get(parsed.season, parsed.season[:1])
-    return f"{season}{parsed.year}{TYPE_LETTER.get(parsed.type.value, parsed.type.value[:1])}"
+    return Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).njudge_code
 
 
-def deadline_text(moment: datetime) -> str:
-    """njudge's `ptime()` (`jm.c`): `Sun Nov 29 2026 20:00:00 +0000`, the zone as a number (in UTC: njudge wrote
-    the judge's own zone, and the judge's clock is UTC)."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(UTC).strftime("%a %b %d %Y %H:%M:%S %z")
 
 
 def wrapped(text: str, indent: int = 0) -> list[str]:
