@@ -95,6 +95,10 @@ class GameStarted(GameEvent):
     deadline: datetime | None = None
     unplayed: tuple[str, ...] = ()
     """the sides left in civil disorder (START CD), as lists name them"""
+    layout: str = "zine"
+    """the game's results layout (`results.layout`): njudge's has a start mail of its own (issue 45)"""
+    units: tuple[tuple[str, str, str], ...] = ()
+    """the starting units (power, unit, location), which njudge's start mail lists"""
     sides: tuple[Side, ...] = field(default=(), metadata=PRIVATE, repr=False)
     """what each player holds, for his own "you play" line (under CW Heptadiplomacy option B, his board-nations)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)

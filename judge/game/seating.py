@@ -14,7 +14,7 @@ from judge.contract import position_json
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
-from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
+from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option, results_style
 from judge.game.use_case import (
     UseCase,
     audience_of,
@@ -169,6 +169,8 @@ class Seating(UseCase):
             seats=lines,
             deadline=game.deadline,
             unplayed=tuple(left),
+            layout=results_style(game.settings)["layout"],
+            units=tuple((str(u["power"]), str(u["unit"]), str(u["at"])) for u in game.position.get("units", [])),
             sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )

@@ -424,3 +424,30 @@ def build_njudge_sheet(
         sheet.next_year = _year(next_phase)
         sheet.next_deadline = deadline_text(deadline) if deadline else None
     return sheet
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A unit of the starting position as njudge's report file lists it (`Austria: Army  Vienna.`)."""
+
+    power: str
+    unit: str
+    at: str
+
+
+def starting_position(variant: str, phase: Phase, units: tuple[tuple[str, str, str], ...]) -> dict[str, Any]:
+    """The values of njudge's `Starting position for Spring of 1901.` block (njudge's `data/report.standard`,
+    copied into the start mail by `ml_signon.c`): each power's units together, the power's name padded to the
+    longest name's column, the unit's word to five."""
+    found = names.board(variant)
+    order = list(found.powers) if found else sorted({power for power, _, _ in units})
+    groups = [
+        [Placed(power, names.unit_word(unit), names.place_name(variant, at)) for p, unit, at in units if p == power]
+        for power in order
+    ]
+    return {
+        "season": "Winter" if phase.type is PhaseType.ADJUSTMENT else phase.season,
+        "year": str(phase.year),
+        "groups": [group for group in groups if group],
+        "width": max([len(power) + 2 for power, _, _ in units] or [9]),
+    }
