@@ -8,8 +8,8 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.config import Config
-from judge.engine.supply import halves
 from judge.engine.phase import Phase
+from judge.engine.supply import halves
 from judge.game.adjudication import Processed
 from judge.game.use_case import phase_name
 from judge.mail.compose import notice, press_heading, words
