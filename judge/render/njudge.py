@@ -214,6 +214,9 @@ def _njudge_mark(kind: str, marks: tuple[str, ...], dislodged: bool, retreat: bo
             base = {"move": "bounce", "support": "cut"}.get(kind, "void")
             break
     if dislodged:
+        # a dislodged unit's move was beaten and its support cut, as njudge marks them (`(*bounce, dislodged*)`,
+        # `(*cut, dislodged*)`); a dislodged hold or convoy is only `(*dislodged*)`
+        base = base or {"move": "bounce", "support": "cut"}.get(kind, "")
         return f"{base}, dislodged" if base else "dislodged"
     return base
 
