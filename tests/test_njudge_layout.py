@@ -57,7 +57,9 @@ def _sheet(case: dict[str, object], seq: int = 3) -> str:
         ("njudge_layout_winter_adjustment", STANDARD_WINTER),
     ],
 )
-def test_each_phase_kind_matches_its_golden_file(name: str, case: dict[str, object], golden: Callable[..., None]) -> None:
+def test_each_phase_kind_matches_its_golden_file(
+    name: str, case: dict[str, object], golden: Callable[..., None]
+) -> None:
     golden(name, _sheet(case))
 
 
@@ -115,7 +117,11 @@ def test_an_unordered_unit_and_a_foreign_unit_are_written_as_njudge_does() -> No
             ("Russia", "A", "sil"),
             ("Russia", "A", "tyr"),
         ),
-        {"Austria": ["A vie - boh"], "Germany": ["A mun S A vie - boh"], "Russia": ["A tyr - mun", "A sil S A tyr - mun"]},
+        {
+            "Austria": ["A vie - boh"],
+            "Germany": ["A mun S A vie - boh"],
+            "Russia": ["A tyr - mun", "A sil S A tyr - mun"],
+        },
     )
     text = _sheet(case, seq=1)
     assert "Austria: Army Budapest, No Order Processed.\n" in text
