@@ -114,7 +114,10 @@ SHEETS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     ),
     "standard_fall_retreat": (
         STANDARD_RETREAT,
-        {"deadline": datetime(2026, 12, 1, 20, 0, tzinfo=UTC), "played_deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC)},
+        {
+            "deadline": datetime(2026, 12, 1, 20, 0, tzinfo=UTC),
+            "played_deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC),
+        },
     ),
     "standard_winter_adjustment": (STANDARD_WINTER, {"late": ["Russia"]}),
     "multiplomacy_partial_cut": (MULTIPLOMACY_PARTIAL_CUT, {}),
