@@ -11,6 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.contract import position_json
+from judge.contract.adjudicate import CaseError, read_position
+from judge.engine.phase import Phase
 from judge.game.errors import GameError
 from judge.game.events import GameStarted, SeatLine
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
@@ -129,6 +131,24 @@ class Seating(UseCase):
                 return side_of(game, mine)
             return None
 
+    def place_imported(self, name: str, position: dict[str, Any]) -> None:
+        """The position a forming game starts from, read from another judge's mails (`judge import`, issue 45: a
+        GM moving a running game here): checked against the variant's rules now, kept as the game's position
+        until it starts (a forming game has none of its own)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has already started")
+            phase = position.get("phase") or {}
+            try:
+                rules = get_variant(game.variant).rules(game.options)
+                read_position(
+                    rules, position, Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+                )
+            except (CaseError, KeyError, ValueError) as exc:
+                raise GameError(f"the imported position is not one of {game.variant}: {exc}") from None
+            game.position = {**position, "variant": game.variant}
+
     def start(self, name: str, *, short: bool = False) -> list[str]:
         """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil
         disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
@@ -151,8 +171,8 @@ class Seating(UseCase):
         for group in unplayed:
             for power in group:
                 game.seats.append(Seat(power=power, status=SeatStatus.CIVIL_DISORDER, joined_at=self.clock.now()))
-        position = variant.starting_position()
-        game.position = position_json(variant.name, position)
+        if game.position is None:  # else the position a GM imported (`place_imported`): the game goes on from it
+            game.position = position_json(variant.name, variant.starting_position())
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
