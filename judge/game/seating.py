@@ -182,6 +182,7 @@ class Seating(UseCase):
             SeatLine(side.label, _player_of([by_power[p] for p in side.powers if p in by_power]))
             for side in sorted(sides_of(game), key=lambda side: side.label)
         )
+        opening = game.position["phase"]
         event = GameStarted(
             game=game.name,
             variant=game.variant,
@@ -191,6 +192,7 @@ class Seating(UseCase):
             unplayed=tuple(left),
             layout=results_style(game.settings)["layout"],
             units=tuple((str(u["power"]), str(u["unit"]), str(u["at"])) for u in game.position.get("units", [])),
+            opening=(str(opening["season"]), int(opening["year"]), str(opening["type"])),
             sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )

@@ -27,6 +27,7 @@ from typing import Any
 
 from judge.config import Config
 from judge.engine import PhaseType
+from judge.engine.phase import Phase
 from judge.game.events import (
     Audience,
     ConcessionMade,
@@ -170,7 +171,7 @@ class Notifier:
         """The game-start mail: the players and their powers, the variant and its options, the first phase and
         its deadline, and how to place units where the game opens with a placement."""
         variant = get_variant(event.variant)
-        phase = variant.first_phase()
+        phase = Phase.parse(*event.opening) if event.opening else variant.first_phase()
         out = []
         for address in event.audience.everyone():
             side = event.side_of(address)  # each player is told what he plays (his powers: his alone)
@@ -204,7 +205,7 @@ class Notifier:
         """The game-start mail in njudge's layout (`results.layout=njudge`; `ml_signon.c`): `You have been
         selected as ...`, the players, the starting position as njudge's `data/report` gives it, the first
         deadline. The players are named as the judge's own start mail names them, never by address."""
-        phase = get_variant(event.variant).first_phase()
+        phase = Phase.parse(*event.opening) if event.opening else get_variant(event.variant).first_phase()
         master = address == event.audience.gm
         return self._told(
             address,
