@@ -40,13 +40,10 @@ WRAP = 78
 `wrap_char()` in `lib.c`)"""
 
 
-
 def phase_code(phase: dict[str, Any]) -> str:
     """njudge's phase code: S1901M, F1901R, and a winter's adjustments F1901B (`dip.c`: the adjustments are the
     Fall's `B` phase; `A` is Machiavelli's bidding). A year before Christ keeps the judge's own form."""
     return Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).njudge_code
-
-
 
 
 def wrapped(text: str, indent: int = 0) -> list[str]:
@@ -224,7 +221,10 @@ def _njudge_mark(kind: str, marks: tuple[str, ...], dislodged: bool, retreat: bo
 def _unit_lines(
     variant: str, outcome: dict[str, Any], label: Callable[[str], str], retreat: bool
 ) -> list[list[UnitLine]]:
-    place = lambda location: names.place_name(variant, location)  # noqa: E731
+
+    def place(location: str) -> str:
+        return names.place_name(variant, location)
+
     before = _units_before(outcome)
     dislodged = {str(d["at"]).partition("/")[0] for d in outcome.get("dislodged", [])}
     done: set[str] = set()
