@@ -20,7 +20,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.render import render_njudge_results
 from judge.render.dates import deadline_text
 from judge.store import open_database
-from judge.testing.mail_rig import CONFIG, Judge
+from judge.testing.mail_rig import CONFIG, Judge, start_game
 
 PLAYED = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 NEXT = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -224,3 +224,43 @@ def test_the_start_mail_and_a_results_mail_by_mail(judge: Judge, golden: Callabl
     assert "England: Fleet London, No Order Processed.\n" in text
     assert england.is_multipart() and any(p.get_content_type() == "image/png" for p in england.iter_attachments())
     assert _plain(england) == text
+
+
+def test_a_player_chooses_njudges_layout_for_himself(tmp_path: Path) -> None:
+    """Issue 45: the layout is chosen per game (`results.layout`) or per player (`SET LAYOUT NJUDGE`): in a game
+    in the zine layout, the player who asked reads njudge's, the others the zine's."""
+    judge = Judge(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
+    start_game(judge)
+    said = judge.mail("england@example.org", "SIGNON alpha England englandpw\nSET LAYOUT NJUDGE\nF lon - nth")
+    assert "Your results mails come in njudge's layout" in said
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    [england] = judge.outbound(kind="result", to="england@example.org")
+    [france] = judge.outbound(kind="result", to="france@example.org")
+    assert england["Subject"] == "TEST:alpha - S1901M Results"
+    assert "England: Fleet London -> North Sea.\n" in england.get_content()
+    assert france["Subject"] == "alpha S1901M: results of Spring 1901 Movement"
+    assert "England:  F Lon - Nth\n" in france.get_content()
+    judge.mail("england@example.org", "SIGNON alpha England englandpw\nSET LAYOUT ZINE")
+    judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert judge.outbound(kind="result", to="england@example.org")[1]["Subject"].startswith("alpha F1901M")
+    judge.db.dispose()
+
+
+def test_migration_0013_keeps_every_game_in_its_layout(sqlite_url: str) -> None:
+    """0013_njudge adds the players' choice (empty for every game stored before) and goes back down."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from judge.store.db import alembic_config, make_engine, migrating
+
+    engine = make_engine(sqlite_url)
+    with migrating(engine) as conn:
+        command.upgrade(alembic_config(conn), "0012")
+    assert "njudge_layout" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    with migrating(engine) as conn:
+        command.upgrade(alembic_config(conn), "head")
+    assert "njudge_layout" in {c["name"] for c in inspect(engine).get_columns("games")}
+    with migrating(engine) as conn:
+        command.downgrade(alembic_config(conn), "0012")
+    assert "njudge_layout" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    engine.dispose()

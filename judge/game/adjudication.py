@@ -65,6 +65,8 @@ class Processed:
     """how the results print orders and places (`results_style`)"""
     pictures_off: list[str] = field(default_factory=list)
     """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
+    njudge_layout: list[str] = field(default_factory=list)
+    """powers whose players read the results in njudge's layout (`SET LAYOUT NJUDGE`), whatever the game's"""
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,7 @@ class Adjudication(UseCase):
             options=dict(game.options),
             style=results_style(game.settings),
             pictures_off=list(game.pictures_off),
+            njudge_layout=list(game.njudge_layout),
         )
         event = PhaseProcessed(
             game=game.name,

@@ -65,7 +65,7 @@ def _results(
         powers_at.setdefault(address, set()).add(power)
     for address in observers or []:
         powers_at.setdefault(address, set())
-    sheets: dict[tuple[tuple[int, ...], bool], list[str]] = {}
+    sheets: dict[tuple[tuple[int, ...], bool, bool], list[str]] = {}
     for address in sorted(powers_at):
         powers = powers_at[address]
         gm = "MASTER" in powers
@@ -77,12 +77,14 @@ def _results(
         if gm and any(processed.press[i].get("grey") for i in visible):
             visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet
         with_picture = bool(pictures) and (gm or not powers or not powers <= set(processed.pictures_off))
-        sheets.setdefault((visible, with_picture), []).append(address)
+        # njudge's layout: the game's (`results.layout`), or the player's own choice (`SET LAYOUT NJUDGE`)
+        njudge = processed.style.get("layout") == "njudge" or (bool(powers) and powers <= set(processed.njudge_layout))
+        sheets.setdefault((visible, with_picture, njudge), []).append(address)
     mails: list[tuple[EmailMessage, tuple[str, ...]]] = []
-    for (visible, with_picture), addresses in sheets.items():
+    for (visible, with_picture, njudge), addresses in sheets.items():
         gm = visible[-1:] == (-1,)  # the GM's own sheet (grey press named): only a grey heading differs
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
-        if processed.style.get("layout") == "njudge":
+        if njudge:
             mail = _njudge_mail(config, processed, to, gm, visible)
         else:
             mail = _zine_mail(config, processed, to, gm, visible)

@@ -143,6 +143,8 @@ class Game(Base):
     """power -> the power its player concedes to (`CONCEDE`)"""
     pictures_off: Mapped[list[str]] = mapped_column(JSON, default=list)
     """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
+    njudge_layout: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the powers whose players read the game's mails in njudge's layout (`SET LAYOUT NJUDGE`), sorted"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
