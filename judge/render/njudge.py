@@ -167,15 +167,15 @@ def _season(phase: dict[str, Any]) -> str:
     return "Winter" if phase["type"] == PhaseType.ADJUSTMENT.value else str(phase["season"])
 
 
-def _year(phase: dict[str, Any]) -> str:
+def _year(variant: str, phase: dict[str, Any]) -> str:
+    """The year as njudge's `%d` writes it; a year before Christ (Hoplite Wars), as the variant's calendar does."""
+    year = int(phase["year"])
+    if year >= 0:
+        return str(year)
     try:
-        return (
-            get_variant("standard").calendar.year_name(int(phase["year"]))
-            if int(phase["year"]) < 0
-            else str(phase["year"])
-        )
+        return get_variant(variant).calendar.year_name(year)
     except UnknownVariant:
-        return str(phase["year"])
+        return str(year)
 
 
 def _units_before(outcome: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -227,19 +227,31 @@ def _unit_lines(
 
     before = _units_before(outcome)
     dislodged = {str(d["at"]).partition("/")[0] for d in outcome.get("dislodged", [])}
-    done: set[str] = set()
+    # a unit's own composition where it stayed (a Multiplicity `2A`: the order names one army of it)
+    stayed = {(str(u["power"]), str(u["at"]).partition("/")[0]): str(u["unit"]) for u in outcome.get("units", [])}
+    stayed.update(
+        {(str(d["power"]), str(d["at"]).partition("/")[0]): str(d["unit"]) for d in outcome.get("dislodged", [])}
+    )
+    legal = {
+        str(line.get("at") or "").partition("/")[0]
+        for line in outcome.get("orders", [])
+        if line.get("result") != "illegal"
+    }
     by_power: dict[str, list[UnitLine]] = {}
     for line in outcome.get("orders", []):
         read = line.get("read") or {}
         unit = read.get("unit") or {}
         at = str(line.get("at") or unit.get("at") or "")
         province = at.partition("/")[0]
-        if province not in before or province in done or before[province][0] != line["power"]:
+        if province not in before or before[province][0] != line["power"]:
             continue
+        if line.get("result") == "illegal" and province in legal:
+            continue  # njudge refused it when it came: the unit's own order stands
         if retreat and read.get("kind") not in ("retreat", "disband", "move"):
             continue
-        done.add(province)
         power, kind = before[province]
+        moved = read.get("kind") in ("move", "retreat") and line.get("result") == "succeeds"
+        kind = kind if moved else stayed.get((power, province), kind)
         reasons = reasons_from_json(line.get("reasons"))
         ordered = bool(line.get("input")) and line.get("result") != "illegal"
         order_kind = str(read.get("kind")) if ordered else "unordered"
@@ -403,7 +415,7 @@ def build_njudge_sheet(
         deadline=deadline_text(played_deadline) if played_deadline else None,
         kind=kind,
         season=_season(phase),
-        year=_year(phase),
+        year=_year(variant, phase),
         seq=f"{seq:03d}",
         variant_lines=list(variant_lines or []),
     )
@@ -424,7 +436,7 @@ def build_njudge_sheet(
             str(next_phase["type"]), str(next_phase["type"])
         )
         sheet.next_season = _season(next_phase)
-        sheet.next_year = _year(next_phase)
+        sheet.next_year = _year(variant, next_phase)
         sheet.next_deadline = deadline_text(deadline) if deadline else None
     return sheet
 
