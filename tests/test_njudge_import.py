@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from test_njudge_reader import _centres, _orders, _units
+from test_njudge_reader import _centres, _dislodged, _orders, _units
 
 from judge.cli import main
 from judge.game.errors import GameError
@@ -24,6 +24,8 @@ from judge.testing.mail_rig import Judge
 from judge.variants import get_variant
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+RETREAT = {"season": "Fall", "year": 1902, "type": "Retreat"}
+"""where the game moved here stands: units waiting to retreat (the game seeded 7 has them after Fall 1902)"""
 
 
 def _judge(path: Path) -> Judge:
@@ -39,8 +41,8 @@ def _position(judge: Judge, name: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def njudge_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Path], dict[str, Any]]]:
-    """Five phases of a game in njudge's layout (to the Spring of 1902), its mails saved one a file, and the
-    position it stands at."""
+    """A game in njudge's layout to its Fall 1902 retreats, its mails saved one a file, and the position it
+    stands at."""
     folder = tmp_path_factory.mktemp("moved")
     judge = _judge(folder / "there.sqlite")
     judge.mail("gm@example.org", "REGISTER Game Master gmpass")
@@ -50,10 +52,13 @@ def njudge_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list
         judge.mail(f"{power.lower()}@example.org", f"JOIN alpha joinpw {power}")
     board = get_variant("standard").rules().board
     rnd = random.Random(7)
-    while _position(judge, "alpha")["phase"] != {"season": "Fall", "year": 1902, "type": "Movement"}:
+    for _ in range(8):
+        if _position(judge, "alpha")["phase"] == RETREAT:
+            break
         for power, lines in _orders(board, _position(judge, "alpha"), rnd).items():
             judge.mail(f"{power.lower()}@example.org", f"SIGNON alpha {power} {power.lower()}pw\n" + "\n".join(lines))
         judge.mail("gm@example.org", "SIGNON alpha MASTER gmpass\nPROCESS")
+    assert _position(judge, "alpha")["phase"] == RETREAT
     mails = [judge.outbound(kind="notice", to="gm@example.org")[0]]
     mails += judge.outbound(kind="result", to="gm@example.org")
     files = []
@@ -80,7 +85,7 @@ def test_a_game_is_imported_and_starts_from_its_last_position(
         players={"England": "england@example.org"},
     )
     assert (done.game, done.variant, done.joined, done.started) == ("beta", "standard", ("England",), False)
-    assert done.phase == {"season": "Fall", "year": 1902, "type": "Movement"}
+    assert done.phase == RETREAT
     for power in POWERS[:1] + POWERS[2:]:
         judge.mail(f"{power.lower()}@example.org", f"REGISTER {power} Player {power.lower()}pw")
         judge.mail(f"{power.lower()}@example.org", f"JOIN beta joinpw {power}")
@@ -88,14 +93,16 @@ def test_a_game_is_imported_and_starts_from_its_last_position(
     assert here["phase"] == there["phase"]
     assert _units(here["units"]) == _units(there["units"])
     assert _centres(here["supply_centers"]) == _centres(there["supply_centers"])
+    assert _dislodged(here["dislodged"]) == _dislodged(there["dislodged"]) != []
     [start] = judge.outbound(kind="notice", to="england@example.org")
-    assert start["Subject"] == "TEST:beta - F1902M Game Starting"
+    assert start["Subject"] == "TEST:beta - F1902R Game Starting"
     text = start.get_content()
     assert "You have been selected as England in game 'beta' of Diplomacy." in text
     assert "Starting position for Fall of 1902." in text
     judge.mail("gm@example.org", "SIGNON beta MASTER gmpass\nPROCESS")
     [results] = judge.outbound(kind="result", to="england@example.org")
-    assert results["Subject"] == "TEST:beta - F1902M Results"
+    assert "\nRetreat results for Fall of 1902.  (beta.001)\n" in results.get_content()
+    assert results["Subject"] == "TEST:beta - F1902R Results"
 
 
 def test_the_command_line_imports_and_refuses_what_it_cannot_read(
@@ -108,8 +115,8 @@ def test_the_command_line_imports_and_refuses_what_it_cannot_read(
     judge.mail("gm@example.org", "REGISTER Game Master gmpass")
     args = ["--config", str(config), "import", "gamma", *map(str, files), "--gm", "gm@example.org"]
     assert main([*args, "--password", "joinpw"]) == 0
-    assert "gamma (standard) imported at Fall 1902 Movement." in capsys.readouterr().out
-    assert _position(judge, "gamma")["phase"] == {"season": "Fall", "year": 1902, "type": "Movement"}
+    assert "gamma (standard) imported at Fall 1902 Retreat." in capsys.readouterr().out
+    assert _position(judge, "gamma")["phase"] == RETREAT
     assert main([*args[:3], "delta", str(files[0]), *args[-2:], "--password", "x"]) == 1
     assert "no results mail among them" in capsys.readouterr().err
     with pytest.raises((GameError, ReadError)):
