@@ -15,10 +15,10 @@ from judge.game.use_case import phase_name
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
-from judge.njudge.names import place_name
 from judge.render import render, render_njudge_results, render_results
 from judge.render.happenings import happenings
 from judge.render.njudge import phase_code as njudge_code
+from judge.render.njudge_names import place_name
 from judge.render.results import phase_code, season_and_year
 from judge.render.tally import holdings, side_total, sides_holding
 

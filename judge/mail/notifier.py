@@ -55,9 +55,9 @@ from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverabl
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.outbox import outbound_row
-from judge.njudge.names import capitalised
 from judge.render.dates import deadline_text, resumed_text, span_text, when_text
 from judge.render.njudge import starting_position
+from judge.render.njudge_names import capitalised
 from judge.render.orders import orders_report
 from judge.render.position import position_lines
 from judge.variants import get_variant

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.njudge import names
+from judge.render import njudge_names as names
 from judge.variants import get_variant
 
 HEADER = re.compile(r"^:: Judge: (?P<judge>\S+)(?:\s+Game: (?P<game>\S+)\s+Variant: (?P<variant>.+?))?\s*$")

@@ -9,7 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from judge.data import data_path
-from judge.njudge.names import capitalised
+from judge.render.njudge_names import capitalised
 from judge.render.results import Brief, build_sheet
 
 TEMPLATES = data_path("templates")

@@ -25,7 +25,7 @@ from typing import Any
 from judge.engine.kinds import reasons_from_json
 from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import halves
-from judge.njudge import names
+from judge.render import njudge_names as names
 from judge.render.annotations import marks_for
 from judge.render.dates import deadline_text
 from judge.render.tally import Holding, holdings
