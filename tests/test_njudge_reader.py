@@ -202,3 +202,14 @@ def test_a_dislodgement_cut_over_two_lines_is_one_sentence() -> None:
     assert read is not None
     assert read.dislodged == [{"power": "Austria", "unit": "F", "at": "tri", "retreats": ["alb", "adr", "ven"]}]
     assert ("Italy", "A", "tri") in _units(read.units) and ("Austria", "F", "tri") not in _units(read.units)
+
+
+def test_a_line_of_no_power_among_the_orders_is_passed_over() -> None:
+    """A judge writes more than njudge's lines in places (a variant's events, `Winning Centers changed ...`): the
+    reader, as the tools do, reads the powers' lines and passes over the rest."""
+    reader = Reader.starting("standard")
+    read = reader.read(
+        "Movement results for Spring of 1901. (demo.001)\n\nAustria: Army Vienna -> Galicia.\n\n"
+        "Delphi is sacked: the units of the sacker may receive no support\nfrom another player.\n"
+    )
+    assert read is not None and ("Austria", "A", "gal") in _units(read.units)

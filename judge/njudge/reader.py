@@ -225,9 +225,9 @@ class Reader:
         """One line of a phase's orders: where the unit is after it (`moved`, `stood`; an adjustment's removals
         in `stood`)."""
         head, colon, said = line.partition(":")
-        if not colon:
-            raise ReadError(f"{line!r}: not an order line")
-        power = self._power(head, line)
+        power = names.power_of(self.variant, head.strip()) if colon else None
+        if power is None:
+            return  # not a power's line: what a judge added among njudge's (a variant's events, a notice)
         said = said.strip()
         if kind == "Adjustment":
             build = BUILD.match(said)
