@@ -121,3 +121,15 @@ def test_the_command_line_imports_and_refuses_what_it_cannot_read(
     assert "no results mail among them" in capsys.readouterr().err
     with pytest.raises((GameError, ReadError)):
         import_game(Games(judge.db), ["no mail of njudge's"], name="eps", gm="gm@example.org", password="x")
+
+
+def test_the_mails_may_be_text_messages_or_an_mbox(tmp_path: Path) -> None:
+    """`judge import` takes the GM's mails as he kept them: a body as text, a whole message, an mbox of several."""
+    body = "Movement results for Spring of 1901. (demo.001)\n\nAustria: Army Vienna -> Galicia.\n"
+    (tmp_path / "one.txt").write_text(body, encoding="utf-8")
+    message = f"From: judge@example.org\nSubject: DEMO:demo - S1901M Results\n\n{body}"
+    (tmp_path / "two.eml").write_text(message, encoding="utf-8")
+    mbox = "".join(f"From judge@example.org Thu Jan  1 00:00:00 2026\n{message}\n" for _ in range(2))
+    (tmp_path / "three.mbox").write_text(mbox, encoding="utf-8")
+    texts = texts_of([tmp_path / "one.txt", tmp_path / "two.eml", tmp_path / "three.mbox"])
+    assert len(texts) == 4 and all(text.strip() == body.strip() for text in texts)
