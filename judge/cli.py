@@ -463,6 +463,67 @@ def _records_rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    """A game moved here from an njudge judge: created at the position its results mails leave (issue 45)."""
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from judge.config import load_config
+    from judge.game.errors import GameError
+    from judge.game.layer import Games
+    from judge.mail.notifier import Notifier
+    from judge.mail.outbox import queue_rows
+    from judge.njudge.importer import import_game, texts_of
+    from judge.njudge.reader import ReadError
+    from judge.store import open_database
+
+    players: dict[str, str] = {}
+    for given in args.player or []:
+        power, equals, address = given.partition("=")
+        if not equals or not power.strip() or not address.strip():
+            print(f"--player {given}: write it POWER=ADDRESS (England=ann@example.org)", file=sys.stderr)
+            return 2
+        players[power.strip()] = address.strip()
+    config = load_config(args.config)
+    db = open_database(config.database_url)
+    try:
+        with db.transaction() as session:
+            games = Games(db).bound(session)
+            try:
+                done = import_game(
+                    games,
+                    texts_of([Path(p) for p in args.mails]),
+                    name=args.game,
+                    gm=args.gm,
+                    password=args.password,
+                    players=players,
+                    variant=args.variant,
+                )
+            except (GameError, ReadError, OSError) as error:
+                print(f"judge import: {error}", file=sys.stderr)
+                return 1
+            queue_rows(session, Notifier(config).rows(games.take_events(), now=datetime.now(UTC)))
+    finally:
+        db.dispose()
+    phase = done.phase
+    print(f"{done.game} ({done.variant}) imported at {phase['season']} {phase['year']} {phase['type']}.")
+    if done.started:
+        print("Every power has its player: the game has started from the imported position.")
+    else:
+        print(f"Its players join with JOIN {done.game} <password> <power>; it starts when the last has joined.")
+    return 0
+
+
+def _import_arguments(imp: argparse.ArgumentParser) -> None:
+    imp.add_argument("game", help="the game's name here")
+    imp.add_argument("mails", nargs="+", help="the game's njudge mails in order: text files, messages or an mbox")
+    imp.add_argument("--gm", required=True, help="the GM's address (registered here)")
+    imp.add_argument("--password", required=True, help="the password the players join with")
+    imp.add_argument("--player", action="append", metavar="POWER=ADDRESS", help="a power's player (registered)")
+    imp.add_argument("--variant", help="the variant, where the mails' :: Judge: line does not name it")
+    imp.set_defaults(run=_import)
+
+
 def _variants_arguments(var: argparse.ArgumentParser) -> None:
     var.add_argument("--options", metavar="NAME", help="list the options of this variant")
     var.set_defaults(run=_variants)
@@ -480,6 +541,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "variants": ("list the variants, or one variant's options", _variants_arguments),
     "web": ("the read-only web site: export it as static files", _web_arguments),
     "records": ("the players' records and ratings, worked out from the games' events", _records_arguments),
+    "import": ("start a game from an njudge game's results mails (a game moved here)", _import_arguments),
 }
 """each command: its help line, and what adds its own arguments"""
 

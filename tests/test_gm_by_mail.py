@@ -195,7 +195,7 @@ def test_16_results_open_with_njudge_lines_mappers_read(judge: MailJudge) -> Non
     judge.send("gm@example.org", _gm("maps") + "PROCESS")
     text = judge.wait_mails(judge.player("maps", "France"), "results of Spring 1901")[0].get_content()
     text = text.replace("\r\n", "\n")
-    assert text.startswith(":: Judge: TEST  Game: maps  Variant: standard\n:: Deadline: F1901M ")
+    assert text.startswith(":: Judge: TEST  Game: Maps  Variant: Standard\n:: Deadline: S1901M ")
     assert "Movement results for Spring of 1901." in text
     assert "France:   A Par H  (*unordered*)" in text  # the zines' form by default
 

@@ -239,7 +239,7 @@ def test_every_mail_gives_a_moment_one_way_and_njudges_header_keeps_its_own(judg
     assert "Deadline: Sat 03 Jan 2026 12:00 UTC (in 2 days)." in reply
     _process(judge, "alpha")
     sheet = _results_to(judge, "england@example.org")
-    assert ":: Deadline: F1901M Sat Jan 03 2026 12:00:00 UTC" in sheet
+    assert ":: Deadline: S1901M Sat Jan 03 2026 12:00:00 +0000" in sheet  # njudge: the phase played (issue 45)
     assert "orders are due by Sat 03 Jan 2026 12:00 UTC." in sheet
     start = str(judge.outbound(kind="notice", to="england@example.org")[0].get_content())
     assert "orders are due by " in start and re.search(r"due by \w{3} \d\d \w{3} 2026 \d\d:\d\d UTC", start)

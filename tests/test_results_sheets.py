@@ -107,11 +107,18 @@ SHEETS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         STANDARD_FALL,
         {
             "deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC),
+            "played_deadline": datetime(2026, 11, 27, 20, 0, tzinfo=UTC),
             "late": ["Italy"],
             "note": "Press is grey from now on.",
         },
     ),
-    "standard_fall_retreat": (STANDARD_RETREAT, {"deadline": datetime(2026, 12, 1, 20, 0, tzinfo=UTC)}),
+    "standard_fall_retreat": (
+        STANDARD_RETREAT,
+        {
+            "deadline": datetime(2026, 12, 1, 20, 0, tzinfo=UTC),
+            "played_deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC),
+        },
+    ),
     "standard_winter_adjustment": (STANDARD_WINTER, {"late": ["Russia"]}),
     "multiplomacy_partial_cut": (MULTIPLOMACY_PARTIAL_CUT, {}),
     "multiplicity1_die_roll": (MULTIPLICITY_DIE_ROLL, {"deadline": datetime(2026, 11, 29, 20, 0, tzinfo=UTC)}),
@@ -138,8 +145,8 @@ def test_results_sheet_matches_its_golden_file(name: str, golden: Callable[[str,
 
 def test_results_open_with_njudge_header_lines_that_mappers_read() -> None:
     lines = _sheet("standard_fall_movement").splitlines()
-    assert lines[0] == ":: Judge: EXMP  Game: zine  Variant: standard"
-    assert lines[1] == ":: Deadline: F1901R Sun Nov 29 2026 20:00:00 UTC"
+    assert lines[0] == ":: Judge: EXMP  Game: Zine  Variant: Standard"
+    assert lines[1] == ":: Deadline: F1901M Fri Nov 27 2026 20:00:00 +0000"  # njudge: the phase played (issue 45)
     assert ":: Phase: F1901M" in lines
     assert "Movement results for Fall of 1901.  (zine, F1901M)" in lines
 

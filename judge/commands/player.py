@@ -231,6 +231,25 @@ class SetPictures(Command):
         return ["Your results mails come without the map picture (MAP still sends one when asked)."]
 
 
+@command
+class SetLayout(Command):
+    name = "SET LAYOUT"
+    usage = "SET LAYOUT NJUDGE | SET LAYOUT ZINE"
+    example = "SET LAYOUT NJUDGE"
+    summary = "your results mails in njudge's layout, line for line, or the judge's own (the game's by default)"
+    role = Role.PLAYER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        assert ctx.game is not None and ctx.power is not None
+        require(len(args) == 1 and args[0].upper() in ("NJUDGE", "ZINE"), f"usage: {self.usage}")
+        njudge = args[0].upper() == "NJUDGE"
+        powers = ctx.games.seating.side_of(ctx.game, ctx.power)
+        ctx.games.setup.set_layout(ctx.game, powers, njudge)
+        if njudge:
+            return ["Your results mails come in njudge's layout, line for line, for the tools that read njudge's."]
+        return ["Your results mails come in the game's layout (results.layout) again."]
+
+
 class _Absence(Command):
     role = Role.SIGNED
     away: bool

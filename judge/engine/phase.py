@@ -53,5 +53,17 @@ class Phase(Value):
         year = f"{-self.year}BC" if self.year < 0 else str(self.year)
         return f"{self.season[0]}{year}{self.type.value[0]}"
 
+    @property
+    def njudge_code(self) -> str:
+        """The phase as njudge's `::` header lines and subjects name it (issue 45): a winter's adjustments are the
+        Fall's `B` phase (`F1901B`; njudge's `A` is Machiavelli's bidding), an Autumn is `F`, a Summer `U`; a year
+        before Christ and a placement as `code` writes them."""
+        if self.year < 0 or self.type is PhaseType.PLACEMENT:
+            return self.code
+        if self.type is PhaseType.ADJUSTMENT:
+            return f"F{self.year}B"
+        season = {"Summer": "U", "Autumn": "F"}.get(self.season, self.season[0])
+        return f"{season}{self.year}{self.type.value[0]}"
+
     def __str__(self) -> str:
         return f"{self.season} {self.year} {self.type.value}"

@@ -55,6 +55,9 @@ class Processed:
     finished: str | None = None
     deadline: datetime | None = None
     """the next phase's deadline, for the results mail"""
+    played_deadline: datetime | None = None
+    """the deadline of the phase processed (the moment it was processed where it had none): njudge's `:: Deadline:`
+    line of a results mail names that phase and its deadline"""
     note: str | None = None
     """the GM's note (`NOTE text`), printed with the results"""
     press: list[dict[str, Any]] = field(default_factory=list)
@@ -65,6 +68,8 @@ class Processed:
     """how the results print orders and places (`results_style`)"""
     pictures_off: list[str] = field(default_factory=list)
     """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
+    njudge_layout: list[str] = field(default_factory=list)
+    """powers whose players read the results in njudge's layout (`SET LAYOUT NJUDGE`), whatever the game's"""
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,7 @@ class Adjudication(UseCase):
         if outcome.winner:
             finish(game, "victory", outcome.winner, now)
             finished = "victory"
+        played_deadline = game.deadline or now
         game.deadline = None if finished else next_deadline(game, now)
         s.flush()  # the unique (game, index) key stops a second process here
         processed = Processed(
@@ -246,11 +252,13 @@ class Adjudication(UseCase):
             late=late,
             finished=finished,
             deadline=game.deadline,
+            played_deadline=played_deadline,
             note=game.note,
             press=release_press(s, game),
             options=dict(game.options),
             style=results_style(game.settings),
             pictures_off=list(game.pictures_off),
+            njudge_layout=list(game.njudge_layout),
         )
         event = PhaseProcessed(
             game=game.name,

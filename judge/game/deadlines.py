@@ -233,7 +233,7 @@ def _phase_deadline(game: Game, phase: Phase) -> PhaseDeadline:
     assert deadline is not None  # a notice is due only where there is a deadline (`plan`)
     timing = timing_from_settings(game.settings)
     zone = timing.zone
-    return PhaseDeadline(game.variant, phase.code, deadline, grace_end(deadline, timing, phase.type.value), zone)
+    return PhaseDeadline(game.variant, phase.njudge_code, deadline, grace_end(deadline, timing, phase.type.value), zone)
 
 
 def latest(known: datetime | None, moment: datetime | None) -> datetime | None:

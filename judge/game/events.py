@@ -99,6 +99,12 @@ class GameStarted(GameEvent):
     """the sides left in civil disorder (START CD), as lists name them"""
     gm_reads_press: bool = False
     """`press.gm_reads`: the GM is sent all private press, which the start mail tells the players"""
+    layout: str = "zine"
+    """the game's results layout (`results.layout`): njudge's has a start mail of its own (issue 45)"""
+    units: tuple[tuple[str, str, str], ...] = ()
+    """the starting units (power, unit, location), which njudge's start mail lists"""
+    opening: tuple[str, int, str] | None = None
+    """the first phase (season, year, type): the variant's, or an imported game's (`judge import`)"""
     sides: tuple[Side, ...] = field(default=(), metadata=PRIVATE, repr=False)
     """what each player holds, for his own "you play" line (under CW Heptadiplomacy option B, his board-nations)"""
     audience: Audience = field(metadata=PRIVATE, repr=False)

@@ -11,13 +11,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.contract import position_json
+from judge.contract.adjudicate import CaseError, read_position
+from judge.engine.phase import Phase
 from judge.game import openings
 from judge.game.errors import GameError
 from judge.game.events import GameStarted
 from judge.game.house_rules import PressRules
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
 from judge.game.preferences import assign, read_preferences, shown_preferences
-from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option
+from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option, results_style
 from judge.game.use_case import (
     UseCase,
     audience_of,
@@ -202,6 +204,24 @@ class Seating(UseCase):
                 raise GameError(f"you have not joined {name}")
             return shown_preferences(wanted)
 
+    def place_imported(self, name: str, position: dict[str, Any]) -> None:
+        """The position a forming game starts from, read from another judge's mails (`judge import`, issue 45: a
+        GM moving a running game here): checked against the variant's rules now, kept as the game's position
+        until it starts (a forming game has none of its own)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has already started")
+            phase = position.get("phase") or {}
+            try:
+                rules = get_variant(game.variant).rules(game.options)
+                read_position(
+                    rules, position, Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+                )
+            except (CaseError, KeyError, ValueError) as exc:
+                raise GameError(f"the imported position is not one of {game.variant}: {exc}") from None
+            game.position = {**position, "variant": game.variant}
+
     def start(self, name: str, *, short: bool = False) -> list[str]:
         """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil
         disorder (their units hold, their removals made by the civil-disorder rules) until the GM REPLACEs them.
@@ -224,13 +244,14 @@ class Seating(UseCase):
         for group in unplayed:
             for power in group:
                 game.seats.append(Seat(power=power, status=SeatStatus.CIVIL_DISORDER, joined_at=self.clock.now()))
-        position = variant.starting_position()
-        game.position = position_json(variant.name, position)
+        if game.position is None:  # else the position a GM imported (`place_imported`): the game goes on from it
+            game.position = position_json(variant.name, variant.starting_position())
         game.phase_index = 0
         game.status = GameStatus.ACTIVE
         game.deadline = next_deadline(game, self.clock.now())
         left = sorted(side_of(game, group[0]).label for group in unplayed)  # by side: `Player 3`, never 7 boards
         lines = seat_lines(game)
+        opening = game.position["phase"]
         event = GameStarted(
             game=game.name,
             variant=game.variant,
@@ -239,6 +260,9 @@ class Seating(UseCase):
             deadline=game.deadline,
             unplayed=tuple(left),
             gm_reads_press=PressRules.of(game.settings).gm_reads,
+            layout=results_style(game.settings)["layout"],
+            units=tuple((str(u["power"]), str(u["unit"]), str(u["at"])) for u in game.position.get("units", [])),
+            opening=(str(opening["season"]), int(opening["year"]), str(opening["type"])),
             sides=tuple(sides_of(game)),
             audience=audience_of(game),
         )

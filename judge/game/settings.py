@@ -146,6 +146,13 @@ SETTINGS: dict[str, Setting] = {
         "number",
         "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with",
     ),
+    # piece njudge (issue 45): njudge's results layout, line for line, for the tools that read njudge's mails
+    "results.layout": Setting(
+        "choice",
+        "the results mail's layout: the judge's own (zine, the default) or njudge's line for line (njudge), which "
+        "jDip's judge import and njudge's mappers read",
+        ("zine", "njudge"),
+    ),
 }
 
 _ALIASES = {
@@ -299,7 +306,12 @@ def results_style(settings: dict[str, Any]) -> dict[str, str]:
     game's zone, `timing.zone`), defaults filled in."""
     chosen = section(settings, "results")
     zone = str(section(settings, "timing").get("zone", "UTC"))
-    return {"orders": str(chosen.get("orders", "zine")), "names": str(chosen.get("names", "short")), "zone": zone}
+    return {
+        "orders": str(chosen.get("orders", "zine")),
+        "names": str(chosen.get("names", "short")),
+        "zone": zone,
+        "layout": str(chosen.get("layout", "zine")),
+    }
 
 
 def shows_orders_in(settings: dict[str, Any]) -> bool:

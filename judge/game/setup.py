@@ -106,6 +106,16 @@ class Setup(UseCase):
                 off |= set(powers)
             game.pictures_off = sorted(off)
 
+    def set_layout(self, name: str, powers: Sequence[str], njudge: bool) -> None:
+        """A player's choice of njudge's layout for his results and start mails (`SET LAYOUT NJUDGE|ZINE`), beside
+        the game's `results.layout` (issue 45)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            chosen = set(game.njudge_layout) - set(powers)
+            if njudge:
+                chosen |= set(powers)
+            game.njudge_layout = sorted(chosen)
+
     def set_absence(self, name: str, power: str, first: date | None, last: date | None) -> datetime | None:
         """Record that the player of `power` is away from `first` to `last` (whole days in the game's zone), or
         (None) is not. Returns the current phase's deadline when the absence moved it. An absence is the player's:

@@ -9,13 +9,17 @@ from typing import Any
 
 from judge.config import Config
 from judge.engine import PhaseType
+from judge.engine.phase import Phase
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
 from judge.game.use_case import phase_name
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.pictures import map_part
 from judge.mail.predrawn import results_pictures
-from judge.render import render_results
+from judge.render import render, render_njudge_results, render_results
+from judge.render.happenings import happenings
+from judge.render.njudge import phase_code as njudge_code
+from judge.render.njudge_names import place_name
 from judge.render.results import phase_code, season_and_year
 from judge.render.tally import holdings, side_total, sides_holding
 
@@ -48,11 +52,6 @@ def _results(
 ) -> list[tuple[EmailMessage, tuple[str, ...]]]:
     """Each results mail with its recipients: one a sheet (the press its readers see) and picture (or none)."""
     outcome = processed.outcome
-    phase = outcome["phase"]
-    # the phase as values (its season and year as the variant's calendar names them, and its type): the
-    # template words the subject from them, so a variant's own template may word it otherwise
-    season = season_and_year(str(outcome.get("variant") or "standard"), phase)
-    phase_type = PhaseType(str(phase["type"]))
     # the map after the phase, drawn once for every copy (judge.toml [judge] pictures; players may turn it off):
     # one picture, or one a board for a variant of several boards; drawn ahead by the keeper's picture workers
     # when they drew this very outcome (judge/mail/predrawn.py), else here
@@ -67,7 +66,7 @@ def _results(
         powers_at.setdefault(address, set()).add(power)
     for address in observers or []:
         powers_at.setdefault(address, set())
-    sheets: dict[tuple[tuple[int, ...], bool], list[str]] = {}
+    sheets: dict[tuple[tuple[int, ...], bool, bool], list[str]] = {}
     for address in sorted(powers_at):
         powers = powers_at[address]
         gm = "MASTER" in powers
@@ -81,39 +80,97 @@ def _results(
         if gm and any(_told_the_gm(processed.press[i]) for i in visible):
             visible += (-1,)  # the GM's sheet names the senders of grey press; without any, it is everyone's sheet
         with_picture = bool(pictures) and (gm or not powers or not powers <= set(processed.pictures_off))
-        sheets.setdefault((visible, with_picture), []).append(address)
+        # njudge's layout: the game's (`results.layout`), or the player's own choice (`SET LAYOUT NJUDGE`)
+        njudge = processed.style.get("layout") == "njudge" or (bool(powers) and powers <= set(processed.njudge_layout))
+        sheets.setdefault((visible, with_picture, njudge), []).append(address)
     mails: list[tuple[EmailMessage, tuple[str, ...]]] = []
-    for (visible, with_picture), addresses in sheets.items():
+    for (visible, with_picture, njudge), addresses in sheets.items():
         gm = visible[-1:] == (-1,)  # the GM's own sheet (grey press named): only a grey heading differs
-        text = render_results(
-            processed.game,
-            outcome,
-            processed.next_phase,
-            judge=config.judge_code,
-            deadline=processed.deadline,
-            late=processed.late,
-            note=processed.note,
-            finished=processed.finished,
-            press=[
-                {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)}
-                for i in visible
-                if i >= 0
-            ],
-            options=processed.options,
-            style=processed.style,
-            link=config.web.game_url(processed.game),
-            phase_link=config.web.phase_url(processed.game, processed.index),
-        )
         to = addresses[0] if len(addresses) == 1 else Group(f"{processed.game} results")  # as readers_mail
-        said = words("results", variant, game=processed.game, code=phase_code(phase), season=season,
-                     phase_type=phase_type, sheet=text)  # fmt: skip
-        mail = notice(config, to, said.subject, said.text)
+        if njudge:
+            mail = _njudge_mail(config, processed, to, gm, visible)
+        else:
+            mail = _zine_mail(config, processed, to, gm, visible)
         if with_picture:
             mail.make_mixed()
             for picture in pictures:
                 mail.attach(picture)  # the parts made once for every sheet
         mails.append((mail, tuple(addresses)))
     return mails
+
+
+def _zine_mail(
+    config: Config, processed: Processed, to: str | Group, gm: bool, visible: tuple[int, ...]
+) -> EmailMessage:
+    """A results mail in the judge's own layout (`templates/results.txt.j2`)."""
+    outcome = processed.outcome
+    phase = outcome["phase"]
+    variant = str(outcome.get("variant") or "standard")
+    # the phase as values (its season and year as the variant's calendar names them, and its type): the
+    # template words the subject from them, so a variant's own template may word it otherwise
+    season = season_and_year(variant, phase)
+    phase_type = PhaseType(str(phase["type"]))
+    text = render_results(
+        processed.game,
+        outcome,
+        processed.next_phase,
+        judge=config.judge_code,
+        deadline=processed.deadline,
+        played_deadline=processed.played_deadline,
+        late=processed.late,
+        note=processed.note,
+        finished=processed.finished,
+        press=[
+            {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)} for i in visible if i >= 0
+        ],
+        options=processed.options,
+        style=processed.style,
+        link=config.web.game_url(processed.game),
+        phase_link=config.web.phase_url(processed.game, processed.index),
+    )
+    said = words("results", variant, game=processed.game, code=phase_code(phase), season=season,
+                 phase_type=phase_type, sheet=text)  # fmt: skip
+    return notice(config, to, said.subject, said.text)
+
+
+def _njudge_mail(
+    config: Config, processed: Processed, to: str | Group, gm: bool, visible: tuple[int, ...]
+) -> EmailMessage:
+    """A results mail in njudge's layout (`results.layout=njudge`): njudge's subject and sheet, the judge's own
+    additions (held press, the GM's note, the web links) after njudge's footer (`templates/njudge/after.txt.j2`)."""
+    outcome = processed.outcome
+    variant = str(outcome.get("variant") or "standard")
+    sheet = render_njudge_results(
+        processed.game,
+        outcome,
+        processed.next_phase,
+        judge=config.judge_code,
+        played_deadline=processed.played_deadline,
+        deadline=processed.deadline,
+        seq=processed.index + 1,
+        options=processed.options,
+        finished=processed.finished,
+        variant_lines=happenings(outcome, str, lambda location: place_name(variant, location)),
+    )
+    after = render(
+        "njudge/after.txt.j2",
+        None,
+        press=[
+            {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)} for i in visible if i >= 0
+        ],
+        note=processed.note,
+        link=config.web.game_url(processed.game),
+        phase_link=config.web.phase_url(processed.game, processed.index),
+    )
+    said = words(
+        "results",
+        "njudge",
+        judge=config.judge_code,
+        game=processed.game,
+        code=njudge_code(outcome["phase"]),
+        sheet=sheet,
+    )
+    return notice(config, to, said.subject, said.text + after)
 
 
 def game_over_mail(
@@ -143,7 +200,9 @@ def game_over_mail(
         judge=config.judge_code,
         game=game,
         variant=variant,
-        code=phase_code(position["phase"]),
+        code=Phase.parse(
+            str(position["phase"]["season"]), int(position["phase"]["year"]), str(position["phase"]["type"])
+        ).njudge_code,
         deadline_code=None,
         deadline=None,
         phase=phase_name(position),

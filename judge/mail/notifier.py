@@ -27,6 +27,7 @@ from typing import Any
 
 from judge.config import Config
 from judge.engine import PhaseType
+from judge.engine.phase import Phase
 from judge.game.events import (
     Audience,
     CoGmNamed,
@@ -62,6 +63,8 @@ from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.outbox import outbound_row
 from judge.render.dates import deadline_text, resumed_text, span_text, when_text
+from judge.render.njudge import starting_position
+from judge.render.njudge_names import capitalised
 from judge.render.orders import orders_report
 from judge.render.position import position_lines
 from judge.variants import get_variant
@@ -182,10 +185,13 @@ class Notifier:
         """The game-start mail: the players and their powers, the variant and its options, the first phase and
         its deadline, and how to place units where the game opens with a placement."""
         variant = get_variant(event.variant)
-        phase = variant.first_phase()
+        phase = Phase.parse(*event.opening) if event.opening else variant.first_phase()
         out = []
         for address in event.audience.everyone():
             side = event.side_of(address)  # each player is told what he plays (his powers: his alone)
+            if event.layout == "njudge":
+                out.append(self._started_njudge(event, address, side.powers if side else ()))
+                continue
             out.append(
                 self._told(
                     address,
@@ -202,13 +208,33 @@ class Notifier:
                     due=when_text(event.deadline) if event.deadline else None,
                     placing=variant.opening_help,
                     opens_with_movement=phase.type is PhaseType.MOVEMENT,
-                    code=phase.code,
-                    deadline_code=phase.code if event.deadline else None,
+                    code=phase.njudge_code,
+                    deadline_code=phase.njudge_code if event.deadline else None,
                     variant=event.variant,
                     gm_reads_press=event.gm_reads_press,
                 )
             )
         return out
+
+    def _started_njudge(self, event: GameStarted, address: str, powers: tuple[str, ...]) -> Outgoing:
+        """The game-start mail in njudge's layout (`results.layout=njudge`; `ml_signon.c`): `You have been
+        selected as ...`, the players, the starting position as njudge's `data/report` gives it, the first
+        deadline. The players are named as the judge's own start mail names them, never by address."""
+        phase = Phase.parse(*event.opening) if event.opening else get_variant(event.variant).first_phase()
+        master = address == event.audience.gm
+        return self._told(
+            address,
+            "game_started",
+            "njudge",
+            game=event.game,
+            game_title=capitalised(event.game),
+            variant_title=capitalised(event.variant),
+            code=phase.njudge_code,
+            deadline=deadline_text(event.deadline) if event.deadline else "Thu Jan 01 1970 00:00:00 +0000",
+            selected=list(powers) or (["Master"] if master else ["Observer"]),
+            players=[(seat.power, seat.player) for seat in event.seats],
+            start=starting_position(event.variant, phase, event.units),
+        )
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
         copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))

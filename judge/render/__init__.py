@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from judge.data import data_path
+from judge.render.njudge_names import capitalised
 from judge.render.results import Brief, build_sheet
 
 TEMPLATES = data_path("templates")
@@ -31,6 +32,7 @@ def environment() -> Environment:
         auto_reload=False,  # read once per process: a template changed on disk takes effect on restart
     )
     env.filters["pad"] = pad
+    env.filters["capitalised"] = capitalised  # njudge's `strcap()`, for the `::` header's game and variant
     return env
 
 
@@ -67,3 +69,10 @@ def reply_results(
     if brief is not None and len(lines) > room:
         lines = render_results(game, outcome, next_phase, brief=brief.shorter, **context).splitlines()
     return lines
+
+
+def render_njudge_results(game: str, outcome: dict[str, Any], next_phase: dict[str, Any] | None, **context: Any) -> str:
+    """A phase's results in njudge's layout (`results.layout=njudge`; see `judge.render.njudge`)."""
+    from judge.render.njudge import build_njudge_sheet
+
+    return render("njudge/results.txt.j2", None, s=build_njudge_sheet(game, outcome, next_phase, **context))

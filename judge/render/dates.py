@@ -78,8 +78,10 @@ def due_text(moment: datetime, now: datetime, zone: str | ZoneInfo | None = None
 
 
 def deadline_text(moment: datetime) -> str:
-    """njudge's deadline form, e.g. "Sun Nov 29 2026 20:00:00 UTC", for the `:: Deadline:` header line only."""
-    return moment.strftime("%a %b %d %Y %H:%M:%S ") + (moment.tzname() or "UTC")
+    """njudge's deadline form (`ptime()` in its `jm.c`), e.g. "Sun Nov 29 2026 20:00:00 +0000", the zone a number
+    (issue 45), in UTC, for the `:: Deadline:` header line and njudge's layout only."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%a %b %d %Y %H:%M:%S %z")
 
 
 def resumed_text(deadline: datetime | None, paused_for: timedelta | None, zone: str | None) -> str:

@@ -126,6 +126,8 @@ class ResultSheet:
     judge: str
     phase: dict[str, Any]
     code: str
+    header_code: str
+    """the phase's code in the `::` header lines, njudge's (`F1901B` for a winter)"""
     title: str
     """"results" or, for a GM's PREDICT, "predicted results" """
     orders: dict[str, list[Annotated]]
@@ -140,7 +142,10 @@ class ResultSheet:
     next_phase: dict[str, Any] | None
     next_code: str | None
     deadline: str | None
-    """njudge's form, for the `:: Deadline:` header line that mappers read"""
+    """the next phase's deadline in njudge's form"""
+    played: str | None = None
+    """the deadline of the phase these results are of in njudge's form, which njudge's `:: Deadline:` line of a
+    results mail names (issue 45); unknown to a reply's sheet (HISTORY, PREDICT), whose header has no such line"""
     due: str | None = None
     """the same moment in the form of every other date the judge writes (`judge.render.dates.when_text`)"""
     when: str = ""
@@ -323,6 +328,7 @@ def build_sheet(
     *,
     judge: str = "judge",
     deadline: datetime | None = None,
+    played_deadline: datetime | None = None,
     late: list[str] | None = None,
     note: str | None = None,
     finished: str | None = None,
@@ -407,6 +413,7 @@ def build_sheet(
         judge=judge,
         phase=phase,
         code=phase_code(phase),
+        header_code=Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"])).njudge_code,
         title=title,
         orders=_in_order(orders, focus),
         dislodged=[
@@ -445,6 +452,7 @@ def build_sheet(
         when=season_and_year(variant, phase, " of "),  # njudge's heading, which mappers look for
         next_when=season_and_year(variant, next_phase) if next_phase else "",
         deadline=deadline_text(deadline) if deadline else None,
+        played=deadline_text(played_deadline) if played_deadline else None,
         due=when_text(deadline, chosen.get("zone")) if deadline else None,
         partial_cuts=any(
             isinstance(r, PartlyCut) for o in outcome.get("orders", []) for r in reasons_from_json(o.get("reasons"))

@@ -170,6 +170,8 @@ class Game(Base):
     """the powers whose players turned the map pictures off (`SET PICTURES OFF`), sorted"""
     waived: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     """the players (ids) the GM let JOIN whatever their record (`WAIVE LIMITS`): no entry limit is asked of them"""
+    njudge_layout: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """the powers whose players read the game's mails in njudge's layout (`SET LAYOUT NJUDGE`), sorted"""
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     gm_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str] = mapped_column(String(256))
