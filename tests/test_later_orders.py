@@ -147,7 +147,7 @@ def test_a_phase_line_is_read_as_meant_or_refused(judge: Judge) -> None:
     assert "they replace those held before" in again
     with judge.db.transaction() as s:
         held = {phase: lines for phase, lines in s.execute(select(LaterOrderSet.phase, LaterOrderSet.lines))}
-    assert held == {"F1901R": ["A par - gas"], "W1901A": ["Build A par"]}
+    assert held == {"F1901R": ["A par - gas"], "W1901A": ["Build A par"]}  # stored by the phase's own code
 
 
 def test_the_orders_on_file_block_can_show_the_orders_held_for_later_phases(judge: Judge) -> None:
@@ -158,10 +158,10 @@ def test_the_orders_on_file_block_can_show_the_orders_held_for_later_phases(judg
     held = games.on_file("alpha", "France")
     assert [(h.phase, h.code, h.lines) for h in held] == [
         ("Fall 1901 Retreat", "F1901R", ("A par - pic",)),
-        ("Winter 1901 Adjustment", "W1901A", ("Build A par",)),
+        ("Winter 1901 Adjustment", "F1901B", ("Build A par",)),
     ]
     winter = games.on_file("alpha", "France", Phase("Winter", 1901, PhaseType.ADJUSTMENT))
-    assert [h.code for h in winter] == ["W1901A"]
+    assert [h.code for h in winter] == ["F1901B"]
     assert games.on_file("alpha", "England") == []  # a player sees his own, never another's
 
 
@@ -171,7 +171,7 @@ def test_every_reply_ends_with_the_orders_held_for_later_phases_too(judge: Judge
     _orders(judge, "France", "PHASE Winter 1901 Builds\nBuild A par")
     reply = _orders(judge, "France", "ORDERS")
     held = reply[reply.index("Orders held for later phases") :]
-    assert "Winter 1901 Adjustment (W1901A):" in held and "    Build A par" in held
+    assert "Winter 1901 Adjustment (F1901B):" in held and "    Build A par" in held
     assert "Orders held for later phases" not in _orders(judge, "England", "ORDERS")
 
 

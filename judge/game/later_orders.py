@@ -170,7 +170,9 @@ def held_orders(
     for code, power, lines, _ in _held_sets(s, game.id, powers):
         named = phase_named(rules, [code])
         if phase is None or named == phase:
-            found.append((_rank(calendar, named), HeldOrders(calendar.display(named), code, power, tuple(lines))))
+            found.append(
+                (_rank(calendar, named), HeldOrders(calendar.display(named), named.njudge_code, power, tuple(lines)))
+            )
     return [held for _, held in sorted(found, key=lambda pair: (pair[0], pair[1].power))]
 
 
