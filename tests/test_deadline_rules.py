@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.config import Config
+from judge.game.deadline_events import OrdersLate, PhaseDeadline, Reminder
 from judge.game.deadlines import next_moment, processed_at
-from judge.game.events import Audience, OrdersLate, PhaseDeadline, Reminder
+from judge.game.events import Audience
 from judge.mail.notifier import Notifier
 from judge.render.dates import deadline_text, span_text, when_text
 from judge.store import Marks
@@ -83,4 +84,5 @@ def test_the_keeper_raises_no_event_and_writes_no_moment() -> None:
                 imported.add(node.module)
             elif isinstance(node, ast.Import):
                 imported.update(alias.name for alias in node.names)
-    assert {module for module in imported if module.startswith(("judge.game.events", "judge.render"))} == set()
+    events = ("judge.game.events", "judge.game.seat_events", "judge.game.deadline_events")
+    assert {module for module in imported if module.startswith((*events, "judge.render"))} == set()

@@ -29,7 +29,8 @@ from judge.engine.reasons import UnitName
 from judge.engine.refusals import CannotRetreat
 from judge.engine.supply import powers_to_order
 from judge.game import Games
-from judge.game.settings import SETTINGS, apply_setting, given_settings, shown
+from judge.game.setting_table import SETTINGS
+from judge.game.settings import apply_setting, given_settings, shown
 from judge.render.bounds import REPLY_BYTES, REPLY_LINES
 from judge.render.dates import due_text, span_text, when_text
 from judge.schedule.keeper import DeadlineKeeper

@@ -15,7 +15,7 @@ from judge.commands.base import REGISTRY, CommandError, MailContext, Role, looku
 from judge.config import Config
 from judge.game import GameError, Games
 from judge.mail.answer import Answer, Request
-from judge.render.orders import on_file_lines, orders_report
+from judge.render.orders import held_lines, on_file_lines, orders_report
 
 END_BODY = "ENDPRESS"
 
@@ -134,11 +134,6 @@ def _hold_orders(ctx: MailContext, game: str, power: str, phase: tuple[str, ...]
     except GameError as exc:
         ctx.say("(orders)", [str(exc)], failed=True)
         return
-    said = [f"Orders for {held.power} in {held.game}, held for {held.phase}"
-            f"{' (they replace those held before)' if held.replaced else ''}:",
-            *(f"  {line}" for line in held.lines),
-            *(check.reply_line() for check in held.unreadable)]  # fmt: skip
-    if held.lines:
-        said.append(f"Each is checked when {held.phase} opens, against the position then; you are told what is filed.")
+    said = held_lines(held)
     ctx.say("(orders)", said, failed=bool(held.unreadable))
     ctx.game_of_reply = held.game

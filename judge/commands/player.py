@@ -66,7 +66,7 @@ class SetPreference(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) >= 2, f"usage: {self.usage}")
-        shown = ctx.games.seating.set_preferences(args[0].lower(), ctx.sender, args[1:])
+        shown = ctx.games.openings.set_preferences(args[0].lower(), ctx.sender, args[1:])
         return [f"Your wishes in {args[0].lower()}, best first: {shown}. The powers are given when it starts."]
 
 

@@ -16,17 +16,8 @@ from judge.game.anonymity import name_for_others, names_hidden
 from judge.game.checking import orders_json, read_orders
 from judge.game.deadlines import mark
 from judge.game.errors import GameError
-from judge.game.events import (
-    DeadlineMoved,
-    GameEnded,
-    GamePaused,
-    GameResumed,
-    GameRolledBack,
-    PlayerEjected,
-    PlayerReplaced,
-    PlayerResigned,
-    PlayersRevealed,
-)
+from judge.game.events import DeadlineMoved, GameEnded, GamePaused, GameResumed, GameRolledBack
+from judge.game.seat_events import PlayerEjected, PlayerReplaced, PlayerResigned, PlayersRevealed
 from judge.game.store import position_of, rules_of
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings

@@ -27,7 +27,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.supply import powers_to_order
 from judge.game.adjudication import Adjudication
 from judge.game.attendance import Away, held_away, owed_by_sides, owed_texts
-from judge.game.events import OrdersLate, PhaseDeadline, PhaseDue, Reminder, WaitingForReplacements
+from judge.game.deadline_events import OrdersLate, PhaseDeadline, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.settings import section
 from judge.game.timing import Timing, early_from, grace_end, reminder_times, timing_from_settings
 from judge.game.use_case import UseCase, audience_of, sides_of

@@ -36,8 +36,8 @@ from judge.game.checking import (
     read_orders,
     route_lines,
 )
+from judge.game.deadline_events import LaterOrdersFiled
 from judge.game.errors import GameError
-from judge.game.events import LaterOrdersFiled
 from judge.game.order_writes import write_order_sets
 from judge.game.orders import Submission, _due, printed
 from judge.game.snapshot import Snapshot

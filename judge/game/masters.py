@@ -8,8 +8,8 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from judge.game.errors import GameError
-from judge.game.events import CoGmNamed, GmHandedOver
 from judge.game.names import as_shown
+from judge.game.seat_events import CoGmNamed, GmHandedOver
 from judge.game.use_case import UseCase, audience_of
 from judge.store import Game
 

@@ -14,6 +14,7 @@ and deadlines, never who played them (a gunboat game's players stay unknown): `O
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -23,8 +24,8 @@ from sqlalchemy.orm import Session
 
 from judge.game.entry_limits import check_entry
 from judge.game.errors import GameError
-from judge.game.events import JoinAnswered, JoinAsked
-from judge.game.preferences import shown_preferences
+from judge.game.preferences import read_preferences, shown_preferences
+from judge.game.seat_events import JoinAnswered, JoinAsked
 from judge.game.settings import is_private, section
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, phase_name, side_named_in, sides_of
@@ -168,6 +169,22 @@ def rewish(s: Session, game: Game, player: Player, wanted: list[str | list[str]]
 
 class Openings(UseCase):
     """The places open to volunteers, their taking, and the GM's answers and refusals."""
+
+    def set_preferences(self, name: str, address: str, wishes: Sequence[str]) -> str:
+        """njudge's SET PREFERENCE: a player who joined a forming game (or waits for the GM's answer to his join)
+        changes the powers he would like, until they are given at the start. Returns them as read."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has started: its powers are given")
+            player = self.store.player(s, address)
+            wanted = read_preferences(game, tuple(wishes))
+            seat = next((seat for seat in game.seats if seat.player_id == player.id), None)
+            if seat is not None:
+                seat.preferences = list(wanted)
+            elif not rewish(s, game, player, wanted):
+                raise GameError(f"you have not joined {name}")
+            return shown_preferences(wanted)
 
     def all(self) -> list[Opening]:
         """Every advertised game's openings, by game name: the judge-wide list (LIST OPENINGS, the site's page)."""

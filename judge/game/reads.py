@@ -20,7 +20,8 @@ from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
 from judge.game.preferences import first_choices
 from judge.game.public_events import public_events
-from judge.game.settings import SETTINGS, given_settings, is_private, results_style, shows_orders_in
+from judge.game.setting_table import SETTINGS
+from judge.game.settings import given_settings, is_private, results_style, shows_orders_in
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of, phase_name, registered_names, side_of, sides_of
 from judge.game.views import (

@@ -11,14 +11,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.contract import position_json
-from judge.contract.adjudicate import CaseError, read_position
-from judge.engine.phase import Phase
 from judge.game import openings
 from judge.game.errors import GameError
 from judge.game.events import GameStarted
 from judge.game.house_rules import PressRules
 from judge.game.names import NameRefused, as_shown, game_name, look_alike_key
-from judge.game.preferences import assign, read_preferences, shown_preferences
+from judge.game.preferences import assign, read_preferences
 from judge.game.settings import DEFAULT_SETTINGS, apply_setting, given_settings, read_option, results_style
 from judge.game.use_case import (
     UseCase,
@@ -187,40 +185,6 @@ class Seating(UseCase):
             mine = next(seat.power for seat in game.seats if seat.power and seat.player_id == player.id)
             return side_of(game, mine)
         return None
-
-    def set_preferences(self, name: str, address: str, wishes: Sequence[str]) -> str:
-        """njudge's SET PREFERENCE: a player who joined a forming game (or waits for the GM's answer to his join)
-        changes the powers he would like, until they are given at the start. Returns them as read."""
-        with self.store.write() as s:
-            game = self.store.lock(s, name)
-            if game.status != GameStatus.FORMING:
-                raise GameError(f"{name} has started: its powers are given")
-            player = self.store.player(s, address)
-            wanted = read_preferences(game, tuple(wishes))
-            seat = next((seat for seat in game.seats if seat.player_id == player.id), None)
-            if seat is not None:
-                seat.preferences = list(wanted)
-            elif not openings.rewish(s, game, player, wanted):
-                raise GameError(f"you have not joined {name}")
-            return shown_preferences(wanted)
-
-    def place_imported(self, name: str, position: dict[str, Any]) -> None:
-        """The position a forming game starts from, read from another judge's mails (`judge import`, issue 45: a
-        GM moving a running game here): checked against the variant's rules now, kept as the game's position
-        until it starts (a forming game has none of its own)."""
-        with self.store.write() as s:
-            game = self.store.lock(s, name)
-            if game.status != GameStatus.FORMING:
-                raise GameError(f"{name} has already started")
-            phase = position.get("phase") or {}
-            try:
-                rules = get_variant(game.variant).rules(game.options)
-                read_position(
-                    rules, position, Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
-                )
-            except (CaseError, KeyError, ValueError) as exc:
-                raise GameError(f"the imported position is not one of {game.variant}: {exc}") from None
-            game.position = {**position, "variant": game.variant}
 
     def start(self, name: str, *, short: bool = False) -> list[str]:
         """Start a forming game now; `short`: with fewer players than sides, the sides nobody plays in civil

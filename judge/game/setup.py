@@ -10,6 +10,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.clock import as_utc
+from judge.contract.adjudicate import CaseError, read_position
+from judge.engine.phase import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, stored
 from judge.game.attendance import mode as absence_mode
@@ -43,6 +45,24 @@ class Settled:
 
 
 class Setup(UseCase):
+    def place_imported(self, name: str, position: dict[str, Any]) -> None:
+        """The position a forming game starts from, read from another judge's mails (`judge import`, issue 45: a
+        GM moving a running game here): checked against the variant's rules now, kept as the game's position
+        until it starts (a forming game has none of its own)."""
+        with self.store.write() as s:
+            game = self.store.lock(s, name)
+            if game.status != GameStatus.FORMING:
+                raise GameError(f"{name} has already started")
+            phase = position.get("phase") or {}
+            try:
+                rules = get_variant(game.variant).rules(game.options)
+                read_position(
+                    rules, position, Phase.parse(str(phase["season"]), int(phase["year"]), str(phase["type"]))
+                )
+            except (CaseError, KeyError, ValueError) as exc:
+                raise GameError(f"the imported position is not one of {game.variant}: {exc}") from None
+            game.position = {**position, "variant": game.variant}
+
     def set_by_mail(self, name: str, pairs: Sequence[tuple[str, str]]) -> Settled:
         """`SET name=value ...` as written: each name a setting (`judge.game.settings`) or a rule option (before
         the start), each value read as its kind. All or nothing: a wrong name or value refuses the lot."""

@@ -18,8 +18,9 @@ from judge.engine.supply import powers_to_order
 from judge.game.anonymity import known_as, names_hidden
 from judge.game.attendance import extended_deadline
 from judge.game.errors import GameError
-from judge.game.events import Audience, GameEnded, GameEvent, PhaseProcessed, PlayersRevealed, SeatLine
+from judge.game.events import Audience, GameEnded, GameEvent, PhaseProcessed, SeatLine
 from judge.game.names import shown_name
+from judge.game.seat_events import PlayersRevealed
 from judge.game.settings import is_gunboat
 from judge.game.snapshot import Snapshot
 from judge.game.store import GameStore, rules_of

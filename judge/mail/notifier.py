@@ -28,9 +28,9 @@ from typing import Any
 from judge.config import Config
 from judge.engine import PhaseType
 from judge.engine.phase import Phase
+from judge.game.deadline_events import LaterOrdersFiled, OrdersLate, PhaseDue, Reminder, WaitingForReplacements
 from judge.game.events import (
     Audience,
-    CoGmNamed,
     ConcessionMade,
     DeadlineMoved,
     DrawVoted,
@@ -40,23 +40,21 @@ from judge.game.events import (
     GameResumed,
     GameRolledBack,
     GameStarted,
-    GmHandedOver,
     HeldPressReleased,
+    OrdersFromAnotherAddress,
+    PhaseProcessed,
+    PressPosted,
+    PressRulesChanged,
+)
+from judge.game.seat_events import (
+    CoGmNamed,
+    GmHandedOver,
     JoinAnswered,
     JoinAsked,
-    LaterOrdersFiled,
-    OrdersFromAnotherAddress,
-    OrdersLate,
-    PhaseDue,
-    PhaseProcessed,
     PlayerEjected,
     PlayerReplaced,
     PlayerResigned,
     PlayersRevealed,
-    PressPosted,
-    PressRulesChanged,
-    Reminder,
-    WaitingForReplacements,
 )
 from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies

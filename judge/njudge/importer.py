@@ -95,7 +95,7 @@ def import_game(
     settings: dict[str, Any] = {}
     apply_setting(settings, "results.layout", "njudge")
     created = games.seating.create_game(name, reader.variant, gm, password, settings=settings)
-    games.seating.place_imported(created.name, position)
+    games.setup.place_imported(created.name, position)
     joined: list[str] = []
     started = False
     for power, address in (players or {}).items():

@@ -37,6 +37,11 @@ def check_lines(checks: Sequence[Any]) -> list[str]:
     return render("check_lines.txt.j2", None, checks=checks).splitlines()
 
 
+def held_lines(held: Any) -> list[str]:
+    """The reply to orders sent for a later phase (`judge.game.later_orders.Held`; `templates/held_orders.txt.j2`)."""
+    return render("held_orders.txt.j2", None, held=held, checks=held.unreadable).splitlines()
+
+
 def on_file_lines(on_file: Any, pending: bool = False) -> list[str]:
     """A side's orders on file (`judge.game.on_file.OnFile`), as ORDERS shows them and a reply ends with them
     (`templates/on_file.txt.j2`; a variant may word them its own way). `pending`: the mail has orders above ORDERS
