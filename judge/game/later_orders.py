@@ -39,7 +39,7 @@ from judge.game.checking import (
 from judge.game.deadline_events import LaterOrdersFiled
 from judge.game.errors import GameError
 from judge.game.order_writes import write_order_sets
-from judge.game.orders import Submission, _due, printed
+from judge.game.orders import Submission, adjustments_due, printed
 from judge.game.snapshot import Snapshot
 from judge.game.use_case import UseCase, audience_of, side_of
 from judge.store import Game, GameStatus, LaterOrderSet
@@ -329,4 +329,4 @@ def _file_side(
     owed = tuple(sorted(set(mine) & powers_to_order(rules, position) - filed.keys())) if many else ()
     return Submission(game.name, side.label if many else signed, rules.calendar.display(position.phase), checks,
                       False, position.phase.type, {p: filed.get(p, []) for p in mine} if many else {},
-                      _due(rules, position, mine if many else [signed]), owed)  # fmt: skip
+                      adjustments_due(rules, position, mine if many else [signed]), owed)  # fmt: skip

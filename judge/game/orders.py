@@ -59,7 +59,7 @@ def printed(check: LineCheck) -> bool:
     return bool(check.order) and check.printed
 
 
-def _due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:
+def adjustments_due(rules: Rules, position: Position, powers: list[str]) -> dict[str, int]:
     """In an adjustment phase, each power's builds (above zero) or removals (below) due; else nothing."""
     if position.phase.type is not PhaseType.ADJUSTMENT:
         return {}
@@ -145,7 +145,7 @@ class Orders(UseCase):
                 replaced,
                 game.current.phase.type,
                 {p: filed.get(p, []) for p in sorted(side)} if len(side) > 1 else {},
-                _due(game.rules, game.current, sorted(side) if len(side) > 1 else [power]),
+                adjustments_due(game.rules, game.current, sorted(side) if len(side) > 1 else [power]),
                 tuple(sorted(set(side) & powers_to_order(game.rules, game.current) - filed.keys()))
                 if len(side) > 1
                 else (),
