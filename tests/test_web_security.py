@@ -99,10 +99,11 @@ class Served:
 
 
 @pytest.fixture
-def served(database_url: str) -> Iterator[Served]:
+def served(every_state_url: str) -> Iterator[Served]:
+    """The site of a database of the test's own holding `play_every_state`'s games, played by a `FakeClock` at its
+    start that the test moves on (conftest's `every_state_url`: a copy, each test free to change it)."""
     clock = FakeClock()
-    games = Games(open_database(database_url), clock)
-    play_every_state(games)
+    games = Games(open_database(every_state_url), clock)
     site = Site(games, SITE)
     server = WebServer(site, "127.0.0.1", 0)
     assert server.start()
@@ -426,11 +427,9 @@ server.stop()
 
 
 @pytest.mark.slow
-def test_two_judge_processes_on_one_database_serve_one_site(database_url: str) -> None:
+def test_two_judge_processes_on_one_database_serve_one_site(every_state_url: str) -> None:
     """A pass given by one process opens the pages at the other; guesses at one count at the other."""
-    games = Games(open_database(database_url))
-    play_every_state(games)
-    command = [sys.executable, "-c", _SERVE, database_url]
+    command = [sys.executable, "-c", _SERVE, every_state_url]
     processes = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in "ab"]
     try:
         first, second = (Reader((p.stdout.readline() if p.stdout else "").strip()) for p in processes)
@@ -445,4 +444,3 @@ def test_two_judge_processes_on_one_database_serve_one_site(database_url: str) -
     finally:
         for process in processes:
             process.communicate("", timeout=30)
-        games.db.dispose()
