@@ -135,17 +135,22 @@ def _every_state_postgres() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def every_state_sqlite_url(_every_state_sqlite: Path, tmp_path: Path) -> str:
+    """`every_state_url` on SQLite alone: the file tmp_path/judge.sqlite."""
+    path = tmp_path / "judge.sqlite"
+    with closing(sqlite3.connect(_every_state_sqlite)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def every_state_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def every_state_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A database of this test's own, on SQLite and on PostgreSQL, holding the games of `play_every_state` as a
     `FakeClock()` at its start played them -- a copy of one played once a session (playing them takes 8-17 s on
     PostgreSQL; a copy a fraction of a second), so a test may change its games and no other test sees it."""
     if request.param == "sqlite":
-        path = tmp_path / "judge.sqlite"
-        template = request.getfixturevalue("_every_state_sqlite")
-        with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as copy:
-            source.backup(copy)
-        yield f"sqlite:///{path}"
+        yield request.getfixturevalue("every_state_sqlite_url")
     else:
         with scratch_database(template=request.getfixturevalue("_every_state_postgres")) as url:
             yield url

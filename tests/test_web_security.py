@@ -33,7 +33,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from web_games import PAGE_PASSWORD, play_every_state
+from web_games import PAGE_PASSWORD
 
 from judge.clock import FakeClock
 from judge.config import OutboundConfig
@@ -115,10 +115,11 @@ def served(every_state_url: str) -> Iterator[Served]:
 # --- the export ----------------------------------------------------------------------------------------------------
 
 
-def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(tmp_path: Path) -> None:
+def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(
+    every_state_sqlite_url: str, tmp_path: Path
+) -> None:
     """Issue 41: a game made private since, a game's phase rolled back, a scratch file left by a crash: gone."""
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    play_every_state(games)
+    games = Games(open_database(every_state_sqlite_url))
     out = tmp_path / "site"
     export_site(games, SITE, out)
     assert (out / "games" / "running" / "phases" / "1.html").is_file()
@@ -135,9 +136,10 @@ def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(tmp
     assert all((out / p).read_bytes() == (tmp_path / "fresh" / p).read_bytes() for p in fresh if (out / p).is_file())
 
 
-def test_an_export_of_one_game_keeps_the_others_and_drops_a_private_one(tmp_path: Path) -> None:
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    play_every_state(games)
+def test_an_export_of_one_game_keeps_the_others_and_drops_a_private_one(
+    every_state_sqlite_url: str, tmp_path: Path
+) -> None:
+    games = Games(open_database(every_state_sqlite_url))
     out = tmp_path / "site"
     export_site(games, SITE, out)
     games.setup.set_by_mail("paused", [("web.private", "on")])
