@@ -20,20 +20,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, insert, select, text, update
+from sqlalchemy import Engine, create_engine, func, select, text, update
 
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
-from judge.game.seating import DEFAULT_SETTINGS
-from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.serve import Daemon
-from judge.store import Game, GameStatus, InboundMail, OutboundMail, PhaseRecord, Player, open_database
+from judge.store import Game, InboundMail, OutboundMail, PhaseRecord, open_database
 from judge.store.outage import is_unavailable
 from judge.testing.dovecot import DovecotServer
 from judge.testing.judge_process import Judge, judge_processes, order_mail
 from judge.testing.smtp_relay import SmtpRelay
-from judge.testing.tables import OPENING_ORDERS, POWERS
+from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
 
 pytestmark = pytest.mark.slow  # end to end: real servers, real processes (make test-fast skips them)
 
@@ -315,33 +313,12 @@ def _processed_at(db: Any) -> datetime | None:
 
 
 def _due_games(url: str, games: int) -> None:
-    """`games` started standard games g0, g1, ... with every deadline past and no orders; the players and games are
-    written with one password hash between them (thousands of scrypt hashes would be most of the test), the players
-    join through the game service, which starts each game."""
+    """`games` started standard games g0, g1, ... (`full_games`: its players and games share one password digest,
+    as thousands of scrypt hashes would be most of the test) with every deadline past and no orders."""
     db = open_database(url)
-    digest = hash_password("pw")
-    now = datetime.now(UTC)
+    full_games(Games(db), games, hashed_once=True)
     with db.transaction() as s:
-        addresses = ["gm@example.org"] + [f"{p.lower()}{g}@example.org" for g in range(games) for p in POWERS]
-        s.execute(
-            insert(Player), [{"address": a, "name": a, "password_hash": digest, "created_at": now} for a in addresses]
-        )
-        gm = s.scalar(select(Player.id).where(Player.address == "gm@example.org"))
-        s.execute(
-            insert(Game),
-            [
-                {"name": f"g{g}", "variant": "standard", "options": {}, "settings": dict(DEFAULT_SETTINGS),
-                 "status": GameStatus.FORMING, "gm_id": gm, "password_hash": digest, "seed": g, "created_at": now,
-                 "version": 1}
-                for g in range(games)
-            ],
-        )  # fmt: skip
-    service = Games(db)
-    for g in range(games):
-        for power in POWERS:
-            service.seating.join(f"g{g}", f"{power.lower()}{g}@example.org", "pw", [power])
-    with db.transaction() as s:
-        s.execute(update(Game).values(deadline=now - timedelta(hours=1)))
+        s.execute(update(Game).values(deadline=datetime.now(UTC) - timedelta(hours=1)))
     db.dispose()
 
 
