@@ -254,7 +254,7 @@ def _hold_the_game(url: str, held: Any) -> None:
     """A judge process at work on the game: its row lock taken, then nothing (until it is killed)."""
     engine = create_engine(url)
     with engine.connect() as conn:
-        conn.execute(text("SELECT id FROM games WHERE name = 'race' FOR UPDATE"))
+        conn.execute(text("SELECT id FROM games WHERE name = 'g0' FOR UPDATE"))
         held.set()
         time.sleep(600)
 
@@ -266,14 +266,9 @@ def test_a_process_killed_while_it_holds_a_due_game_leaves_it_to_the_others_at_o
     holding it, the game is processed by the survivor within seconds, not at the survivor's next wake-up (a
     minute away when nothing else is due)."""
     db = open_database(postgres_url)
-    service = Games(db)
-    service.accounts.register("gm@example.org", "GM", "pw")
-    service.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
-    for power in POWERS:
-        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
-        service.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
+    full_games(Games(db), 1, hashed_once=True)  # g0
     with db.transaction() as s:  # due now, with an order missing (so it waits for its deadline, not for orders)
-        s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC) - timedelta(seconds=1)
+        s.scalars(select(Game).where(Game.name == "g0")).one().deadline = datetime.now(UTC) - timedelta(seconds=1)
     context = multiprocessing.get_context("spawn")
     held = context.Event()
     holder = context.Process(target=_hold_the_game, args=(postgres_url, held), daemon=True)
