@@ -4,14 +4,18 @@ and a real SMTP relay; the web site's games in every state and their export, mad
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from web_games import SITE, every_state
+from web_games import SITE, every_state, play_every_state
 
+from judge.clock import FakeClock
 from judge.game import Games
+from judge.store import open_database
 from judge.testing.dovecot import DovecotServer, dovecot_available
 from judge.testing.postgres import postgres_problem, scratch_database
 from judge.testing.smtp_relay import SmtpRelay
@@ -108,3 +112,45 @@ def web_export(web_games: Games, tmp_path_factory: pytest.TempPathFactory) -> Pa
     out = tmp_path_factory.mktemp("site")
     export_site(web_games, SITE, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def _every_state_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite file `every_state_url` copies: `play_every_state` played once, by a `FakeClock` at its start."""
+    path = tmp_path_factory.mktemp("every_state") / "judge.sqlite"
+    games = Games(open_database(f"sqlite:///{path}"), FakeClock())
+    play_every_state(games)
+    games.db.dispose()
+    return path
+
+
+@pytest.fixture(scope="session")
+def _every_state_postgres() -> Iterator[str]:
+    """The PostgreSQL database `every_state_url` copies (as a template): played like `_every_state_sqlite`."""
+    _require(_POSTGRES_PROBLEM)
+    with scratch_database() as url:
+        games = Games(open_database(url), FakeClock())
+        play_every_state(games)
+        games.db.dispose()  # a template takes no connection
+        yield url
+
+
+@pytest.fixture
+def every_state_sqlite_url(_every_state_sqlite: Path, tmp_path: Path) -> str:
+    """`every_state_url` on SQLite alone: the file tmp_path/judge.sqlite."""
+    path = tmp_path / "judge.sqlite"
+    with closing(sqlite3.connect(_every_state_sqlite)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def every_state_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A database of this test's own, on SQLite and on PostgreSQL, holding the games of `play_every_state` as a
+    `FakeClock()` at its start played them -- a copy of one played once a session (playing them takes 8-17 s on
+    PostgreSQL; a copy a fraction of a second), so a test may change its games and no other test sees it."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("every_state_sqlite_url")
+    else:
+        with scratch_database(template=request.getfixturevalue("_every_state_postgres")) as url:
+            yield url

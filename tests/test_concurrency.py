@@ -14,22 +14,21 @@ from sqlalchemy import select
 
 from judge.game import Games
 from judge.store import OrderSet, PhaseRecord, open_database
-from judge.testing.tables import POWERS
+from judge.testing.tables import POWERS, full_games
 
 pytestmark = pytest.mark.slow  # end to end: real servers, whole games (make test-fast skips them)
+
+
+RACE = "g0"
+"""the game both processes go at: `full_games`' one game, every power ordered (with nothing), so it may go now"""
 
 
 def _set_up(url: str) -> None:
     db = open_database(url)
     service = Games(db)
-    service.accounts.register("gm@example.org", "GM", "pw")
+    full_games(service, 1, hashed_once=True)  # one password digest for all: the test is not about scrypt
     for power in POWERS:
-        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
-    service.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
-    for power in POWERS:
-        service.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
-    for power in POWERS:
-        service.orders.submit("race", power, [])
+        service.orders.submit(RACE, power, [])
     db.dispose()
 
 
@@ -38,7 +37,7 @@ def _process_once(args: tuple[str, Any]) -> bool:
     db = open_database(url, migrate=False)
     service = Games(db)
     barrier.wait()
-    done = service.adjudication.process("race", expected_index=0)
+    done = service.adjudication.process(RACE, expected_index=0)
     db.dispose()
     return done is not None
 
@@ -51,7 +50,7 @@ def _submit_many(args: tuple[str, Any, int]) -> list[tuple[str, list[str]]]:
     filed = []
     for n in range(count):
         lines = ["A vie H", f"A bud - {'ser' if n % 2 else 'rum'}", "F tri H"]
-        submission = service.orders.submit("race", "Austria", lines)
+        submission = service.orders.submit(RACE, "Austria", lines)
         filed.append((submission.phase, lines))
     db.dispose()
     return filed
@@ -119,14 +118,14 @@ def test_a_deadline_moved_by_another_process_is_honoured_within_seconds(database
     )
     db = open_database(database_url, migrate=False)
     with db.transaction() as s:  # nothing due for two days, and a phase that waits for its deadline
-        game = s.scalars(select(Game).where(Game.name == "race")).one()
+        game = s.scalars(select(Game).where(Game.name == RACE)).one()
         game.deadline = datetime.now(UTC) + timedelta(days=2)
         game.marks = Marks(no_early=game.phase_index)
     daemon = Daemon(config)
     daemon.start()
     try:
         with db.transaction() as s:  # another process moves the deadline to now
-            s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC)
+            s.scalars(select(Game).where(Game.name == RACE)).one().deadline = datetime.now(UTC)
         moved = datetime.now(UTC)
         give_up = moved + RECHECK + timedelta(seconds=10)
         while datetime.now(UTC) < give_up:

@@ -21,6 +21,7 @@ from judge.store import Game, InboundMail, OrderSet, open_database
 from judge.testing.dovecot import DovecotServer
 from judge.testing.judge_process import judge_processes, order_mail
 from judge.testing.pg_server import PostgresServer, private_server_problem
+from judge.testing.postgres import scratch_database
 from judge.testing.smtp_relay import SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS
 
@@ -35,8 +36,9 @@ STOP = 30.0
 """how long the server stays stopped"""
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def private_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of the module's own (initdb and a start: seconds), which its tests restart and stop."""
     problem = private_server_problem()
     if problem:  # as conftest's servers: CI must run every test (.ci/run installs PostgreSQL), elsewhere it skips
         (pytest.fail if os.environ.get("CI") else pytest.skip)(problem)
@@ -46,6 +48,24 @@ def private_postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.close()
+
+
+@pytest.fixture
+def outage_url(private_postgres: PostgresServer) -> Iterator[str]:
+    """A database of the test's own on the module's server, which runs when the test begins (a test that failed
+    while it was stopped does not leave it so for the next)."""
+    if not _running(private_postgres):
+        private_postgres.start()
+    with scratch_database(private_postgres.url) as url:
+        try:
+            yield url
+        finally:
+            if not _running(private_postgres):
+                private_postgres.start()  # for the drop
+
+
+def _running(server: PostgresServer) -> bool:
+    return (server.data / "postmaster.pid").exists()
 
 
 class Stream:
@@ -110,9 +130,14 @@ def _orders(power: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("processes", [1, 2], ids=["one process", "two processes"])
 def test_every_mail_is_answered_once_within_seconds_of_the_database_return_after_restarts_and_a_stop(
-    processes: int, private_postgres: PostgresServer, mailbox: DovecotServer, smtp_relay: SmtpRelay, tmp_path: Path
+    processes: int,
+    private_postgres: PostgresServer,
+    outage_url: str,
+    mailbox: DovecotServer,
+    smtp_relay: SmtpRelay,
+    tmp_path: Path,
 ) -> None:
-    url = private_postgres.url
+    url = outage_url
     open_database(url).dispose()  # the schema, before any process starts
     names = ("judge-a", "judge-b")[:processes]
     judges = judge_processes(tmp_path, url, mailbox, smtp_relay, names)

@@ -20,20 +20,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, insert, select, text, update
+from sqlalchemy import Engine, create_engine, func, select, text, update
 
 from judge.config import Config, OutboundConfig, SmtpIntakeConfig, WebConfig
 from judge.game import Games
-from judge.game.seating import DEFAULT_SETTINGS
-from judge.passwords import hash_password
 from judge.schedule.keeper import DeadlineKeeper
 from judge.serve import Daemon
-from judge.store import Game, GameStatus, InboundMail, OutboundMail, PhaseRecord, Player, open_database
+from judge.store import Game, InboundMail, OutboundMail, PhaseRecord, open_database
 from judge.store.outage import is_unavailable
 from judge.testing.dovecot import DovecotServer
 from judge.testing.judge_process import Judge, judge_processes, order_mail
 from judge.testing.smtp_relay import SmtpRelay
-from judge.testing.tables import OPENING_ORDERS, POWERS
+from judge.testing.tables import OPENING_ORDERS, POWERS, full_games
 
 pytestmark = pytest.mark.slow  # end to end: real servers, real processes (make test-fast skips them)
 
@@ -256,7 +254,7 @@ def _hold_the_game(url: str, held: Any) -> None:
     """A judge process at work on the game: its row lock taken, then nothing (until it is killed)."""
     engine = create_engine(url)
     with engine.connect() as conn:
-        conn.execute(text("SELECT id FROM games WHERE name = 'race' FOR UPDATE"))
+        conn.execute(text("SELECT id FROM games WHERE name = 'g0' FOR UPDATE"))
         held.set()
         time.sleep(600)
 
@@ -268,14 +266,9 @@ def test_a_process_killed_while_it_holds_a_due_game_leaves_it_to_the_others_at_o
     holding it, the game is processed by the survivor within seconds, not at the survivor's next wake-up (a
     minute away when nothing else is due)."""
     db = open_database(postgres_url)
-    service = Games(db)
-    service.accounts.register("gm@example.org", "GM", "pw")
-    service.seating.create_game("race", "standard", "gm@example.org", "pw", seed=5)
-    for power in POWERS:
-        service.accounts.register(f"{power.lower()}@example.org", power, "pw")
-        service.seating.join("race", f"{power.lower()}@example.org", "pw", [power])
+    full_games(Games(db), 1, hashed_once=True)  # g0
     with db.transaction() as s:  # due now, with an order missing (so it waits for its deadline, not for orders)
-        s.scalars(select(Game).where(Game.name == "race")).one().deadline = datetime.now(UTC) - timedelta(seconds=1)
+        s.scalars(select(Game).where(Game.name == "g0")).one().deadline = datetime.now(UTC) - timedelta(seconds=1)
     context = multiprocessing.get_context("spawn")
     held = context.Event()
     holder = context.Process(target=_hold_the_game, args=(postgres_url, held), daemon=True)
@@ -315,33 +308,12 @@ def _processed_at(db: Any) -> datetime | None:
 
 
 def _due_games(url: str, games: int) -> None:
-    """`games` started standard games g0, g1, ... with every deadline past and no orders; the players and games are
-    written with one password hash between them (thousands of scrypt hashes would be most of the test), the players
-    join through the game service, which starts each game."""
+    """`games` started standard games g0, g1, ... (`full_games`: its players and games share one password digest,
+    as thousands of scrypt hashes would be most of the test) with every deadline past and no orders."""
     db = open_database(url)
-    digest = hash_password("pw")
-    now = datetime.now(UTC)
+    full_games(Games(db), games, hashed_once=True)
     with db.transaction() as s:
-        addresses = ["gm@example.org"] + [f"{p.lower()}{g}@example.org" for g in range(games) for p in POWERS]
-        s.execute(
-            insert(Player), [{"address": a, "name": a, "password_hash": digest, "created_at": now} for a in addresses]
-        )
-        gm = s.scalar(select(Player.id).where(Player.address == "gm@example.org"))
-        s.execute(
-            insert(Game),
-            [
-                {"name": f"g{g}", "variant": "standard", "options": {}, "settings": dict(DEFAULT_SETTINGS),
-                 "status": GameStatus.FORMING, "gm_id": gm, "password_hash": digest, "seed": g, "created_at": now,
-                 "version": 1}
-                for g in range(games)
-            ],
-        )  # fmt: skip
-    service = Games(db)
-    for g in range(games):
-        for power in POWERS:
-            service.seating.join(f"g{g}", f"{power.lower()}{g}@example.org", "pw", [power])
-    with db.transaction() as s:
-        s.execute(update(Game).values(deadline=now - timedelta(hours=1)))
+        s.execute(update(Game).values(deadline=datetime.now(UTC) - timedelta(hours=1)))
     db.dispose()
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from web_games import PAGE_PASSWORD, play_every_state
+from web_games import PAGE_PASSWORD
 
 from judge.clock import FakeClock
 from judge.config import OutboundConfig
@@ -99,10 +99,11 @@ class Served:
 
 
 @pytest.fixture
-def served(database_url: str) -> Iterator[Served]:
+def served(every_state_url: str) -> Iterator[Served]:
+    """The site of a database of the test's own holding `play_every_state`'s games, played by a `FakeClock` at its
+    start that the test moves on (conftest's `every_state_url`: a copy, each test free to change it)."""
     clock = FakeClock()
-    games = Games(open_database(database_url), clock)
-    play_every_state(games)
+    games = Games(open_database(every_state_url), clock)
     site = Site(games, SITE)
     server = WebServer(site, "127.0.0.1", 0)
     assert server.start()
@@ -114,10 +115,11 @@ def served(database_url: str) -> Iterator[Served]:
 # --- the export ----------------------------------------------------------------------------------------------------
 
 
-def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(tmp_path: Path) -> None:
+def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(
+    every_state_sqlite_url: str, tmp_path: Path
+) -> None:
     """Issue 41: a game made private since, a game's phase rolled back, a scratch file left by a crash: gone."""
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    play_every_state(games)
+    games = Games(open_database(every_state_sqlite_url))
     out = tmp_path / "site"
     export_site(games, SITE, out)
     assert (out / "games" / "running" / "phases" / "1.html").is_file()
@@ -134,9 +136,10 @@ def test_an_export_over_an_earlier_one_leaves_exactly_the_public_site_of_now(tmp
     assert all((out / p).read_bytes() == (tmp_path / "fresh" / p).read_bytes() for p in fresh if (out / p).is_file())
 
 
-def test_an_export_of_one_game_keeps_the_others_and_drops_a_private_one(tmp_path: Path) -> None:
-    games = Games(open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
-    play_every_state(games)
+def test_an_export_of_one_game_keeps_the_others_and_drops_a_private_one(
+    every_state_sqlite_url: str, tmp_path: Path
+) -> None:
+    games = Games(open_database(every_state_sqlite_url))
     out = tmp_path / "site"
     export_site(games, SITE, out)
     games.setup.set_by_mail("paused", [("web.private", "on")])
@@ -426,11 +429,9 @@ server.stop()
 
 
 @pytest.mark.slow
-def test_two_judge_processes_on_one_database_serve_one_site(database_url: str) -> None:
+def test_two_judge_processes_on_one_database_serve_one_site(every_state_url: str) -> None:
     """A pass given by one process opens the pages at the other; guesses at one count at the other."""
-    games = Games(open_database(database_url))
-    play_every_state(games)
-    command = [sys.executable, "-c", _SERVE, database_url]
+    command = [sys.executable, "-c", _SERVE, every_state_url]
     processes = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in "ab"]
     try:
         first, second = (Reader((p.stdout.readline() if p.stdout else "").strip()) for p in processes)
@@ -445,4 +446,3 @@ def test_two_judge_processes_on_one_database_serve_one_site(database_url: str) -
     finally:
         for process in processes:
             process.communicate("", timeout=30)
-        games.db.dispose()

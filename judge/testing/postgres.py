@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.pool import NullPool
 
 ADMIN_URL = os.environ.get("JUDGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 """a role that may create databases; JUDGE_TEST_POSTGRES overrides it"""
@@ -31,7 +32,8 @@ def scratch_database(admin_url: str = ADMIN_URL, template: str | None = None) ->
     """The URL of a new database, dropped (with any connection left to it) on leaving: empty, or a copy of the
     database `template` (a URL; nobody may be connected to it)."""
     name = f"judge_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    # no pool: the server may have been restarted between the create and the drop (tests/test_database_outages.py)
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
     copy = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
