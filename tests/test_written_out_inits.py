@@ -67,7 +67,7 @@ VALUES = [
     Form,
     ReadOrder,
 ]
-"""the engine's values on `judge.engine.value.Value`"""
+"""the engine's values on `judge.value.Value`"""
 PLAIN = [UnitName, *VALUES, *(kind for kind in KINDS if kind.names)]
 """the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
 SOURCE = Path(__file__).resolve().parent.parent

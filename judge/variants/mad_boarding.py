@@ -35,7 +35,7 @@ from judge.engine.refusals import (
     unit_name,
 )
 from judge.engine.units import Composition, Force
-from judge.engine.value import replace
+from judge.value import replace
 
 if TYPE_CHECKING:
     from judge.variants.mad import MadRules
