@@ -22,11 +22,14 @@ from typing import Any
 
 import pytest
 
+from judge.board.model import Power, Province, StartingUnit, Terrain
+from judge.engine.binding import Binding, _Claim
 from judge.engine.calendar import Calendar
+from judge.engine.edition import Edition, RuleOption
 from judge.engine.order_text import Form
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.position import Adjustment, Dislodged, OrderResult, OwnershipChange, Position, Result
+from judge.engine.position import Adjustment, Dislodged, OrderResult, Outcome, OwnershipChange, Position, Result
 from judge.engine.reasons import (
     Beaten,
     Bounced,
@@ -41,16 +44,20 @@ from judge.engine.reasons import (
     reason_kinds,
 )
 from judge.engine.resolution import Detachment
+from judge.engine.retreat import _Retreat
+from judge.engine.rules import Rules
 from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
+from judge.value import Record
+from judge.variants.descriptor import Side, Variant
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
-WRITTEN_OUT = [
-    OrderResult, Detachment, _Cursor,
+RECORDS = [
+    OrderResult, Detachment, _Cursor, Binding, _Claim, _Retreat, Outcome,
 ]  # fmt: skip
-"""the dataclasses whose `__init__` is written out"""
+"""the engine's working state on `judge.value.Record` (changed while a phase is worked out)"""
 VALUES = [
     Force,
     UnitRef,
@@ -108,33 +115,6 @@ def _field_names(cls: Any) -> list[str]:
     return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else list(cls.names)
 
 
-def _defaults(cls: type) -> list[tuple[str, Any]]:
-    out = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        if f.default is not dataclasses.MISSING:
-            out.append((f.name, f.default))
-        elif f.default_factory is not dataclasses.MISSING:
-            out.append((f.name, "factory"))
-        else:
-            out.append((f.name, _EMPTY))
-    return out
-
-
-@pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda c: c.__name__)
-def test_written_out_init_takes_the_dataclass_fields(cls: type) -> None:
-    assert "__init__" in cls.__dict__
-    given = _written_out(cls)
-    expected = _defaults(cls)
-    assert [name for name, _ in given] == [name for name, _ in expected]
-    for (name, default), (_, wanted) in zip(given, expected, strict=True):
-        if wanted == "factory":
-            assert default is None, f"{cls.__name__}.{name}: a field with a default factory takes None"
-        else:
-            assert default == wanted, f"{cls.__name__}.{name}"
-
-
 @pytest.mark.parametrize("cls", PLAIN, ids=lambda c: c.__name__)
 def test_a_plain_value_names_the_fields_its_init_takes(cls: Any) -> None:
     """`names` is what equality, hash, repr and the JSON go by, and `optional` what reading back leaves to the
@@ -182,10 +162,21 @@ def test_written_out_values_stay_frozen_and_equal_by_value() -> None:
         Force("France", ARMY, "par").at = "bur"  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda c: c.__name__)
-def test_a_written_out_init_is_not_generated_as_well(cls: Any) -> None:
-    """`dataclasses` would compile its own `__init__` at every start and throw it away."""
-    assert cls.__dataclass_params__.init is False
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
+def test_a_record_compares_by_its_fields_and_is_never_hashed(cls: Any) -> None:
+    """A record is what a dataclass that is not frozen was: equal to one of its class with equal fields, shown
+    with its fields, changed in place, and never a key (its fields change)."""
+    assert issubclass(cls, Record)
+    made = RECORD_SAMPLES[cls.__name__]
+    twin = cls(*[getattr(made, name) for name in cls.names])
+    assert twin == made and not (twin != made)
+    with pytest.raises(TypeError):
+        hash(made)
+    first = cls.names[0]
+    setattr(twin, first, "changed")
+    assert getattr(twin, first) == "changed" and twin != made
+    if cls is not Outcome:  # an outcome shows what the phase decided, not its workings
+        assert repr(made).startswith(f"{cls.__qualname__}(") and all(f"{n}=" in repr(made) for n in cls.names)
 
 
 NAME = UnitName("France", "A", "par")
@@ -224,6 +215,15 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "frozenset[str]": (frozenset({"Fall"}), frozenset({"Spring"})),
     "dict[str, str] | None": ({"Fall": "Autumn"}, None),
     "tuple[Phase, ...]": ((Phase("Spring", 1901, PhaseType.MOVEMENT),), ()),
+    "Terrain": (Terrain.LAND, Terrain.SEA),
+    "tuple[StartingUnit, ...]": ((StartingUnit("A", "par"),), ()),
+    "ParadoxRule": ("szykman", "1971"),
+    "AdjacentConvoy": ("via_or_own_fleet", "opposite_move"),
+    "CivilDisorder": ("owned_centres", "home_centres"),
+    "tuple[Any, ...]": ((1, 2), ("a",)),
+    "Any": (1, "a"),
+    "type[Rules]": (Rules, Calendar),
+    "Calendar": (Calendar(), Calendar(season_names={"Fall": "Autumn"})),
 }
 """two values of each type a kind's field has, unequal"""
 
@@ -236,6 +236,22 @@ def _samples(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
         assert arg.annotation is not None
         first[arg.arg], second[arg.arg] = SAMPLES[ast.unparse(arg.annotation)]
     return first, second
+
+
+_FORCE = Force("France", ARMY, "par")
+_ORDER = Order(OrderKind.HOLD, UnitRef(ARMY, "par"))
+_ROW = OrderResult("France", "A par H", _ORDER, Result.SUCCEEDS)
+_SPRING = Phase("Spring", 1901, PhaseType.MOVEMENT)
+RECORD_SAMPLES: dict[str, Any] = {
+    "OrderResult": _ROW,
+    "Detachment": Detachment(_FORCE, _ORDER, "m", 1, [0], False, ()),
+    "_Cursor": _Cursor(["a", "par"], 1),
+    "Binding": Binding([], [_ROW], {}),
+    "_Claim": _Claim(0, _ORDER, ARMY, None, None, [0]),
+    "_Retreat": _Retreat("France", [0], _ORDER, [0]),
+    "Outcome": Outcome(_SPRING, [_ROW], (_FORCE,), (), frozenset(), {"par": "France"}, _SPRING),
+}
+"""a record of each kind"""
 
 
 def _as_dataclasses_writes_it(cls: type) -> Any:
@@ -251,7 +267,7 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
     value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
     assert repr(value) == repr(twin)
     assert value == cls(**first)
-    if cls in (Calendar, Position):  # a dict among their fields: no hash, as a frozen dataclass has none
+    if cls in (Calendar, Position, Variant):  # a dict among their fields (a variant's calendar's): no hash, as a frozen dataclass has none
         for unhashable in (value, twin):
             with pytest.raises(TypeError):
                 hash(unhashable)

@@ -52,7 +52,11 @@ class ClaimError(ValueError):
 
 @dataclass
 class Claim:
-    """One claim line, read: who claims, with whom, and the conditions still to be judged."""
+    """One claim line, read: who claims, with whom, and the conditions still to be judged.
+
+    A dataclass still, on purpose: CW Heptadiplomacy's rule module is imported with its first game only, never
+    at a standard start, and it stays interpreted (it subclasses `Rules`), where a class cannot subclass the
+    compiled `Value` or `Record` (docs/engine.md, "One style of value")."""
 
     player: str
     power: str
@@ -195,7 +199,9 @@ def _read_condition(claim: Claim, condition: str, find_player: Callable[[str], s
 
 @dataclass
 class Verdicts:
-    """What judging the claims decided: the winners with the kind of win, and each claim's reasons."""
+    """What judging the claims decided: the winners with the kind of win, and each claim's reasons.
+
+    A dataclass still, on purpose: see `Claim`."""
 
     wins: dict[str, str] = field(default_factory=dict)
     """player -> "solo", "two-way" or "three-way" """
