@@ -94,5 +94,50 @@ def mila_benchmark(phases: int = 850, rounds: int = 3) -> None:
         print(f"  judge = {theirs / best:.1f} x MILA end to end (target 10 x)")
 
 
+def jsonl_against(refs: list[str], phases: int = 850, rounds: int = 5, repeats: int = 3) -> None:
+    """`judge adjudicate --jsonl` over the same `phases` cases (process start included), this tree's committed code
+    against each of `refs`, all exported from git and run pure Python by this interpreter, taking turns: `repeats`
+    times the best of `rounds`, the median printed with its ratio; and whether each ref's output is HEAD's to the
+    byte."""
+    import os
+    from statistics import median
+
+    from bench.baseline import exported
+
+    cases = corpus(phases)
+    with tempfile.TemporaryDirectory() as tmp, exported(["HEAD", *refs]) as trees:
+        path = Path(tmp) / "cases.jsonl"
+        path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+        outputs: dict[str, bytes] = {}
+        envs = {}
+        for ref, tree in trees.items():
+            envs[ref] = {**os.environ, "PYTHONPATH": str(tree)}
+            with path.open("rb") as given:
+                command = [sys.executable, "-m", "judge", "adjudicate", "--jsonl"]
+                done = subprocess.run(command, stdin=given, capture_output=True, check=True, env=envs[ref], cwd="/")
+            outputs[ref] = done.stdout
+        bests: dict[str, list[float]] = {ref: [] for ref in trees}
+        for _ in range(repeats):
+            best = dict.fromkeys(trees, float("inf"))
+            for _ in range(rounds):
+                for ref in trees:
+                    with path.open("rb") as given:
+                        command = [sys.executable, "-m", "judge", "adjudicate", "--jsonl"]
+                        start = time.perf_counter()
+                        subprocess.run(command, stdin=given, capture_output=True, check=True, env=envs[ref], cwd="/")
+                        best[ref] = min(best[ref], time.perf_counter() - start)
+            for ref, took in best.items():
+                bests[ref].append(took)
+    print(f"judge adjudicate --jsonl over {len(cases)} phases, pure Python, exported from git: median of {repeats} "
+          f"bests of {rounds}")  # fmt: skip
+    for ref, took in bests.items():
+        figures = ", ".join(f"{t * 1000:.1f}" for t in took)
+        line = f"  {ref:12} {median(took) * 1000:7.1f} ms  ({figures})"
+        if ref != "HEAD":
+            same = "the same output" if outputs[ref] == outputs["HEAD"] else "another output"
+            line += f"  HEAD = {median(bests['HEAD']) / median(took):.2f} x; {same}"
+        print(line)
+
+
 if __name__ == "__main__":
     mila_benchmark()
