@@ -22,10 +22,9 @@ from typing import Any
 
 import pytest
 
-from judge.board.model import Power, Province, StartingUnit, Terrain
+from judge.board.model import StartingUnit, Terrain
 from judge.engine.binding import Binding, _Claim
 from judge.engine.calendar import Calendar
-from judge.engine.edition import Edition, RuleOption
 from judge.engine.order_text import Form
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
@@ -50,7 +49,7 @@ from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
 from judge.value import Record
-from judge.variants.descriptor import Side, Variant
+from judge.variants.descriptor import Variant
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
@@ -169,7 +168,8 @@ def test_a_record_compares_by_its_fields_and_is_never_hashed(cls: Any) -> None:
     assert issubclass(cls, Record)
     made = RECORD_SAMPLES[cls.__name__]
     twin = cls(*[getattr(made, name) for name in cls.names])
-    assert twin == made and not (twin != made)
+    assert twin == made
+    assert not twin.__ne__(made)
     with pytest.raises(TypeError):
         hash(made)
     name, value = RECORD_CHANGES[cls.__name__]
@@ -277,7 +277,8 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
     value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
     assert repr(value) == repr(twin)
     assert value == cls(**first)
-    if cls in (Calendar, Position, Variant):  # a dict among their fields (a variant's calendar's): no hash, as a frozen dataclass has none
+    if cls in (Calendar, Position, Variant):  # a dict among their fields (or a calendar's): no hash, as a frozen
+        # dataclass has none
         for unhashable in (value, twin):
             with pytest.raises(TypeError):
                 hash(unhashable)
