@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
-from judge.engine.edition import (
-    DEFAULT_EDITION,
-    EDITION_OPTION,
-    EDITIONS,
-    Edition,
-    RuleOption,
-)
+from judge.engine.edition import DEFAULT_EDITION
+from judge.engine.edition import EDITION_OPTION as EDITION_OPTION  # named here too, where the variants read it
+from judge.engine.edition import EDITIONS as EDITIONS
+from judge.engine.edition import Edition as Edition
+from judge.engine.edition import RuleOption as RuleOption
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.refusals import (
     ArmyOnCoast,
