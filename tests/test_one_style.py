@@ -71,8 +71,8 @@ def test_a_start_defines_no_dataclass() -> None:
     it, comes with the first case: judge/contract/stream.py)."""
     script = (
         "import sys\nfrom judge.cli import main\nassert main(['adjudicate', '--jsonl']) == 0\n"
-        "print('dataclasses' in sys.modules, 'inspect' in sys.modules)\n"
+        "print('dataclasses' in sys.modules, 'inspect' in sys.modules, 'orjson' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], stdin=subprocess.DEVNULL, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "False"]
+    assert done.stdout.split() == ["False", "False", "False"]
