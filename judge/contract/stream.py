@@ -32,10 +32,10 @@ def adjudicate_lines(given: BinaryIO, out: BinaryIO, variant: str | None = None)
     for line in given:
         if not line.strip():
             continue
-        if orjson is None:
-            orjson = _orjson()
-            gc.freeze()  # and what importing it made
         gc.disable()  # a case's objects are freed as they are dropped (see `judge.engine.adjudicate`)
+        if orjson is None:
+            orjson = _orjson()  # with the collector paused, as the engine's import (judge/cli.py)
+            gc.freeze()  # and what importing it made lives as long as the process too
         try:
             result = run_case(orjson.loads(line), variant)
         except (orjson.JSONDecodeError, CaseError) as exc:
