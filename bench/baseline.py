@@ -51,7 +51,8 @@ def _export(ref: str, into: Path, paths: tuple[str, ...] = ("judge", "maps", "te
 
 @contextmanager
 def exported(refs: list[str]) -> Iterator[dict[str, Path]]:
-    """Each ref's judge exported from git into a scratch folder of its own, its bytecode written ahead, by ref."""
+    """Each ref's judge exported from git into a scratch folder of its own, its bytecode and what it keeps written
+    ahead as its `make install` writes them, by ref. Pure Python: the compiled build of each would take minutes."""
     with tempfile.TemporaryDirectory(prefix="judge-refs-") as tmp:
         trees: dict[str, Path] = {}
         for ref in refs:
@@ -59,6 +60,10 @@ def exported(refs: list[str]) -> Iterator[dict[str, Path]]:
             tree.mkdir()
             _export(ref, tree)
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "judge")], check=True)
+            # what its `make install` keeps ahead (the parsed maps; before 6cce265's parent, the dataclass methods)
+            keep = [sys.executable, "-c", "from judge.kept import build; build()"]
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            subprocess.run(keep, env=env, cwd="/", check=True, capture_output=True)
             trees[ref] = tree
         yield trees
 

@@ -28,10 +28,12 @@ from judge.variants import get_variant
 HERE = Path(__file__).parent
 
 
-def corpus(phases: int = 850) -> list[dict[str, Any]]:
+def corpus(phases: int = 850, mila: bool = True) -> list[dict[str, Any]]:
     """Contract cases of random standard games' movement and adjustment phases, with the orders both ways: as
-    order lines for the judge and in MILA's notation (worked out here, outside the timing)."""
-    from bench.mila_runner import _order
+    order lines for the judge and in MILA's notation (worked out here, outside the timing; not where `mila` is
+    False, which needs no MILA installed)."""
+    if mila:
+        from bench.mila_runner import _order
 
     rules = get_variant("standard").rules()
     cases: list[dict[str, Any]] = []
@@ -42,16 +44,17 @@ def corpus(phases: int = 850) -> list[dict[str, Any]]:
                 continue
             case = position_json("standard", played.position)
             orders: dict[str, list[str]] = {}
-            mila: dict[str, list[str]] = {}
+            theirs: dict[str, list[str]] = {}
             for sub in played.orders:
                 if sub.order is None:
                     continue
                 orders.setdefault(sub.power, []).append(render_order(sub.order))
-                line = _order(order_json(sub.order))
+                line = _order(order_json(sub.order)) if mila else None
                 if line is not None:
-                    mila.setdefault(sub.power, []).append(line)
+                    theirs.setdefault(sub.power, []).append(line)
             case["orders"] = orders
-            case["mila_orders"] = mila
+            if mila:
+                case["mila_orders"] = theirs
             cases.append(case)
         seed += 1
     return cases
@@ -104,7 +107,7 @@ def jsonl_against(refs: list[str], phases: int = 850, rounds: int = 5, repeats: 
 
     from bench.baseline import exported
 
-    cases = corpus(phases)
+    cases = corpus(phases, mila=False)
     with tempfile.TemporaryDirectory() as tmp, exported(["HEAD", *refs]) as trees:
         path = Path(tmp) / "cases.jsonl"
         path.write_text("".join(json.dumps(c) + "\n" for c in cases))
