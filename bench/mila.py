@@ -73,7 +73,7 @@ def _judge_line(seconds: float, phases: int) -> str:
 
 
 def mila_benchmark(phases: int = 850, rounds: int = 3) -> None:
-    cases = corpus(phases)
+    cases = corpus(phases, mila=importlib.util.find_spec("diplomacy") is not None)
     movement = sum(1 for c in cases if c["phase"]["type"] == "Movement")
     print(f"end to end, JSON lines in and out: {len(cases)} random standard phases ({movement} movement)")
     with tempfile.TemporaryDirectory() as tmp:
