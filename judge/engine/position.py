@@ -100,6 +100,8 @@ class OrderResult(Record):
     more than the adjudication; most callers never ask)"""
 
     names = ("power", "input", "canonical", "result", "found", "added", "explain")
+    # as its dataclass had (`slots=True`): the pure-Python path reads these in every loop
+    __slots__ = ("added", "canonical", "explain", "found", "input", "power", "result")
 
     def __init__(
         self,

@@ -50,6 +50,8 @@ class Detachment(Record):
     """a convoy's further cargoes (army's province, destination) besides its order's (Mad Diplomacy rule 4e)"""
 
     names = ("force", "order", "merge", "written", "entries", "idle", "carries")
+    # as its dataclass had (`slots=True`): the pure-Python path reads these in every loop
+    __slots__ = ("carries", "entries", "force", "idle", "merge", "order", "written")
 
     def __init__(
         self,
