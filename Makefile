@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 # the engine modules mypyc compiles (judge/speedups.py lists them); a change to one rebuilds the compiled path
-HOT := $(wildcard judge/engine/*.py judge/engine/refusals/*.py judge/notation/*.py judge/contract/*.py) judge/board/model.py
+HOT := $(wildcard judge/engine/*.py judge/engine/refusals/*.py judge/notation/*.py judge/contract/*.py) judge/board/model.py judge/value.py judge/variants/descriptor.py judge/variants/hepta_terms.py
 
 .PHONY: install test test-fast fuzz lint bench run clean
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from bench.baseline import baseline_benchmark
 from bench.deadlines import deadline_benchmark
 from bench.mail import mail_benchmark
-from bench.mila import mila_benchmark
+from bench.mila import jsonl_against, mila_benchmark
 from bench.picture import picture_benchmark
 from bench.rush import LEAD, long_lead, rush_benchmark
-from bench.startup import startup_benchmark
+from bench.startup import startup_against, startup_benchmark
 from bench.web import web_benchmark
 from judge.engine import adjudicate
 from judge.engine.phase import PhaseType
@@ -188,7 +188,8 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         default=os.environ.get("BENCH_BASELINE", ""),
-        help="a git ref whose engine and mail path to time against this tree's in the same run (env BENCH_BASELINE)",
+        help="a git ref whose engine and mail path to time against this tree's in the same run (env BENCH_BASELINE); "
+        "several, comma-separated, for the start-up and the --jsonl run (the other parts take the first)",
     )
     parser.add_argument(
         "--only",
@@ -198,6 +199,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     run = set(args.only or PARTS)
+    # several refs, comma-separated: the start-up and the --jsonl run are timed against each, the rest the first
+    refs = args.baseline.split(",") if args.baseline else []
+    args.baseline = refs[0] if refs else ""
     if args.baseline and "engine" in run:
         baseline_benchmark(args.baseline, args.games, args.years, args.rounds)
     if "engine" in run:
@@ -208,10 +212,14 @@ def main() -> None:
         hepta_benchmark(max(2, args.games // 20), max(3, args.years // 2), args.rounds)
     if "startup" in run:
         startup_benchmark()
+        if args.baseline:
+            startup_against(refs)
     if args.pictures and "pictures" in run:
         picture_benchmark(args.pictures, args.baseline)
     if args.mila and "mila" in run:
         mila_benchmark(args.mila, args.rounds)
+        if args.baseline:
+            jsonl_against(refs, args.mila)
     if args.mails and "mail" in run:
         mail_benchmark(args.mails, baseline=args.baseline)
     if args.due and "deadlines" in run:

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
 
@@ -45,6 +47,25 @@ def _export(ref: str, into: Path, paths: tuple[str, ...] = ("judge", "maps", "te
         raise SystemExit(f"bench: cannot export {ref!r}: {archive.stderr.decode().strip()}")
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
+
+
+@contextmanager
+def exported(refs: list[str]) -> Iterator[dict[str, Path]]:
+    """Each ref's judge exported from git into a scratch folder of its own, its bytecode and what it keeps written
+    ahead as its `make install` writes them, by ref. Pure Python: the compiled build of each would take minutes."""
+    with tempfile.TemporaryDirectory(prefix="judge-refs-") as tmp:
+        trees: dict[str, Path] = {}
+        for ref in refs:
+            tree = Path(tmp) / ref.replace("/", "_")
+            tree.mkdir()
+            _export(ref, tree)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "judge")], check=True)
+            # what its `make install` keeps ahead (the parsed maps; before 6cce265's parent, the dataclass methods)
+            keep = [sys.executable, "-c", "from judge.kept import build; build()"]
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            subprocess.run(keep, env=env, cwd="/", check=True, capture_output=True)
+            trees[ref] = tree
+        yield trees
 
 
 def _time(tree: Path, games: int, years: int, rounds: int) -> tuple[int, float]:

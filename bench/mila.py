@@ -28,10 +28,12 @@ from judge.variants import get_variant
 HERE = Path(__file__).parent
 
 
-def corpus(phases: int = 850) -> list[dict[str, Any]]:
+def corpus(phases: int = 850, mila: bool = True) -> list[dict[str, Any]]:
     """Contract cases of random standard games' movement and adjustment phases, with the orders both ways: as
-    order lines for the judge and in MILA's notation (worked out here, outside the timing)."""
-    from bench.mila_runner import _order
+    order lines for the judge and in MILA's notation (worked out here, outside the timing; not where `mila` is
+    False, which needs no MILA installed)."""
+    if mila:
+        from bench.mila_runner import _order
 
     rules = get_variant("standard").rules()
     cases: list[dict[str, Any]] = []
@@ -42,16 +44,17 @@ def corpus(phases: int = 850) -> list[dict[str, Any]]:
                 continue
             case = position_json("standard", played.position)
             orders: dict[str, list[str]] = {}
-            mila: dict[str, list[str]] = {}
+            theirs: dict[str, list[str]] = {}
             for sub in played.orders:
                 if sub.order is None:
                     continue
                 orders.setdefault(sub.power, []).append(render_order(sub.order))
-                line = _order(order_json(sub.order))
+                line = _order(order_json(sub.order)) if mila else None
                 if line is not None:
-                    mila.setdefault(sub.power, []).append(line)
+                    theirs.setdefault(sub.power, []).append(line)
             case["orders"] = orders
-            case["mila_orders"] = mila
+            if mila:
+                case["mila_orders"] = theirs
             cases.append(case)
         seed += 1
     return cases
@@ -70,7 +73,7 @@ def _judge_line(seconds: float, phases: int) -> str:
 
 
 def mila_benchmark(phases: int = 850, rounds: int = 3) -> None:
-    cases = corpus(phases)
+    cases = corpus(phases, mila=importlib.util.find_spec("diplomacy") is not None)
     movement = sum(1 for c in cases if c["phase"]["type"] == "Movement")
     print(f"end to end, JSON lines in and out: {len(cases)} random standard phases ({movement} movement)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +95,51 @@ def mila_benchmark(phases: int = 850, rounds: int = 3) -> None:
         print(_judge_line(best, len(cases)))
         print(f"  MILA diplomacy 1.1.2:     {theirs:6.2f} s  ({len(cases) / theirs:7,.0f} phases/s)")
         print(f"  judge = {theirs / best:.1f} x MILA end to end (target 10 x)")
+
+
+def jsonl_against(refs: list[str], phases: int = 850, rounds: int = 5, repeats: int = 3) -> None:
+    """`judge adjudicate --jsonl` over the same `phases` cases (process start included), this tree's committed code
+    against each of `refs`, all exported from git and run pure Python by this interpreter, taking turns: `repeats`
+    times the best of `rounds`, the median printed with its ratio; and whether each ref's output is HEAD's to the
+    byte."""
+    import os
+    from statistics import median
+
+    from bench.baseline import exported
+
+    cases = corpus(phases, mila=False)
+    with tempfile.TemporaryDirectory() as tmp, exported(["HEAD", *refs]) as trees:
+        path = Path(tmp) / "cases.jsonl"
+        path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+        outputs: dict[str, bytes] = {}
+        envs = {}
+        for ref, tree in trees.items():
+            envs[ref] = {**os.environ, "PYTHONPATH": str(tree)}
+            with path.open("rb") as given:
+                command = [sys.executable, "-m", "judge", "adjudicate", "--jsonl"]
+                done = subprocess.run(command, stdin=given, capture_output=True, check=True, env=envs[ref], cwd="/")
+            outputs[ref] = done.stdout
+        bests: dict[str, list[float]] = {ref: [] for ref in trees}
+        for _ in range(repeats):
+            best = dict.fromkeys(trees, float("inf"))
+            for _ in range(rounds):
+                for ref in trees:
+                    with path.open("rb") as given:
+                        command = [sys.executable, "-m", "judge", "adjudicate", "--jsonl"]
+                        start = time.perf_counter()
+                        subprocess.run(command, stdin=given, capture_output=True, check=True, env=envs[ref], cwd="/")
+                        best[ref] = min(best[ref], time.perf_counter() - start)
+            for ref, took in best.items():
+                bests[ref].append(took)
+    print(f"judge adjudicate --jsonl over {len(cases)} phases, pure Python, exported from git: median of {repeats} "
+          f"bests of {rounds}")  # fmt: skip
+    for ref, took in bests.items():
+        figures = ", ".join(f"{t * 1000:.1f}" for t in took)
+        line = f"  {ref:12} {median(took) * 1000:7.1f} ms  ({figures})"
+        if ref != "HEAD":
+            same = "the same output" if outputs[ref] == outputs["HEAD"] else "another output"
+            line += f"  HEAD = {median(bests['HEAD']) / median(took):.2f} x; {same}"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ asks it only where a variant overrides the standard answer (docs/engine.md, "Spe
 `make install` runs `python -m judge.speedups build` where a C compiler exists (`JUDGE_PURE=1 make install`
 skips it); `python -m judge.speedups clean` goes back to pure Python. The module left out is the one the
 variants subclass (`rules.py`); `reasons.py` and `value.py` are in, the engine's values plain classes (docs/engine.md,
-"One style of value"). A compiled
+"One style of value"), and so are the values that module and the variants' declarations name (`engine/edition.py`,
+`variants/descriptor.py`: an interpreted class cannot subclass the compiled `Value`). A compiled
 module whose source changed afterwards would shadow the change: `import judge` refuses to run with one
 (`check`), and says how to rebuild.
 """
@@ -32,6 +33,7 @@ HOT = (
     "engine/orders.py",
     "engine/phase.py",
     "engine/calendar.py",
+    "engine/edition.py",
     "engine/position.py",
     "engine/resolver.py",
     "engine/resolution.py",
@@ -42,7 +44,7 @@ HOT = (
     "engine/retreat.py",
     "engine/adjustment.py",
     "engine/supply.py",
-    "engine/value.py",
+    "value.py",
     "engine/reasons.py",
     "engine/refusals/__init__.py",
     "engine/refusals/base.py",
@@ -58,6 +60,8 @@ HOT = (
     "engine/refusals/hoplite.py",
     "engine/refusals/hepta.py",
     "board/model.py",
+    "variants/descriptor.py",
+    "variants/hepta_terms.py",
     "notation/parse.py",
     "notation/lines.py",
     "engine/order_text.py",

@@ -8,8 +8,9 @@ import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "judge" / "engine"
-BENEATH = ("judge.engine", "judge.board", "judge.speedups")
-"""what the engine may import of the judge: itself, the board model, and the compiled build's stale check"""
+BENEATH = ("judge.engine", "judge.board", "judge.speedups", "judge.value")
+"""what the engine may import of the judge: itself, the board model, the compiled build's stale check, and the
+one style of value beneath the engine and the board both (`judge.value`)"""
 
 
 def _judge_imports(path: Path) -> set[str]:

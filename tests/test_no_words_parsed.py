@@ -125,7 +125,7 @@ def test_a_hepta_claim_is_read_with_its_line_and_judged_from_the_values() -> Non
     from judge.notation.parse import parse_order
     from judge.variants.hepta import HeptaRules
     from judge.variants.hepta_board import hepta_board
-    from judge.variants.hepta_claims import ClaimTerms
+    from judge.variants.hepta_terms import ClaimTerms
 
     claims = ROOT / "judge" / "variants" / "hepta_claims.py"
     hepta = ROOT / "judge" / "variants" / "hepta.py"

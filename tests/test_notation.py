@@ -16,9 +16,9 @@ from judge.board import load_map
 from judge.board.model import normalise_name
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import ARMY, FLEET, Composition
-from judge.engine.value import replace
 from judge.notation import OrderSyntaxError, parse_order, render_order
 from judge.notation.parse import _TOKEN, OrderReader, _can_end_name, _name_word, _same_place, _tokenise
+from judge.value import replace
 from judge.variants import get_variant
 
 BOARD = load_map("standard")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from judge.picture import draw_svg
 from judge.picture.centres import CITY_RADIUS
 from judge.picture.samples import SAMPLES, sample
 from judge.picture.units import DISLODGED_OFFSET
+from judge.value import replace
 from judge.variants import VARIANTS, get_variant
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -163,7 +163,7 @@ def test_a_town_is_marked_apart_from_a_city() -> None:
     board = load_map("standard")
     provinces = dict(board.provinces)
     provinces["bel"] = replace(provinces["bel"], centre_kind="town")
-    towns = replace(board, provinces=provinces)
+    towns = board.changed(provinces=provinces)
     svg = draw_svg(towns, load_geometry("standard"), Position(SPRING, (), {"bel": "France"}))
     diamonds = [p for p in parse(svg).iter(f"{SVG}path") if p.get("class") == "sc"]
     assert [d.find(f"{SVG}title").text for d in diamonds] == ["Bel: France"]  # type: ignore[union-attr]

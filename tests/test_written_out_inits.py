@@ -22,11 +22,13 @@ from typing import Any
 
 import pytest
 
+from judge.board.model import StartingUnit, Terrain
+from judge.engine.binding import Binding, _Claim
 from judge.engine.calendar import Calendar
 from judge.engine.order_text import Form
 from judge.engine.orders import Order, OrderKind, Submitted, UnitRef, Verb
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.position import Adjustment, Dislodged, OrderResult, OwnershipChange, Position, Result
+from judge.engine.position import Adjustment, Dislodged, OrderResult, Outcome, OwnershipChange, Position, Result
 from judge.engine.reasons import (
     Beaten,
     Bounced,
@@ -41,17 +43,22 @@ from judge.engine.reasons import (
     reason_kinds,
 )
 from judge.engine.resolution import Detachment
+from judge.engine.retreat import _Retreat
+from judge.engine.rules import Rules
 from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.notation.lines import ReadOrder
 from judge.notation.parse import _Cursor
-from judge.variants.hepta_claims import ClaimTerms, read_terms
+from judge.value import Record
+from judge.variants.descriptor import Variant
+from judge.variants.hepta_claims import read_terms
+from judge.variants.hepta_terms import ClaimTerms
 
 KINDS = sorted(reason_kinds(), key=lambda k: k.__name__)
 """every reason kind"""
-WRITTEN_OUT = [
-    OrderResult, Detachment, _Cursor,
+RECORDS = [
+    OrderResult, Detachment, _Cursor, Binding, _Claim, _Retreat, Outcome,
 ]  # fmt: skip
-"""the dataclasses whose `__init__` is written out"""
+"""the engine's working state on `judge.value.Record` (changed while a phase is worked out)"""
 VALUES = [
     Force,
     UnitRef,
@@ -68,7 +75,7 @@ VALUES = [
     Form,
     ReadOrder,
 ]
-"""the engine's values on `judge.engine.value.Value`"""
+"""the engine's values on `judge.value.Value`"""
 PLAIN = [UnitName, *VALUES, *(kind for kind in KINDS if kind.names)]
 """the values of the engine's one style (plain classes naming their fields in `names`) that have fields"""
 SOURCE = Path(__file__).resolve().parent.parent
@@ -107,33 +114,6 @@ def _written_out(cls: type) -> list[tuple[str, Any]]:
 def _field_names(cls: Any) -> list[str]:
     """A value's fields, in order: a dataclass's, or those a plain value names."""
     return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else list(cls.names)
-
-
-def _defaults(cls: type) -> list[tuple[str, Any]]:
-    out = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        if f.default is not dataclasses.MISSING:
-            out.append((f.name, f.default))
-        elif f.default_factory is not dataclasses.MISSING:
-            out.append((f.name, "factory"))
-        else:
-            out.append((f.name, _EMPTY))
-    return out
-
-
-@pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda c: c.__name__)
-def test_written_out_init_takes_the_dataclass_fields(cls: type) -> None:
-    assert "__init__" in cls.__dict__
-    given = _written_out(cls)
-    expected = _defaults(cls)
-    assert [name for name, _ in given] == [name for name, _ in expected]
-    for (name, default), (_, wanted) in zip(given, expected, strict=True):
-        if wanted == "factory":
-            assert default is None, f"{cls.__name__}.{name}: a field with a default factory takes None"
-        else:
-            assert default == wanted, f"{cls.__name__}.{name}"
 
 
 @pytest.mark.parametrize("cls", PLAIN, ids=lambda c: c.__name__)
@@ -183,10 +163,22 @@ def test_written_out_values_stay_frozen_and_equal_by_value() -> None:
         Force("France", ARMY, "par").at = "bur"  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda c: c.__name__)
-def test_a_written_out_init_is_not_generated_as_well(cls: Any) -> None:
-    """`dataclasses` would compile its own `__init__` at every start and throw it away."""
-    assert cls.__dataclass_params__.init is False
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
+def test_a_record_compares_by_its_fields_and_is_never_hashed(cls: Any) -> None:
+    """A record is what a dataclass that is not frozen was: equal to one of its class with equal fields, shown
+    with its fields, changed in place, and never a key (its fields change)."""
+    assert issubclass(cls, Record)
+    made = RECORD_SAMPLES[cls.__name__]
+    twin = cls(*[getattr(made, name) for name in cls.names])
+    assert twin == made
+    assert not twin.__ne__(made)
+    with pytest.raises(TypeError):
+        hash(made)
+    name, value = RECORD_CHANGES[cls.__name__]
+    setattr(twin, name, value)
+    assert getattr(twin, name) == value and twin != made
+    if cls is not Outcome:  # an outcome shows what the phase decided, not its workings
+        assert repr(made).startswith(f"{cls.__qualname__}(") and all(f"{n}=" in repr(made) for n in cls.names)
 
 
 NAME = UnitName("France", "A", "par")
@@ -227,6 +219,15 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "tuple[Phase, ...]": ((Phase("Spring", 1901, PhaseType.MOVEMENT),), ()),
     "Terms | None": (ClaimTerms("2-way with France", (("partner", "france"),), ()), None),
     "Callable[..., Terms] | None": (read_terms, None),
+    "Terrain": (Terrain.LAND, Terrain.SEA),
+    "tuple[StartingUnit, ...]": ((StartingUnit("A", "par"),), ()),
+    "ParadoxRule": ("szykman", "1971"),
+    "AdjacentConvoy": ("via_or_own_fleet", "opposite_move"),
+    "CivilDisorder": ("owned_centres", "home_centres"),
+    "tuple[Any, ...]": ((1, 2), ("a",)),
+    "Any": (1, "a"),
+    "type[Rules]": (Rules, Calendar),
+    "Calendar": (Calendar(), Calendar(season_names={"Fall": "Autumn"})),
 }
 """two values of each type a kind's field has, unequal"""
 
@@ -239,6 +240,32 @@ def _samples(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
         assert arg.annotation is not None
         first[arg.arg], second[arg.arg] = SAMPLES[ast.unparse(arg.annotation)]
     return first, second
+
+
+_FORCE = Force("France", ARMY, "par")
+_ORDER = Order(OrderKind.HOLD, UnitRef(ARMY, "par"))
+_ROW = OrderResult("France", "A par H", _ORDER, Result.SUCCEEDS)
+_SPRING = Phase("Spring", 1901, PhaseType.MOVEMENT)
+RECORD_SAMPLES: dict[str, Any] = {
+    "OrderResult": _ROW,
+    "Detachment": Detachment(_FORCE, _ORDER, "m", 1, [0], False, ()),
+    "_Cursor": _Cursor(["a", "par"], 1),
+    "Binding": Binding([], [_ROW], {}),
+    "_Claim": _Claim(0, _ORDER, ARMY, None, None, [0]),
+    "_Retreat": _Retreat("France", [0], _ORDER, [0]),
+    "Outcome": Outcome(_SPRING, [_ROW], (_FORCE,), (), frozenset(), {"par": "France"}, _SPRING),
+}
+"""a record of each kind"""
+RECORD_CHANGES: dict[str, tuple[str, Any]] = {
+    "OrderResult": ("power", "Germany"),
+    "Detachment": ("written", 5),
+    "_Cursor": ("pos", 2),
+    "Binding": ("results", []),
+    "_Claim": ("row", 3),
+    "_Retreat": ("power", "Germany"),
+    "Outcome": ("winner", ["France"]),
+}
+"""a field of each record, and a value it does not have in its sample"""
 
 
 def _as_dataclasses_writes_it(cls: type) -> Any:
@@ -254,7 +281,8 @@ def test_written_out_values_are_what_a_frozen_dataclass_would_be(cls: Any) -> No
     value, twin = cls(**first), _as_dataclasses_writes_it(cls)(**first)
     assert repr(value) == repr(twin)
     assert value == cls(**first)
-    if cls in (Calendar, Position):  # a dict among their fields: no hash, as a frozen dataclass has none
+    if cls in (Calendar, Position, Variant):  # a dict among their fields (or a calendar's): no hash, as a frozen
+        # dataclass has none
         for unhashable in (value, twin):
             with pytest.raises(TypeError):
                 hash(unhashable)

@@ -8,9 +8,8 @@ movement modules), never the map's.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from judge.board.model import Board, Power, Province, StartingUnit
+from judge.value import replace
 
 
 def qualified(board: int, location: str) -> str:

@@ -29,7 +29,11 @@ class GeometryError(Exception):
 
 @dataclass(frozen=True, eq=False)
 class Outline:
-    """One province as drawn."""
+    """One province as drawn.
+
+    A dataclass still, on purpose: the pictures' geometry is drawn by the picture process only, never at a
+    `judge adjudicate` start, and this module is not compiled, where a class cannot subclass the compiled
+    `Value` (docs/engine.md, "One style of value")."""
 
     province: str
     rings: tuple[Ring, ...]
@@ -48,7 +52,9 @@ class Outline:
 
 @dataclass(frozen=True, eq=False)
 class Scenery:
-    """Land or water that is no province (Ireland, Corsica, the Caspian): drawn, never played on."""
+    """Land or water that is no province (Ireland, Corsica, the Caspian): drawn, never played on.
+
+    A dataclass still, on purpose: see `Outline`."""
 
     kind: str  # "land" or "water"
     rings: tuple[Ring, ...]
@@ -56,7 +62,9 @@ class Scenery:
 
 @dataclass(frozen=True, eq=False)
 class Geometry:
-    """A map's picture, in map units (x to the right, y down; the picture is `width` by `height`)."""
+    """A map's picture, in map units (x to the right, y down; the picture is `width` by `height`).
+
+    A dataclass still, on purpose: see `Outline`."""
 
     map: str
     width: float

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any, ClassVar
+
+from judge.value import Value
 
 
 class Terrain(StrEnum):
@@ -21,15 +23,35 @@ class Terrain(StrEnum):
     IMPASSABLE = "impassable"
 
 
-@dataclass(frozen=True, slots=True)
-class Province:
+class Province(Value):
     id: str
     name: str
     terrain: Terrain
-    supply_centre: bool = False
-    centre_kind: str = "city"
-    coasts: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = ()
+    supply_centre: bool
+    centre_kind: str
+    coasts: tuple[str, ...]
+    aliases: tuple[str, ...]
+
+    names = ("id", "name", "terrain", "supply_centre", "centre_kind", "coasts", "aliases")
+    optional = frozenset(("supply_centre", "centre_kind", "coasts", "aliases"))
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        terrain: Terrain,
+        supply_centre: bool = False,
+        centre_kind: str = "city",
+        coasts: tuple[str, ...] = (),
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "terrain", terrain)
+        object.__setattr__(self, "supply_centre", supply_centre)
+        object.__setattr__(self, "centre_kind", centre_kind)
+        object.__setattr__(self, "coasts", coasts)
+        object.__setattr__(self, "aliases", aliases)
 
     @property
     def is_sea(self) -> bool:
@@ -44,25 +66,52 @@ class Province:
         return self.terrain in (Terrain.SEA, Terrain.COAST)
 
 
-@dataclass(frozen=True, slots=True)
-class StartingUnit:
+class StartingUnit(Value):
     kind: str  # "A" or "F"
     location: str
 
+    names = ("kind", "location")
 
-@dataclass(frozen=True, slots=True)
-class Power:
+    def __init__(self, kind: str, location: str) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "location", location)
+
+
+class Power(Value):
     name: str
     adjective: str
     initial: str
     aliases: tuple[str, ...]
     home: tuple[str, ...]
     units: tuple[StartingUnit, ...]
-    country: tuple[str, ...] = ()
+    country: tuple[str, ...]
     """the provinces that make up its home country, where a variant lets it place centres and units anywhere
     (Mad Diplomacy); empty where the map does not say"""
-    allocation: int = 0
+    allocation: int
     """the supply centres it places in a placement opening (Mad Diplomacy: its normal number, 3, Russia 4)"""
+
+    names = ("name", "adjective", "initial", "aliases", "home", "units", "country", "allocation")
+    optional = frozenset(("country", "allocation"))
+
+    def __init__(
+        self,
+        name: str,
+        adjective: str,
+        initial: str,
+        aliases: tuple[str, ...],
+        home: tuple[str, ...],
+        units: tuple[StartingUnit, ...],
+        country: tuple[str, ...] = (),
+        allocation: int = 0,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "adjective", adjective)
+        object.__setattr__(self, "initial", initial)
+        object.__setattr__(self, "aliases", aliases)
+        object.__setattr__(self, "home", home)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "country", country)
+        object.__setattr__(self, "allocation", allocation)
 
 
 _NAME_NOISE = re.compile(r"[^a-z0-9/]+")
@@ -89,9 +138,14 @@ province_of: Callable[[str], str] = _ProvinceOfLocation().__getitem__
 """`stp/nc` -> `stp`; `par` -> `par`."""
 
 
-@dataclass(frozen=True, eq=False)
 class Board:
-    """A loaded map. Adjacency never includes impassable provinces."""
+    """A loaded map. Adjacency never includes impassable provinces.
+
+    Not a `Value` (judge/value.py), and compared by identity, as the frozen dataclass with `eq=False` it
+    was: a board is one loaded map, shared by every phase and by the rules built on it (`Rules.build` keys them by
+    the board's identity), and comparing two field by field would walk every table of the map. Its `__init__` is
+    written out and sets each field once; `changed` makes a board with some fields changed (what
+    `dataclasses.replace` did)."""
 
     id: str
     name: str
@@ -108,17 +162,60 @@ class Board:
     """normalised name, id or alias -> province id, or location id for a coast name"""
     power_names: dict[str, str]
     """normalised power name or alias -> power name"""
-    borders: dict[str, frozenset[str]] = field(default_factory=dict)
+    borders: dict[str, frozenset[str]]
     """province -> the provinces it borders, impassable ones included (what wanders over the map, such as Mad
     Diplomacy's Atlantis, goes by these)"""
-    _fleet_provinces: dict[str, frozenset[str]] = field(default_factory=dict)
-    _distances: dict[str, dict[str, int]] = field(default_factory=dict)
+    _fleet_provinces: dict[str, frozenset[str]]
+    _distances: dict[str, dict[str, int]]
+    """breadth-first distances from a province, worked out when first asked (`distances_from`)"""
 
-    def __post_init__(self) -> None:
-        reach: dict[str, frozenset[str]] = {
-            loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adjacency.items()
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        victory_centres: int,
+        start_season: str,
+        start_year: int,
+        provinces: dict[str, Province],
+        powers: dict[str, Power],
+        army_adjacency: dict[str, frozenset[str]],
+        fleet_adjacency: dict[str, frozenset[str]],
+        names: dict[str, str],
+        power_names: dict[str, str],
+        borders: dict[str, frozenset[str]] | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.victory_centres = victory_centres
+        self.start_season = start_season
+        self.start_year = start_year
+        self.provinces = provinces
+        self.powers = powers
+        self.army_adjacency = army_adjacency
+        self.fleet_adjacency = fleet_adjacency
+        self.names = names
+        self.power_names = power_names
+        self.borders = {} if borders is None else borders
+        self._fleet_provinces = {
+            loc: frozenset(province_of(t) for t in targets) for loc, targets in fleet_adjacency.items()
         }
-        object.__setattr__(self, "_fleet_provinces", reach)
+        self._distances = {}
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "id", "name", "victory_centres", "start_season", "start_year", "provinces", "powers", "army_adjacency",
+        "fleet_adjacency", "names", "power_names", "borders",
+    )  # fmt: skip
+    """the fields its `__init__` takes, in order"""
+
+    def changed(self, **changes: Any) -> Board:
+        """A new board with some fields changed and the rest as they are (worked-out tables made afresh)."""
+        unknown = changes.keys() - set(self.FIELDS)
+        if unknown:
+            raise TypeError(f"Board has no field {', '.join(sorted(unknown))}")
+        return Board(*[changes[name] if name in changes else getattr(self, name) for name in self.FIELDS])
+
+    def __repr__(self) -> str:
+        return f"Board(id={self.id!r}, name={self.name!r})"
 
     # --- look-ups --------------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from judge.engine.refusals import (
 from judge.engine.rules import Rules
 from judge.engine.supply import balances, halves
 from judge.engine.units import ARMY, FLEET, Composition, Force
-from judge.engine.value import replace
+from judge.value import replace
 
 
 def adjudicate_adjustment(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:

@@ -8,7 +8,6 @@ provinces or split and merge extend this through their rule module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from judge.board.model import province_of
 from judge.engine.legality import Legal, check_movement_order
@@ -43,16 +42,27 @@ from judge.engine.refusals import (
 from judge.engine.resolution import Detachment
 from judge.engine.rules import Rules
 from judge.engine.units import Composition, Force
-from judge.engine.value import replace
+from judge.value import Record, replace
 
 
-@dataclass
-class Binding:
+class Binding(Record):
+    """A phase's order lines bound to the troops they move: the detachments, the result rows, and those called
+    off from the start."""
+
     detachments: list[Detachment]
     results: list[OrderResult]
-    held: dict[int, Refusal] = field(default_factory=dict)
+    held: dict[int, Refusal]
     """detachments called off from the start, with why (a merging unit that cannot reach the merge, where the
     others go on: Multiplicity II rule 3); they stay where they are and are reported with the reason"""
+
+    names = ("detachments", "results", "held")
+
+    def __init__(
+        self, detachments: list[Detachment], results: list[OrderResult], held: dict[int, Refusal] | None = None
+    ) -> None:
+        self.detachments = detachments
+        self.results = results
+        self.held = {} if held is None else held
 
 
 def hold_order(force: Force) -> Order:
@@ -239,18 +249,35 @@ def bind_stacks(rules: Rules, position: Position, submitted: Sequence[Submitted]
     return Binding(dets, results)
 
 
-@dataclass
-class _Claim:
+class _Claim(Record):
     """Part of a force given an order by one line (the whole force, a split's part, a merging unit)."""
 
     row: int
     order: Order
     composition: Composition
-    merge: str | None = None
-    called_off: Refusal | None = None
+    merge: str | None
+    called_off: Refusal | None
     """why this part does not carry out its order (it stays where it is)"""
-    rows: list[int] = field(default_factory=list)
+    rows: list[int]
     """every line this claim answers, where several lines became one (a fleet's several convoys)"""
+
+    names = ("row", "order", "composition", "merge", "called_off", "rows")
+
+    def __init__(
+        self,
+        row: int,
+        order: Order,
+        composition: Composition,
+        merge: str | None = None,
+        called_off: Refusal | None = None,
+        rows: list[int] | None = None,
+    ) -> None:
+        self.row = row
+        self.order = order
+        self.composition = composition
+        self.merge = merge
+        self.called_off = called_off
+        self.rows = [] if rows is None else rows
 
 
 def _cargo(order: Order) -> tuple[str, str]:

@@ -17,7 +17,7 @@ The engine asks the calendar, never the season's name, which phase follows and w
 from __future__ import annotations
 
 from judge.engine.phase import Phase, PhaseType
-from judge.engine.value import Value
+from judge.value import Value
 
 
 class Calendar(Value):

@@ -40,7 +40,7 @@ from judge.engine.refusals import (
 )
 from judge.engine.rules import Rules
 from judge.engine.units import Force
-from judge.engine.value import replace
+from judge.value import replace
 
 
 class Legal:

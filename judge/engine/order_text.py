@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from judge.engine.orders import Order, OrderKind, UnitRef
 from judge.engine.units import Composition
-from judge.engine.value import Value
+from judge.value import Value
 
 
 def _same(location: str) -> str:

@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from judge.engine.units import Composition
-from judge.engine.value import Value
+from judge.value import Value
 
 
 class OrderKind(StrEnum):

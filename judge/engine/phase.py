@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from judge.engine.value import Value
+from judge.value import Value
 
 
 class PhaseType(StrEnum):

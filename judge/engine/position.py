@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from judge.engine.events import Event
 from judge.engine.order_text import render_order
@@ -14,7 +13,7 @@ from judge.engine.phase import Phase
 from judge.engine.reasons import Reason, text_of
 from judge.engine.refusals import Unreadable
 from judge.engine.units import Force
-from judge.engine.value import Value
+from judge.value import Record, Value
 
 
 class Dislodged(Value):
@@ -86,20 +85,23 @@ class Result(StrEnum):
     ILLEGAL = "illegal"
 
 
-@dataclass(slots=True, init=False)
-class OrderResult:
+class OrderResult(Record):
     power: str
     input: str
     canonical: Order | None
     """the order as the judge understood it (None when the line could not be read)"""
     result: Result
-    found: Sequence[Reason] = ()
+    found: Sequence[Reason]
     """why, as far as known when the row was made (see `reasons`)"""
-    added: bool = False
+    added: bool
     """True for the holds (or civil-disorder removals) the judge added for unordered units"""
-    explain: Callable[[], Sequence[Reason]] | None = None
+    explain: Callable[[], Sequence[Reason]] | None
     """works out the rest of the reasons when they are first read (naming every unit that bounced a move costs
     more than the adjudication; most callers never ask)"""
+
+    names = ("power", "input", "canonical", "result", "found", "added", "explain")
+    # as its dataclass had (`slots=True`): the pure-Python path reads these in every loop
+    __slots__ = ("added", "canonical", "explain", "found", "input", "power", "result")
 
     def __init__(
         self,
@@ -158,8 +160,10 @@ def result_rows(
         yield entry, sub, sub.order
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
+    """What a phase decided (docs/engine.md, "The outcome, as values"): worked out and filled in by the phase's
+    adjudication and the variant's hooks, so a `Record`, not a `Value`."""
+
     phase: Phase
     results: list[OrderResult]
     units: tuple[Force, ...]
@@ -167,20 +171,68 @@ class Outcome:
     standoffs: frozenset[str]
     centres: dict[str, str]
     next_phase: Phase
-    events: list[Event] = field(default_factory=list)
+    events: list[Event]
     """what happened by rule (judge/engine/events.py)"""
-    winner: list[str] | None = None
-    wins: dict[str, str] = field(default_factory=dict)
+    winner: list[str] | None
+    wins: dict[str, str]
     """each winner's kind of win, where the variant tells kinds apart (CW Heptadiplomacy: "solo", "two-way",
     "three-way"); empty otherwise"""
-    variant_state: dict[str, Any] = field(default_factory=dict)
-    sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    variant_state: dict[str, Any]
+    sides: dict[str, tuple[str, ...]]
     """the sides the phase was played with (echoed, so an outcome feeds the next phase)"""
-    centres_before: dict[str, str] | None = field(default=None, repr=False)
+    centres_before: dict[str, str] | None
     """ownership before the phase, where it changed (`ownership_changes` is worked out from it when read)"""
-    count_adjustments: Callable[[], dict[str, Adjustment]] | None = field(default=None, repr=False)
+    count_adjustments: Callable[[], dict[str, Adjustment]] | None
     """works out `adjustments` when they are first read (most callers never ask)"""
-    _adjustments: dict[str, Adjustment] | None = field(default=None, repr=False)
+    _adjustments: dict[str, Adjustment] | None
+
+    names = (
+        "phase", "results", "units", "dislodged", "standoffs", "centres", "next_phase", "events", "winner", "wins",
+        "variant_state", "sides", "centres_before", "count_adjustments", "_adjustments",
+    )  # fmt: skip
+    shown: ClassVar[tuple[str, ...]] = (
+        "phase", "results", "units", "dislodged", "standoffs", "centres", "next_phase", "events", "winner", "wins",
+        "variant_state", "sides",
+    )  # fmt: skip
+    """the fields its repr shows (what the phase decided; not the workings kept for reading it later)"""
+
+    def __init__(
+        self,
+        phase: Phase,
+        results: list[OrderResult],
+        units: tuple[Force, ...],
+        dislodged: tuple[Dislodged, ...],
+        standoffs: frozenset[str],
+        centres: dict[str, str],
+        next_phase: Phase,
+        events: list[Event] | None = None,
+        winner: list[str] | None = None,
+        wins: dict[str, str] | None = None,
+        variant_state: dict[str, Any] | None = None,
+        sides: dict[str, tuple[str, ...]] | None = None,
+        centres_before: dict[str, str] | None = None,
+        count_adjustments: Callable[[], dict[str, Adjustment]] | None = None,
+        _adjustments: dict[str, Adjustment] | None = None,
+    ) -> None:
+        self.phase = phase
+        self.results = results
+        self.units = units
+        self.dislodged = dislodged
+        self.standoffs = standoffs
+        self.centres = centres
+        self.next_phase = next_phase
+        self.events = [] if events is None else events
+        self.winner = winner
+        self.wins = {} if wins is None else wins
+        self.variant_state = {} if variant_state is None else variant_state
+        self.sides = {} if sides is None else sides
+        self.centres_before = centres_before
+        self.count_adjustments = count_adjustments
+        self._adjustments = _adjustments
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.shown])
+        return f"{self.__class__.__qualname__}({fields})"
 
     @property
     def ownership_changes(self) -> list[OwnershipChange]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from judge.engine.value import Value
+from judge.value import Value
 
 Namer = Callable[[str], str]
 """How a medium names a location id in a reason's words: as it is (`nth`, the contract's `reason`), as the zines
@@ -86,7 +86,7 @@ class Reason(Value):
     The kinds, here and in judge/engine/refusals/, are plain classes of the engine's one style of value
     (docs/engine.md, "One style of value"): each declares its fields, names them in order (`names`, and those
     with a default in `optional`), and sets them once in its written-out `__init__`; this base has, once for all
-    kinds, what a frozen dataclass would have (from `Value`, judge/engine/value.py): equality and hash over the
+    kinds, what a frozen dataclass would have (from `Value`, judge/value.py): equality and hash over the
     fields, the repr, and no assignment once made (`FrozenInstanceError`, as a frozen dataclass raises). Not
     dataclasses: the decorator compiles each method it writes from text when the class is defined, in every
     process, and `judge adjudicate` defines every kind at its start. tests/test_written_out_inits.py holds them

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from judge.board.model import Board, province_of
 from judge.engine.events import DieRoll, Event
@@ -28,27 +27,31 @@ from judge.engine.refusals import Refusal
 from judge.engine.resolver import Resolver, file_under
 from judge.engine.rules import CUT_ALL, Rules
 from judge.engine.units import Composition, Force
+from judge.value import Record
 
 HOLD, MOVE, SUPPORT, CONVOY = OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY
 ALL = CUT_ALL
 
 
-@dataclass(slots=True, init=False)
-class Detachment:
+class Detachment(Record):
     force: Force
     """the troops: a whole force, or the part of a force that has this order"""
     order: Order
     """its canonical order: hold, move, support or convoy"""
-    merge: str | None = None
+    merge: str | None
     """the merge it belongs to (detachments of one merge attack as one group)"""
-    written: int = 0
+    written: int
     """position of its order in its power's orders, for the priority of cuts"""
-    entries: list[int] = field(default_factory=list)
+    entries: list[int]
     """the result lines that report on it"""
-    idle: bool = False
+    idle: bool
     """the unordered rest of a force (it holds, but does not shield the force's supports)"""
-    carries: tuple[tuple[str, str], ...] = ()
+    carries: tuple[tuple[str, str], ...]
     """a convoy's further cargoes (army's province, destination) besides its order's (Mad Diplomacy rule 4e)"""
+
+    names = ("force", "order", "merge", "written", "entries", "idle", "carries")
+    # as its dataclass had (`slots=True`): the pure-Python path reads these in every loop
+    __slots__ = ("carries", "entries", "force", "idle", "merge", "order", "written")
 
     def __init__(
         self,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from judge.board.model import province_of
 from judge.engine.events import Event, UnitDisbanded
@@ -23,7 +22,7 @@ from judge.engine.refusals import (
 from judge.engine.rules import Rules
 from judge.engine.supply import adjustments_needed, winners
 from judge.engine.units import Force
-from judge.engine.value import replace
+from judge.value import Record, replace
 
 
 def retreat_options(
@@ -59,14 +58,21 @@ def _events_for_disband(force: Force, why: str) -> UnitDisbanded:
     return UnitDisbanded(force.power, str(force.composition), force.at, why)
 
 
-@dataclass
-class _Retreat:
+class _Retreat(Record):
     """One retreat order's units (several where units retreat together) and where they go."""
 
     power: str
     units: list[int]
     order: Order
     rows: list[int]
+
+    names = ("power", "units", "order", "rows")
+
+    def __init__(self, power: str, units: list[int], order: Order, rows: list[int]) -> None:
+        self.power = power
+        self.units = units
+        self.order = order
+        self.rows = rows
 
 
 def adjudicate_retreat(rules: Rules, position: Position, submitted: Sequence[Submitted]) -> Outcome:

@@ -8,13 +8,17 @@ and the variant's own hooks; standard Diplomacy uses it as is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.board.model import Board, Terrain
 from judge.engine.calendar import STANDARD_CALENDAR, Calendar
+from judge.engine.edition import DEFAULT_EDITION
+from judge.engine.edition import EDITION_OPTION as EDITION_OPTION  # named here too, where the variants read it
+from judge.engine.edition import EDITIONS as EDITIONS
+from judge.engine.edition import Edition as Edition
+from judge.engine.edition import RuleOption as RuleOption
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.refusals import (
     ArmyOnCoast,
@@ -43,33 +47,6 @@ if TYPE_CHECKING:
     from judge.engine.resolution import Detachment
     from judge.engine.view import MovementView
 
-ParadoxRule = Literal["szykman", "1971", "1982", "2000"]
-AdjacentConvoy = Literal["via_or_own_fleet", "opposite_move"]
-CivilDisorder = Literal["owned_centres", "home_centres"]
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    name: str
-    paradox_rule: ParadoxRule
-    """Which support-cut exception applies to convoy paradoxes; the Szykman rule is always the backup."""
-    adjacent_convoy: AdjacentConvoy
-    """When an army that could go by land is convoyed (DATC 4.A.3)."""
-    multi_route_disrupted_by_any: bool
-    """1971: a convoy with several routes is disrupted when any route is (DATC 4.A.1)."""
-    retreat_to_convoy_origin: bool
-    """A unit dislodged by a convoyed attack may retreat to the attacker's origin (DATC 4.A.5)."""
-    civil_disorder: CivilDisorder
-    """Civil-disorder removals by distance to owned centres (2023) or to home centres (earlier)."""
-
-
-EDITIONS: dict[str, Edition] = {
-    "2023": Edition("2023", "szykman", "via_or_own_fleet", False, True, "owned_centres"),
-    "2000": Edition("2000", "2000", "via_or_own_fleet", False, False, "home_centres"),
-    "1982": Edition("1982", "1982", "via_or_own_fleet", False, False, "home_centres"),
-    "1971": Edition("1971", "1971", "opposite_move", True, False, "home_centres"),
-}
-DEFAULT_EDITION = "2023"
 CUT_ALL = 1 << 30
 """a cut amount that cuts every share of a support"""
 
@@ -78,42 +55,58 @@ class RuleOptionError(ValueError):
     """An unknown option name or value in a case or a game's settings."""
 
 
-@dataclass(frozen=True)
-class RuleOption:
-    """One rule option a GM may set: what it decides, its choices, and the default."""
-
-    description: str
-    choices: tuple[Any, ...]
-    default: Any
-
-
 _BUILT: dict[tuple[object, ...], Rules] = {}
 """rules already built, by class, board, calendar and options; the board and calendar are keyed by identity, and
 the rules kept here keep them alive, so an identity is never reused while its key is here"""
 _BUILT_MOST = 64
 
 
-EDITION_OPTION = RuleOption(
-    "rulebook for the points where editions differ (default: the DATC v3 preferences)",
-    tuple(EDITIONS),
-    DEFAULT_EDITION,
-)
-
-
-@dataclass(frozen=True)
 class Rules:
-    """Standard Diplomacy's answers to the questions the engine asks; variants subclass and override."""
+    """Standard Diplomacy's answers to the questions the engine asks; variants subclass and override.
+
+    Not a `Value` (judge/value.py), though written in its manner (fields named in `names`, set once by a
+    written-out `__init__`, compared over them): the rules are the variant's rule module, which the variants
+    subclass, and this module stays interpreted for that (judge/speedups.py), where a class cannot subclass the
+    compiled `Value`. Rules are built once and shared (`build`) and never changed."""
 
     board: Board
     edition: Edition
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any]
     """every option of the variant, with defaults filled in"""
-    calendar: Calendar = STANDARD_CALENDAR
+    calendar: Calendar
     """the variant's phases and how they are written (its descriptor gives it)"""
-    known: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+    known: dict[tuple[str, ...], Any]
     """what callers work out from these rules alone and ask again and again, by the caller's own key (the
     contract's forces read from a case's units): rules are built once and shared (`build`), so this lives as
-    long as they do"""
+    long as they do; not compared nor shown"""
+
+    names: ClassVar[tuple[str, ...]] = ("board", "edition", "options", "calendar")
+    """the fields that make the rules what they are (compared and shown), in the order `__init__` takes them"""
+
+    def __init__(
+        self,
+        board: Board,
+        edition: Edition,
+        options: dict[str, Any] | None = None,
+        calendar: Calendar = STANDARD_CALENDAR,
+        known: dict[tuple[str, ...], Any] | None = None,
+    ) -> None:
+        self.board = board
+        self.edition = edition
+        self.options = {} if options is None else options
+        self.calendar = calendar
+        self.known = {} if known is None else known
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Rules):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.names)
+
+    __hash__ = None  # type: ignore[assignment]  # its options are a dict: never a key, as the dataclass was not
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.names)
+        return f"{self.__class__.__qualname__}({fields})"
 
     variant: ClassVar[str] = "standard"
     OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}

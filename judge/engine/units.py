@@ -12,13 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.engine.value import Value
+from judge.value import Value
 
 _COMPONENT = re.compile(r"(\d*)([AFG])")
 
 
 class Composition(Value):
-    """The units of a force, by kind: a value (judge/engine/value.py), ordered by its counts as a tuple of them
+    """The units of a force, by kind: a value (judge/value.py), ordered by its counts as a tuple of them
     is; `of` gives the one shared instance for a set of counts."""
 
     armies: int

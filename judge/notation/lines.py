@@ -17,8 +17,8 @@ from judge.board.copies import board_of
 from judge.board.model import Board, province_of
 from judge.engine.legality import convoy_route_seas
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
-from judge.engine.value import Value, replace
 from judge.notation.parse import OrderSyntaxError, StackParts, parse_order
+from judge.value import Value, replace
 
 _SUPPORTED_BY = re.compile(r"^(?P<move>.+?)\s+(?:s|sup|supp|supported|supports?|sup\.)\s+by\s+(?P<by>.+)$", re.I)
 _BY_JOINERS = re.compile(r"\s*(?:,|&|\band\b|\+)\s*(?=(?:\d+\s*)?[a-z])", re.I)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from judge.board.model import Board, normalise_name, province_of
 from judge.engine.orders import Order, OrderKind, UnitRef, Verb
 from judge.engine.units import ARMY, FLEET, Composition
-from judge.engine.value import replace
 from judge.notation.quoting import shorten
+from judge.value import Record, replace
 
 EXAMPLES = '"F nth - nwy", "A bud S A gal - bud", "F nth C A lon - bel", "A par H"'
 ADJUSTMENT_EXAMPLES = '"Build F stp/nc", "Build A par", "Remove A par", "Waive"'
@@ -144,10 +143,13 @@ _PRIORITY = re.compile(r"^\s*(?:#\s*(\d+)|\(?(\d+)[.)])\s+(?=[^\d\s])")
 _BOARD_PREFIX = re.compile(r"\b(\d+)\s*:\s*(?=[a-z])", re.IGNORECASE)
 
 
-@dataclass(init=False)
-class _Cursor:
+class _Cursor(Record):
+    """Where the reader is in a line's words."""
+
     tokens: list[str]
-    pos: int = 0
+    pos: int
+
+    names = ("tokens", "pos")
 
     def __init__(self, tokens: list[str], pos: int = 0) -> None:
         # written out, not generated: see `Force.__init__` (judge/engine/units.py)

@@ -21,11 +21,11 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.reasons import PartlyCut, Reason
 from judge.engine.refusals import some_of
 from judge.engine.supply import halves
-from judge.engine.value import replace
 from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
 from judge.render.tally import Holding, by_side, holdings, sides_for
+from judge.value import replace
 from judge.variants import UnknownVariant, get_variant
 
 

@@ -29,7 +29,7 @@ from judge.engine import (
 )
 from judge.engine.supply import balances, build_sites
 from judge.engine.units import Composition
-from judge.engine.value import replace
+from judge.value import replace
 from judge.variants import get_variant
 
 

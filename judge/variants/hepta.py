@@ -35,7 +35,8 @@ from judge.engine.refusals import AndSo, ClaimOutOfSeason, ClaimUnread, OnlyTarg
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Force
 from judge.variants.hepta_board import BOARDS, hepta_board, unqualified
-from judge.variants.hepta_claims import Claim, ClaimError, ClaimTerms, claim_of, judge_claims, read_terms
+from judge.variants.hepta_claims import Claim, ClaimError, claim_of, judge_claims, read_terms
+from judge.variants.hepta_terms import ClaimTerms
 
 COUNTRIES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 

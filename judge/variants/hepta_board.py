@@ -11,7 +11,6 @@ Convoys and supports across boards are the rule module's questions (`judge.varia
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 from judge.board import load_map
@@ -36,7 +35,7 @@ def hepta_board(module: int) -> Board:
     board = board_copies(base, BOARDS, victory_centres=VICTORY, name="CW Heptadiplomacy (seven standard boards)")
     army = _linked(base.army_adjacency, module)
     fleet = _linked(base.fleet_adjacency, module)
-    return replace(board, id=f"hepta-module{module}", army_adjacency=army, fleet_adjacency=fleet, _distances={})
+    return board.changed(id=f"hepta-module{module}", army_adjacency=army, fleet_adjacency=fleet)
 
 
 def _linked(adjacency: dict[str, frozenset[str]], module: int) -> dict[str, frozenset[str]]:

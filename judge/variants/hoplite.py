@@ -62,7 +62,7 @@ from judge.engine.refusals import (
 from judge.engine.resolution import Detachment
 from judge.engine.rules import EDITION_OPTION, RuleOption
 from judge.engine.units import Composition, Force, facts_of
-from judge.engine.value import replace
+from judge.value import replace
 from judge.variants.multiplicity import Multiplicity2Rules
 
 MINOR_OF = {

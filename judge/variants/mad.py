@@ -37,8 +37,8 @@ from judge.engine.reasons import NoConvoy, RouteBroken
 from judge.engine.refusals import AFAshore, AFOnlyAtSea, LandingCalledOff, MergeOnLand, Refusal
 from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
-from judge.engine.value import replace
 from judge.engine.view import MovementView
+from judge.value import replace
 from judge.variants.multiplicity import MultiplicityRules
 
 MOVES_ABOARD = 4

@@ -35,7 +35,7 @@ from judge.engine.refusals import (
     unit_name,
 )
 from judge.engine.units import Composition, Force
-from judge.engine.value import replace
+from judge.value import replace
 
 if TYPE_CHECKING:
     from judge.variants.mad import MadRules
@@ -44,7 +44,11 @@ if TYPE_CHECKING:
 @dataclass
 class Prepared:
     """The move as the resolver will see it: the forces after boarding, the rewritten lines, and the lines
-    already settled (their row, canonical order and what to tell the player)."""
+    already settled (their row, canonical order and what to tell the player).
+
+    A dataclass still, on purpose: Mad Diplomacy's rule module is imported with its first game only, never at
+    a standard start, and it stays interpreted (it subclasses `Rules`), where a class cannot subclass the
+    compiled `Value` or `Record` (docs/engine.md, "One style of value")."""
 
     position: Position
     submitted: list[Submitted]

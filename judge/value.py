@@ -13,7 +13,6 @@ their words and JSON. tests/test_written_out_inits.py holds each value's
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, TypeVar
 
 
@@ -42,10 +41,49 @@ class Value:
         return f"{self.__class__.__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        raise _frozen(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        raise _frozen(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its class and its fields, made again through its `__init__` (the default would set each
+        # field by assignment, which a value refuses)
+        return (self.__class__, self._values())
+
+
+def _frozen(message: str) -> Exception:
+    """The error a frozen dataclass raises on assignment, `dataclasses.FrozenInstanceError`, imported when a value
+    is assigned to (a bug) rather than at every start: `dataclasses` brings `inspect`, `ast` and `dis` with it."""
+    from dataclasses import FrozenInstanceError
+
+    return FrozenInstanceError(message)
+
+
+class Record:
+    """The engine's working state of one adjudication (an order's result row, a detachment, a binding, an
+    outcome): a plain class of the same style as `Value` (fields named in order in `names`, set by a written-out
+    `__init__`) that is changed while a phase is worked out, so it is compared over its fields and never hashed,
+    as a dataclass that is not frozen is."""
+
+    __slots__ = ()
+    names: ClassVar[tuple[str, ...]] = ()
+    """the fields, in the order the class's `__init__` takes them"""
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.names])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Record):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        raise TypeError(f"unhashable type: {self.__class__.__name__!r}")
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.names])
+        return f"{self.__class__.__qualname__}({fields})"
 
 
 V = TypeVar("V", bound=Value)
