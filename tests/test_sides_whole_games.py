@@ -35,6 +35,7 @@ from judge.render import render_results
 from judge.render.results import zine_case
 from judge.serve import Daemon
 from judge.store import Game, InboundMail, MailStatus, OrderSet, OutboundMail, OutboundStatus, open_database
+from judge.testing.by_mail import POLL
 from judge.testing.configs import imap_judge_config
 from judge.testing.dovecot import DovecotServer
 from judge.testing.mail_rig import Judge
@@ -91,7 +92,7 @@ class Table:
             self.mailbox,
             self.relay.port,
             f"sqlite:///{self.tmp_path / 'judge.sqlite'}",
-            poll_seconds=0.5,
+            poll_seconds=POLL,
             rate_limit=10_000,
             pictures=False,  # the pictures have their own end-to-end test; these games read the text
         )

@@ -114,6 +114,7 @@ class FormShowAddress(FormLine):
 class FormEnd(Command):
     name = "END"
     usage = "END"
+    example = "REGISTER Anna Smith s3cret / Country: Norway / Level: Novice / END"
     summary = "ends REGISTER's form, as njudge's form does (nothing else to do)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
@@ -178,6 +179,7 @@ class InfoPlayerOneWord(Whois):
 class GetDedication(Command):
     name = "GET DEDICATION"
     usage = "GET DEDICATION"
+    example = "GET DEDICATION"
     summary = "your own record, as WHOIS gives it (njudge's GET DEDICATION)"
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
