@@ -188,6 +188,26 @@ def test_a_hepta_side_sees_its_seven_board_nations(judge: Judge) -> None:
     assert "  F 1:lon             (no order: holds)" in _block(cleared)
 
 
+def test_where_the_block_would_take_a_reply_past_its_bound_it_is_one_line(judge: Judge) -> None:
+    """docs/mail.md, "Long replies": a reply stays under `REPLY_LINES`; a Hepta side of 21 units after a long
+    answer (the whole PREVIEW it asked for) gets its orders on file in one line, and
+    ORDERS alone shows each."""
+    countries = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE hep hepta joinpw assignment=a")
+    for name in countries:
+        judge.mail(f"{name.lower()}@example.org", f"REGISTER {name} Player pw{name.lower()}")
+        judge.mail(f"{name.lower()}@example.org", f"JOIN hep joinpw {name}")
+    holds = "\n".join(f"{unit} {board}:{at} H" for board in range(1, 8) for unit, at in (("F", "lon"), ("F", "edi")))
+    judge.mail("england@example.org", f"SIGNON hep England pwengland\n{holds}\n")
+    reply = judge.mail("england@example.org", f"SIGNON hep England pwengland\nPREVIEW FULL\n{holds}\n")
+    assert "(no order: holds)" not in reply  # not the block: the reply is long already
+    assert "Orders on file for England in hep, Spring 1901 Movement: 14 of 21 units ordered." in reply
+    assert "Send ORDERS alone to see each." in reply
+    shown = judge.mail("england@example.org", "SIGNON hep England pwengland\nORDERS\n")
+    assert "  F 1:lon H" in shown and "  A 1:lvp             (no order: holds)" in shown
+
+
 def test_the_view_takes_the_phase_so_orders_for_a_later_phase_can_be_shown(judge: Judge) -> None:
     """The hook for njudge's PHASE (orders for a later phase): the view of a phase not yet reached lists what is
     on file for it alone, with no position to hold it up to."""

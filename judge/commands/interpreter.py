@@ -15,7 +15,8 @@ from judge.commands.base import REGISTRY, CommandError, MailContext, Role, looku
 from judge.config import Config
 from judge.game import GameError, Games
 from judge.mail.answer import Answer, Request
-from judge.render.orders import held_lines, on_file_lines, orders_report
+from judge.render.bounds import REPLY_FOOT, REPLY_LINES
+from judge.render.orders import held_lines, on_file_lines, on_file_summary, orders_report
 
 END_BODY = "ENDPRESS"
 
@@ -37,18 +38,23 @@ def answer_mail(games: Games, config: Config, request: Request) -> Answer:
 
 def on_file(ctx: MailContext) -> list[list[str]]:
     """Each side a player signed on to in the mail, its orders now on file (issue 43: every reply to a signed-on
-    player ends with them, as njudge's end with "Pending orders"), once a side."""
-    blocks: list[list[str]] = []
+    player ends with them, as njudge's end with "Pending orders"), once a side; each in one line where the blocks
+    would take the reply past its bound (a CW Heptadiplomacy side of many units after a PREVIEW: docs/mail.md, "Long
+    replies"), ORDERS alone then showing them."""
+    views = []
     shown: set[tuple[str, str]] = set()
     for game, power in ctx.signed_sides:
         try:
             view = ctx.games.on_file.view(game, power)
         except GameError:  # a game not running (forming, over): nothing is on file
             continue
-        key = (game, view.side)
-        if key not in shown:
-            shown.add(key)
-            blocks.append(on_file_lines(view))
+        if (game, view.side) not in shown:
+            shown.add((game, view.side))
+            views.append(view)
+    blocks = [on_file_lines(view) for view in views]
+    answered = sum(len(section.output) + 2 for section in ctx.sections)
+    if answered + sum(len(block) + 1 for block in blocks) + REPLY_FOOT > REPLY_LINES:
+        return [on_file_summary(view) for view in views]
     return blocks
 
 

@@ -13,6 +13,9 @@ REPLY_BYTES = 64 * 1024
 ANSWER_LINES = 100
 """the most lines one command's answer takes: the rest of the reply (the greeting, the quoted command, the game's
 phase and deadline at the foot) fits in what is left of `REPLY_LINES`"""
+REPLY_FOOT = 8
+"""the lines a reply takes besides its commands' answers and the orders on file: the greeting, the game's phase and
+deadline at its foot, the blank lines between"""
 ANSWER_BYTES = 48 * 1024
 FULL = "FULL"
 """the word after a command (PREVIEW, PREDICT, HISTORY, LIST game) that asks for its whole answer"""

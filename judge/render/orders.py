@@ -49,6 +49,12 @@ def on_file_lines(on_file: Any, pending: bool = False) -> list[str]:
     return render("on_file.txt.j2", on_file.variant, on_file=on_file, pending=pending).splitlines()
 
 
+def on_file_summary(on_file: Any) -> list[str]:
+    """A side's orders on file in one line (`templates/on_file_summary.txt.j2`), where the whole block would take the
+    reply past its bound (`judge.render.bounds.REPLY_LINES`)."""
+    return render("on_file_summary.txt.j2", on_file.variant, on_file=on_file).splitlines()
+
+
 def withdrawn_lines(cleared: Any, named: bool) -> list[str]:
     """What CLEAR withdrew (`judge.game.on_file.Cleared`; `templates/cleared.txt.j2`); `named`: units were named."""
     return render("cleared.txt.j2", None, cleared=cleared, named=named).splitlines()
