@@ -162,6 +162,12 @@ def lookup(line: str) -> tuple[type[Command], list[str]] | None:
     return None
 
 
+def signed_game(ctx: MailContext) -> str:
+    """The game the mail signed on to, for a command only someone signed on may send (its role checked first)."""
+    assert ctx.game is not None
+    return ctx.game
+
+
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise CommandError(message)

@@ -4,6 +4,7 @@ TAKEOVER, LIST OPENINGS, and the GM's APPROVE, DECLINE and REFUSE."""
 from __future__ import annotations
 
 from judge.commands.base import Command, MailContext, Role, command, require
+from judge.commands.base import signed_game as _game
 from judge.game.views import Opening
 from judge.render.dates import when_text
 
@@ -61,11 +62,6 @@ class Takeover(Command):
             f"You have taken over {taken.side.label} in {taken.game}; the position and what is due follow by mail, "
             "and everyone in the game is told."
         ]
-
-
-def _game(ctx: MailContext) -> str:
-    assert ctx.game is not None
-    return ctx.game
 
 
 @command

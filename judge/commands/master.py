@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.commands.base import Command, CommandError, MailContext, Role, command, require
+from judge.commands.base import signed_game as _game
 from judge.commands.interpreter import flush_orders
 from judge.commands.shown import options_lines
 from judge.game.events import PhaseProcessed
@@ -14,11 +15,6 @@ from judge.render import reply_results
 from judge.render.bounds import ANSWER_LINES, asks_full, fit
 from judge.render.dates import due_text, resumed_text, when_text
 from judge.render.results import Brief
-
-
-def _game(ctx: MailContext) -> str:
-    assert ctx.game is not None
-    return ctx.game
 
 
 @command
