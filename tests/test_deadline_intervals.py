@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from alembic import command
 from sqlalchemy import select, text
+from test_deadlines import Table as GameOnAClock
 
-from judge.clock import FakeClock, as_utc
+from judge.clock import as_utc
 from judge.config import Config
 from judge.engine.phase import PhaseType
 from judge.game import Games
 from judge.game.deadlines import Look, next_moment, plan, reminders_sent
 from judge.game.settings import SettingError, apply_setting, shown
-from judge.schedule.keeper import DeadlineKeeper
 from judge.store import Game, LaterOrderSet, Marks, OutboundMail, open_database
 from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge, start_game
@@ -107,24 +107,12 @@ def test_the_settings_read_and_show_as_a_gm_writes_them() -> None:
 # --- a game on a moving clock ------------------------------------------------------------------------------------
 
 
-class Table:
-    def __init__(self, url: str, settings: dict[str, object]) -> None:
-        self.clock = FakeClock()
-        self.db = open_database(url)
-        self.games = Games(self.db, self.clock)
-        self.keeper = DeadlineKeeper(self.db, CONFIG, self.clock)
-        self.games.accounts.register("gm@example.org", "GM", "pw")
-        for power in POWERS:
-            self.games.accounts.register(f"{power.lower()}@example.org", power, "pw")
-        self.games.seating.create_game("alpha", "standard", "gm@example.org", "pw", settings=settings, seed=1)
-        for power in POWERS:
-            self.games.seating.join("alpha", f"{power.lower()}@example.org", "pw", [power])
+class Table(GameOnAClock):
+    """tests/test_deadlines.py's game on a moving clock, its use cases as `games`, its notices by subject."""
 
-    def game(self) -> Game:
-        with self.db.transaction() as s:
-            game = s.scalars(select(Game)).one()
-            s.expunge(game)
-            return game
+    @property
+    def games(self) -> Games:
+        return self.service
 
     def notices(self) -> list[tuple[list[str], str]]:
         with self.db.transaction() as s:
@@ -180,6 +168,22 @@ def test_reminders_at_the_set_intervals_and_the_late_list_to_all(tmp_path: Path)
     assert others | {"watcher@example.org"} <= late.keys()  # every other player and observer hears who is late
     assert late["gm@example.org"] == "alpha: late powers, Spring 1901 Movement"
     assert late["italy@example.org"] == "alpha: late, Spring 1901 Movement"  # his own notice, not the list
+
+
+def test_the_late_list_to_all_never_tells_who_sent_orders_with_errors(tmp_path: Path) -> None:
+    """Private stays private: a power whose orders have errors is late like one without orders in the list the
+    others get (its player and the GM are told which); the list never says that it sent orders."""
+    table = Table(f"sqlite:///{tmp_path / 'j.sqlite'}", {"late": {"to": "all"}})
+    deadline = as_utc(table.game().deadline)
+    assert deadline is not None
+    for power in POWERS:
+        if power not in ("Italy", "France"):
+            table.games.orders.submit("alpha", power, HOLDS[power])
+    table.games.orders.submit("alpha", "France", ["A par - xyz", "A mar H", "F bre H"])
+    table.at(deadline)
+    (listed,) = [text for text in table.bodies("notice", "england@example.org") if "No orders yet from" in text]
+    assert "No orders yet from: France, Italy." in listed
+    assert "error" not in listed.lower()
 
 
 def test_the_late_list_goes_to_the_gm_alone_where_the_game_says_so(tmp_path: Path) -> None:

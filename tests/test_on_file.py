@@ -75,6 +75,9 @@ def test_orders_shows_them_and_changes_nothing(judge: Judge) -> None:
     assert "     A mar - spa\n" in reply
     assert _sets(judge) == before  # the same set, the same time of filing: nothing was written
     assert "Orders filed" not in reply and "replace" not in reply
+    whole = judge.mail("france@example.org", FRANCE + "ORDERS FULL\n")  # bounded as every answer; FULL: all of it
+    assert "> ORDERS FULL\n   Orders on file for France in alpha, Spring 1901 Movement:\n" in whole
+    assert "     A mar - spa\n" in whole and _sets(judge) == before
 
 
 def test_clear_withdraws_all_the_orders_and_the_units_hold_at_the_deadline(judge: Judge) -> None:

@@ -521,15 +521,17 @@ class ShowOrders(Command):
     the game's state. ORDERS is what a player asking for his orders would write."""
 
     name = "ORDERS"
-    usage = "ORDERS"
+    usage = "ORDERS [FULL]"
     example = "SIGNON alpha France s3cret / ORDERS"
-    summary = "show your side's orders on file for this phase, changing nothing"
+    summary = "show your side's orders on file for this phase, changing nothing (a long list cut unless FULL)"
     role = Role.PLAYER
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         assert ctx.game is not None and ctx.power is not None
+        args, whole = asks_full(args)
         require(not args, f"usage: {self.usage}")
-        return on_file_lines(ctx.games.on_file.view(ctx.game, ctx.power), pending=bool(ctx.orders))
+        shown = on_file_lines(ctx.games.on_file.view(ctx.game, ctx.power), pending=bool(ctx.orders))
+        return fit(shown, "ORDERS FULL", whole)  # a CW Heptadiplomacy side late in a game: bounded as every answer
 
 
 @command

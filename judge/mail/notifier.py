@@ -447,7 +447,8 @@ class Notifier:
         if event.to_all:  # `late.to=all`: the others hear who is late, as on njudge (the late have their notice)
             told = {event.audience.gm, *event.addresses.values()}
             out.extend(
-                self._told(address, "late_list", variant, **said, missing=event.missing, faulty=event.faulty)
+                # one list: whether a late power's orders are missing or faulty is his and the GM's to know
+                self._told(address, "late_list", variant, **said, late=sorted({*event.missing, *event.faulty}))
                 for address in event.audience.everyone()
                 if address not in told
             )
