@@ -186,6 +186,19 @@ def test_without_reveal_at_end_the_names_stay_hidden_after_the_end_as_under_no_r
     assert ANONYMOUS in listed and NAMES["Germany"] not in listed
 
 
+def test_orders_sent_with_a_players_password_from_another_address_do_not_name_it_in_a_gunboat_game(
+    judge: Judge,
+) -> None:
+    """A player whose password was used from another address is told, as in any game, but not from which address:
+    an address active in a gunboat game could tell him who plays another power (info.gunboat)."""
+    _create(judge, "lent", "gunboat=on")
+    _join_all(judge, "lent")
+    judge.mail(address("Italy"), f"SIGNON lent France francepw\n{OPENING_ORDERS['France']}")
+    told = [text for readers, text in _mails(judge) if "sent from another address" in text]
+    assert len(told) == 1 and "a gunboat game does not say which" in told[0]
+    assert address("Italy") not in told[0] and NAMES["Italy"] not in told[0]
+
+
 def test_gunboat_is_set_before_the_start_and_not_after(judge: Judge) -> None:
     """The start mail names every player of an open game: turning gunboat on after it would hide nothing."""
     _create(judge, "late")

@@ -12,6 +12,7 @@ still sees everything. A player's own mail (the one telling him he replaces some
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from judge.game.names import shown_name
 from judge.game.settings import is_gunboat, reveals_at_end
@@ -25,9 +26,14 @@ the pages and mail print in its place, and a player called "anonymous" in an ope
 def names_hidden(game: Game) -> bool:
     """Whether the game keeps its players' names from everyone but the GM now: a gunboat game, not yet revealed
     (REVEAL turns `gunboat` off), and not over where it reveals at the end."""
-    if not is_gunboat(game.settings):
+    return hides_names(game.settings, game.status)
+
+
+def hides_names(settings: dict[str, Any], status: str) -> bool:
+    """`names_hidden` from a game's settings and status, for a view read without the game's row."""
+    if not is_gunboat(settings):
         return False
-    return not (game.status == GameStatus.FINISHED and reveals_at_end(game.settings))
+    return not (status == GameStatus.FINISHED and reveals_at_end(settings))
 
 
 def known_as(game: Game, player: Player | None) -> str | None:

@@ -251,5 +251,8 @@ class OrdersFromAnotherAddress(GameEvent):
     phase: str = ""
     owner: str = field(metadata=PRIVATE, repr=False)
     sender: str = field(metadata=PRIVATE, repr=False)
+    sender_named: bool = True
+    """whether the owner is told the address they came from: not in a game that hides its players, where an address
+    active in the game could tell him who plays another power (issue 44 item 1)"""
     submission: Submission = field(metadata=PRIVATE, repr=False)
     """what became of the orders, which the player is told as the sender was"""

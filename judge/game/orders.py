@@ -154,7 +154,13 @@ class Orders(UseCase):
             game.on_file.update(by_power)
             if sender is not None and seat.address is not None and not _his(s, seat.address, sender):
                 event = OrdersFromAnotherAddress(
-                    game=name, power=done.power, phase=done.phase, owner=seat.address, sender=sender, submission=done
+                    game=name,
+                    power=done.power,
+                    phase=done.phase,
+                    owner=seat.address,
+                    sender=sender,
+                    sender_named=not game.names_hidden,
+                    submission=done,
                 )
                 self.raise_event(s, game, event)
             return done

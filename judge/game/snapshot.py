@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from judge.contract import position_from_json
 from judge.engine import Position, Rules
+from judge.game.anonymity import hides_names
 from judge.game.timing import timing_from_settings
 from judge.store import Game, OrderSet, Player, Seat
 from judge.variants import get_variant
@@ -64,6 +65,8 @@ class Snapshot:
     seats: tuple[SeatView, ...]
     zone: str = "UTC"
     """the game's time zone (`timing.zone`), in which the foot of a reply writes its deadline"""
+    names_hidden: bool = False
+    """the game keeps who plays whom from everyone but the GM (`judge.game.anonymity.names_hidden`)"""
     on_file: set[str] = field(default_factory=set)
     """the powers with orders on file for the current phase (as the order path files more, it adds them)"""
     _rules: Rules | None = field(default=None, repr=False)
@@ -146,6 +149,7 @@ def snapshot(session: Session, name: str) -> Snapshot | None:
         gm_password_hash=row.password_hash,
         seats=tuple(SeatView(s.power, s.status, s.address, s.password_hash) for s in seats),
         zone=timing_from_settings(row.settings or {}).zone,
+        names_hidden=hides_names(row.settings or {}, row.status),
         on_file={s.power for s in seats if s.on_file},
     )
     views[name] = view

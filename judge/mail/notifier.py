@@ -398,7 +398,7 @@ class Notifier:
                 game=event.game,
                 power=event.power,
                 phase=event.phase,
-                sender=event.sender,
+                sender=event.sender if event.sender_named else None,
                 report=orders_report(event.submission),
             )
         ]
