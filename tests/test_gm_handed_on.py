@@ -97,3 +97,26 @@ def test_the_games_page_names_its_co_gms_and_observers_never_their_addresses(jud
     assert "co-GMs: <bdi>Carol Cogm</bdi>" in page and "Observers: <bdi>Wendy Watcher</bdi>" in page
     assert "The GM does not read private press." in page
     assert "carol@example.org" not in page and "wendy@example.org" not in page
+
+
+def test_a_co_gm_gets_what_the_gm_gets(judge: Judge) -> None:
+    """njudge's masters are all masters: each gets the GM's sheet of the results (grey press named), the copies
+    of press the GM reads, and the GM's notices (a resignation). A co-GM demoted gets nothing more."""
+    judge.mail("gm@example.org", GM + "SET press.gm_reads=on press.type=both\nPROMOTE carol@example.org")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nPRESS TO England GREY\nOur secret.\nENDPRESS")
+    (copy,) = [m.get_content() for m in judge.outbound(to="carol@example.org") if "Our secret." in m.get_content()]
+    assert "France" in copy  # the GMs' copy names the grey sender
+    judge.mail("italy@example.org", "SIGNON alpha Italy italypw\nRESIGN")
+    assert _notices(judge, "carol@example.org", "alpha: Italy resigned")
+    assert _notices(judge, "gm@example.org", "alpha: Italy resigned")
+    judge.mail("gm@example.org", GM + "PROCESS")
+    results = judge.outbound(kind="result", to="carol@example.org")
+    gm_sheet = judge.outbound(kind="result", to="gm@example.org")
+    assert len(results) == 1 and [bytes(m) for m in results] == [
+        bytes(m) for m in gm_sheet
+    ]  # one sheet, the GM's, to both: addressed to the game
+    assert "carol@example.org" not in str(results[0]["To"])
+    judge.mail("gm@example.org", GM + "DEMOTE carol@example.org")
+    before = len(judge.outbound(to="carol@example.org"))
+    judge.mail("england@example.org", "SIGNON alpha England englandpw\nPRESS TO France\nAnd ours.\nENDPRESS")
+    assert len(judge.outbound(to="carol@example.org")) == before

@@ -422,7 +422,7 @@ class _Press(Command):
             shown_as=written.shown_as,
             shown_to=written.shown_to,
         )
-        readers = len(sent.to) + (1 if sent.gm is not None and not gm_writes else 0)
+        readers = len(sent.to) + (len(sent.gms) if not gm_writes else 0)
         if sent.held:
             return [f"Press held: it goes to {readers} address(es) with the next results."]
         notes = []

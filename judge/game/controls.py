@@ -229,7 +229,7 @@ class Controls(UseCase):
             }
             audience = audience_of(game)
             if game.position is None:  # the players who joined a game that never started are told too
-                audience = type(audience)(joined, audience.gm, audience.observers)
+                audience = type(audience)(joined, audience.gm, audience.observers, audience.co_gms)
             event = GameEnded(
                 game=name,
                 how="terminated",

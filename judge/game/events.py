@@ -33,10 +33,16 @@ class Audience:
     """power -> the address of its player (a player of several powers is named once for each)"""
     gm: str
     observers: tuple[str, ...] = ()
+    co_gms: tuple[str, ...] = ()
+    """the GM's co-GMs (PROMOTE): each gets what the GM gets (issue 44 item 4), as njudge's masters all did"""
 
     def everyone(self) -> list[str]:
-        """Every address of the game once: players, GM, observers."""
-        return sorted({*self.players.values(), self.gm, *self.observers})
+        """Every address of the game once: players, GMs, observers."""
+        return sorted({*self.players.values(), self.gm, *self.co_gms, *self.observers})
+
+    def masters(self) -> list[str]:
+        """The GM and his co-GMs: who gets the GM's notices (who is late, a phase due, a resignation)."""
+        return [self.gm, *(a for a in self.co_gms if a != self.gm)]
 
     def with_gm(self) -> dict[str, str]:
         """power -> address, with the GM as "MASTER" (as the results mails address them)."""

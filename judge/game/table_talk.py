@@ -37,14 +37,15 @@ from judge.variants import get_variant
 
 @dataclass(frozen=True)
 class PressSent:
-    """A press message as stored, who reads it (`to`), the GM's address where he is sent a copy (None where he is
-    not: private press between players in a game without `press.gm_reads`), and whether it is held for the next
+    """A press message as stored, who reads it (`to`), the GM's and co-GMs' addresses where they are sent a copy (none
+    where not: private press between players in a game without `press.gm_reads`), and whether it is held for the next
     results. `press` carries the truth (`sender`, `recipients`) and what its readers are shown where it is fake
     (`shown_sender`, `shown_recipients`), and the sending observer's name (`observer`), for the GM's heading."""
 
     press: dict[str, Any]
     to: list[str]
-    gm: str | None
+    gms: tuple[str, ...]
+    """the GM and his co-GMs where they are sent a copy; empty where not"""
     held: bool
 
 
@@ -130,7 +131,8 @@ class TableTalk(UseCase):
             addresses = {seat.player.address for seat in game.seats if seat.power in wanted and seat.player}
             if everybody:
                 addresses.update(game.observers)
-            addresses.discard(game.gm.address)
+            masters = (game.gm.address, *(game.co_gms or ()))
+            addresses.difference_update(masters)
             gm_copy = everybody or only_gm or rules.gm_reads or (sender is None and observer is None)
             press = {
                 "sender": sender,
@@ -142,7 +144,7 @@ class TableTalk(UseCase):
                 "observer": observer_name,
                 "gm_copy": gm_copy,
             }
-            sent = PressSent(press, sorted(addresses), game.gm.address if gm_copy else None, held)
+            sent = PressSent(press, sorted(addresses), masters if gm_copy else (), held)
             if not held:
                 by_gm = sender is None and observer is None
                 self.raise_event(s, game, PressPosted(game=name, sent=sent, by_gm=by_gm))
@@ -257,8 +259,9 @@ def release_held_press(use_case: UseCase, s: Session, game: Game) -> None:
         addresses = {seat.player.address for seat in game.seats if seat.player and (everyone or seat.power in powers)}
         if everyone:
             addresses.update(game.observers)
-        addresses.discard(game.gm.address)
-        released.append(PressSent(press, sorted(addresses), game.gm.address if press["gm_copy"] else None, True))
+        masters = (game.gm.address, *(game.co_gms or ()))
+        addresses.difference_update(masters)
+        released.append(PressSent(press, sorted(addresses), masters if press["gm_copy"] else (), True))
     if released:
         use_case.raise_event(s, game, HeldPressReleased(game=game.name, messages=tuple(released)))
 

@@ -77,7 +77,7 @@ def seat_lines(game: Game) -> tuple[SeatLine, ...]:
 def audience_of(game: Game) -> Audience:
     """Who gets the game's mail now."""
     players = {seat.power: seat.player.address for seat in game.seats if seat.power and seat.player}
-    return Audience(players, game.gm.address, tuple(game.observers))
+    return Audience(players, game.gm.address, tuple(game.observers), tuple(game.co_gms or ()))
 
 
 def seat_of(game: Game, power: str) -> Seat:

@@ -35,20 +35,26 @@ class ResultsMail:
 
 
 def results_copies(
-    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None = None
+    config: Config,
+    seats: dict[str, str],
+    processed: Processed,
+    observers: list[str] | None = None,
+    *,
+    co_gms: tuple[str, ...] = (),
 ) -> list[ResultsMail]:
     """The results mails of a phase, one a sheet: everyone who sees the same text (the same press) with the same
     picture (or none) gets the same message, written once, its picture encoded once, through one SMTP transaction.
     A mail for several people is addressed to the game (`To: alpha results:;`, an empty group, as a mailing list
     hides its members), so nobody's address is shown to another; a sheet only one person sees is addressed to
-    them."""
+    them. `co_gms` get the GM's sheet (MASTER's)."""
     return [
-        ResultsMail(mail, bytes(mail), recipients) for mail, recipients in _results(config, seats, processed, observers)
+        ResultsMail(mail, bytes(mail), recipients)
+        for mail, recipients in _results(config, seats, processed, observers, co_gms)
     ]
 
 
 def _results(
-    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None
+    config: Config, seats: dict[str, str], processed: Processed, observers: list[str] | None, co_gms: tuple[str, ...]
 ) -> list[tuple[EmailMessage, tuple[str, ...]]]:
     """Each results mail with its recipients: one a sheet (the press its readers see) and picture (or none)."""
     outcome = processed.outcome
@@ -66,6 +72,8 @@ def _results(
         powers_at.setdefault(address, set()).add(power)
     for address in observers or []:
         powers_at.setdefault(address, set())
+    for address in co_gms:
+        powers_at.setdefault(address, set()).add("MASTER")
     sheets: dict[tuple[tuple[int, ...], bool, bool], list[str]] = {}
     for address in sorted(powers_at):
         powers = powers_at[address]

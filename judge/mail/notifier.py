@@ -219,7 +219,7 @@ class Notifier:
         selected as ...`, the players, the starting position as njudge's `data/report` gives it, the first
         deadline. The players are named as the judge's own start mail names them, never by address."""
         phase = Phase.parse(*event.opening) if event.opening else get_variant(event.variant).first_phase()
-        master = address == event.audience.gm
+        master = address in event.audience.masters()
         return self._told(
             address,
             "game_started",
@@ -235,7 +235,13 @@ class Notifier:
         )
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
-        copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))
+        copies = results_copies(
+            self.config,
+            event.audience.with_gm(),
+            event.processed,
+            list(event.audience.observers),
+            co_gms=event.audience.co_gms,
+        )
         return [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
 
     def _ended(self, event: GameEnded) -> list[Outgoing]:
@@ -278,7 +284,7 @@ class Notifier:
 
     def _resigned(self, event: PlayerResigned) -> list[Outgoing]:
         values = {"game": event.game, "side": event.side, "sign_on": event.sign_on}
-        return [self._told(event.audience.gm, "player_resigned", event.variant, **values)]
+        return [self._told(gm, "player_resigned", event.variant, **values) for gm in event.audience.masters()]
 
     def _replaced(self, event: PlayerReplaced) -> list[Outgoing]:
         """The new player is told the game, what he plays, its phase, deadline and position, and how to sign on;
@@ -350,7 +356,7 @@ class Notifier:
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent
         out = []
-        gm = [] if sent.gm is None or event.by_gm else [(sent.gm, True)]  # no copy to the GM who wrote it
+        gm = [] if event.by_gm else [(a, True) for a in sent.gms]  # no copy to the GMs when one of them wrote it
         for address, for_gm in [*((a, False) for a in sent.to), *gm]:
             heading = press_heading(sent.press, for_gm, event.variant)
             out.append(
@@ -371,7 +377,7 @@ class Notifier:
     def _held_press(self, event: HeldPressReleased) -> list[Outgoing]:
         out = []
         for sent in event.messages:
-            gm = [] if sent.gm is None else [(sent.gm, True)]
+            gm = [(a, True) for a in sent.gms]
             for address, for_gm in [*((a, False) for a in sent.to), *gm]:
                 heading = press_heading(sent.press, for_gm, event.variant)
                 out.append(
@@ -442,10 +448,13 @@ class Notifier:
             self._told(address, "late", variant, **said, power=side, owing=event.owing.get(side, ()))
             for side, address in event.addresses.items()
         ]
-        out.append(self._told(event.audience.gm, "late_powers", variant, game=event.game, phase=event.phase,
-                              missing=event.missing, faulty=event.faulty))  # fmt: skip
+        out.extend(
+            self._told(gm, "late_powers", variant, game=event.game, phase=event.phase, missing=event.missing,
+                       faulty=event.faulty)
+            for gm in event.audience.masters()
+        )  # fmt: skip
         if event.to_all:  # `late.to=all`: the others hear who is late, as on njudge (the late have their notice)
-            told = {event.audience.gm, *event.addresses.values()}
+            told = {*event.audience.masters(), *event.addresses.values()}
             out.extend(
                 # one list: whether a late power's orders are missing or faulty is his and the GM's to know
                 self._told(address, "late_list", variant, **said, late=sorted({*event.missing, *event.faulty}))
@@ -455,11 +464,14 @@ class Notifier:
         return out
 
     def _due(self, event: PhaseDue) -> list[Outgoing]:
-        return [self._told(event.audience.gm, "phase_due", event.variant, game=event.game, phase=event.phase)]
+        return [
+            self._told(gm, "phase_due", event.variant, game=event.game, phase=event.phase)
+            for gm in event.audience.masters()
+        ]
 
     def _waiting(self, event: WaitingForReplacements) -> list[Outgoing]:
-        return [self._told(event.audience.gm, "waiting", event.variant, game=event.game, phase=event.phase,
-                           powers=event.powers)]  # fmt: skip
+        return [self._told(gm, "waiting", event.variant, game=event.game, phase=event.phase,
+                           powers=event.powers) for gm in event.audience.masters()]  # fmt: skip
 
     # --- the admin ----------------------------------------------------------------------------------------------
 
