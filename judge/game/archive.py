@@ -18,11 +18,13 @@ from sqlalchemy import select
 
 from judge.clock import as_utc
 from judge.engine import Phase
-from judge.game.anonymity import names_hidden
+from judge.game.anonymity import ANONYMOUS, names_hidden
+from judge.game.names import as_shown
 from judge.game.reads import TO_EVERYBODY
+from judge.game.record_values import SeatChange
 from judge.game.records import player_names, walk_game
-from judge.game.use_case import UseCase
-from judge.store import GameStatus, PhaseRecord, Press
+from judge.game.use_case import UseCase, sides_of
+from judge.store import Game, GameStatus, PhaseRecord, Press
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class SideChange:
     year: int
     centres: dict[str, list[str]]
     """every power's supply centres then (after the last phase processed before it): the render counts the side's"""
+    unknown: bool = False
+    """a player was there whose name was never kept (a gunboat game's first player, replaced before the reveal)"""
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,28 @@ class GameArchive:
     current_code: str | None
 
 
+def _first_players(game: Game, changes: list[SeatChange]) -> dict[str, str]:
+    """The player of each side that never changed hands (abandoned or not), by the seats: a gunboat game's start
+    mail, stored with the game, names nobody (`judge.game.use_case.seat_lines`), so where the events do not name the
+    first player, the seat does while he still holds it. One replaced before the names were known is named nowhere."""
+    moved = {change.side for change in changes if change.how not in ("started", "abandoned")}
+    by_power = {seat.power: seat for seat in game.seats if seat.power}
+    found = {}
+    for side in sides_of(game):
+        holder = next((by_power[p].player for p in side.powers if p in by_power and by_power[p].player), None)
+        if holder is not None and side.label not in moved:
+            found[side.label] = as_shown(holder.name)
+    return found
+
+
+def _named(change: SeatChange, kept: dict[str, str]) -> str | None:
+    """The change's player by name: as its event named him, else (a gunboat game's first player, stored as
+    `ANONYMOUS`) by his seat where he still holds it; None where nobody knows."""
+    if change.player not in (None, ANONYMOUS):
+        return change.player
+    return kept.get(change.side) if change.how in ("started", "abandoned") else None
+
+
 def _code(phase: dict[str, Any]) -> str:
     return Phase.parse(phase["season"], phase["year"], phase["type"]).code
 
@@ -111,6 +137,7 @@ class Archives(UseCase):
             ).all()
             start = (rows[0][2] if rows else game.position) or {}
             hidden = names_hidden(game) and not for_gm
+            kept = _first_players(game, walk.changes)
             changes = []
             for change in walk.changes:
                 before = [outcome for index, outcome, _ in rows if index < change.phase_index]
@@ -121,10 +148,11 @@ class Archives(UseCase):
                     SideChange(
                         side=change.side,
                         how=change.how,
-                        player=None if hidden else change.player,
+                        player=None if hidden else _named(change, kept),
                         phase=_code(phase),
                         year=int(phase["year"]),
                         centres={p: list(c) for p, c in (then.get("supply_centers") or {}).items()},
+                        unknown=change.player == ANONYMOUS and _named(change, kept) is None,
                     )
                 )
             return Players(tuple(changes), hidden)

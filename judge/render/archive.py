@@ -23,6 +23,8 @@ PART_BYTES = REPLY_BYTES
 """the most bytes of one mail of an archive's answer (a reply's bound)"""
 FEWEST_LINES = 40
 """the fewest lines a part may be asked to hold (`LINES n`): a phase's results in full run about that long"""
+UNKNOWN = "(not kept: a gunboat game's first player)"
+"""a gunboat game's first player of a side, replaced before the names were known: his name was never stored"""
 HIDDEN = "(hidden)"
 """a player's name while a gunboat game keeps it from the reader"""
 
@@ -40,6 +42,8 @@ class Change(Protocol):
     def phase(self) -> str: ...
     @property
     def centres(self) -> dict[str, list[str]]: ...
+    @property
+    def unknown(self) -> bool: ...
 
 
 _CAME = {
@@ -80,14 +84,18 @@ def players_lines(
                     f"  {'':<{width}}from {change.phase}: {_name(change, hidden)}, {_CAME[change.how]}; {count}"
                 )
             else:
-                who = _name(change, hidden)
+                who = HIDDEN if hidden else change.player or (UNKNOWN if change.unknown else "its player")
                 lines.append(f"  {'':<{width}}in {change.phase}: {who} {_LEFT[change.how]}; {count}; left open")
     return lines
 
 
 def _name(change: Change, hidden: bool) -> str:
+    """Who came to the side: nobody at the start (civil disorder), or a name the judge never kept (a gunboat game's
+    first player, replaced before the names were made known)."""
+    if hidden:
+        return HIDDEN
     if change.player is None:
-        return HIDDEN if hidden else "nobody (civil disorder)"
+        return UNKNOWN if change.unknown else "nobody (civil disorder)"
     return change.player
 
 
