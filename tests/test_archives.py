@@ -238,3 +238,20 @@ def test_parts_never_cut_a_phase_where_it_fits_in_the_next_mail() -> None:
     assert parts([["x"] * 10], lines=50) == [["x"] * 10]
     by_bytes = parts([["x" * 99] * 10], lines=1000, size=500)  # 100 bytes a line: five a mail
     assert [len(part) for part in by_bytes] == [5, 5]
+
+
+def test_history_prints_grey_press_unsigned_and_never_a_message_still_held(judge: Judge) -> None:
+    """Press held for the results (`press_with_results`) is in the archive once the results released it, never
+    before; grey press keeps its sender unnamed there as in its mail."""
+    assert "created" in judge.mail(GM, "CREATE held standard joinpw press_with_results=on press.type=both")
+    for power in POWERS:
+        assert "joined" in judge.mail(_address(power), f"JOIN held joinpw {power}")
+    judge.mail(_address("Germany"), "SIGNON held Germany germanypw\nBROADCAST GREY\nWho am I?\nENDPRESS")
+    _process(judge, "held")
+    judge.mail(_address("Russia"), "SIGNON held Russia russiapw\nBROADCAST\nNot yet released.\nENDPRESS")
+    history = judge.mail("someone@example.org", "HISTORY held ALL")
+    assert "Grey press (its sender is not named) to everybody:\n   Who am I?" in history
+    assert "Germany to everybody" not in history
+    assert "Not yet released" not in history  # held until the next results
+    _process(judge, "held")
+    assert "Not yet released" in judge.mail("someone@example.org", "HISTORY held ALL")
