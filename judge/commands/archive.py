@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from judge.commands.base import CommandError, MailContext, require
@@ -107,7 +107,7 @@ def _moment(words: list[str], zone: ZoneInfo, *, end: bool) -> datetime:
     day_words = [w.strip(",").lower() for w in (words[:-1] if clock else words)]
     try:
         if len(day_words) == 1:
-            day = datetime.strptime(day_words[0], "%Y-%m-%d").date()
+            day = date.fromisoformat(day_words[0])
         elif len(day_words) == 3:
             month = next(i for i, w in enumerate(day_words) if w[:3] in _MONTHS)
             others = [w for i, w in enumerate(day_words) if i != month]
