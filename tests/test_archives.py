@@ -213,7 +213,8 @@ def test_a_long_history_comes_in_parts_that_join_into_the_whole(judge: Judge) ->
     whole = _answer(judge.mail("someone@example.org", "HISTORY alpha ALL"), "HISTORY alpha ALL")
     inbound = judge.store("someone@example.org", "HISTORY alpha ALL LINES 60")
     judge.processor.process_pending()
-    mails = judge.outbound(kind="reply", inbound_id=inbound)
+    mails = judge.outbound(kind="reply", inbound_id=inbound) + judge.outbound(kind="reply part", inbound_id=inbound)
+    assert len(judge.outbound(kind="reply", inbound_id=inbound)) == 1  # one reply to the mail; the rest are its parts
     total = len(mails)
     assert total >= 2
     assert [str(m["Subject"]) for m in mails] == [f"Re: orders (part {n} of {total})" for n in range(1, total + 1)]

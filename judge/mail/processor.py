@@ -57,7 +57,7 @@ from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request
 from judge.mail.claims import alive, this_process
 from judge.mail.compose import reply, words
 from judge.mail.notifier import Notifier
-from judge.mail.outbox import outbound_row, queue_rows
+from judge.mail.outbox import REPLY_PART, outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render.dates import due_text
@@ -533,11 +533,12 @@ class Processor:
             attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id, recipients=[to])]
         # a long answer's later mails (HISTORY over a range): queued here with the reply, in the mail's transaction,
-        # so that they go once with it or not at all, as every reply does
+        # so that they go once with it or not at all, as every reply does; of their own kind, so that a mail still has
+        # one reply (its parts are not replies again), sent with the replies' urgency
         for number, part in enumerate(said.parts, start=2):
             told = words("reply_part", None, number=number, line=part.line, lines=part.lines, **subject)
             more = reply(self.config, to, told.subject, told.text, mail.message_id, mail.references)
-            outgoing.append(outbound_row(more, kind="reply", now=now, inbound_id=message_id, recipients=[to]))
+            outgoing.append(outbound_row(more, kind=REPLY_PART, now=now, inbound_id=message_id, recipients=[to]))
         outgoing += self.notifier.rows(games.take_events(), now=now)
         return _Result(
             message_id,
