@@ -8,6 +8,7 @@ default). The answer too long for one mail comes in parts, each saying "part n o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -256,3 +257,22 @@ def test_history_prints_grey_press_unsigned_and_never_a_message_still_held(judge
     assert "Not yet released" not in history  # held until the next results
     _process(judge, "held")
     assert "Not yet released" in judge.mail("someone@example.org", "HISTORY held ALL")
+
+
+def test_summary_lists_a_side_of_several_powers_as_one(judge: Judge) -> None:
+    """Hoplite Wars rule 1: a player holds a Major and its Minor, one side: SUMMARY lists the side once, by the name
+    lists give it, and its centres at the takeover are the two powers' added up (a Town half a City)."""
+    majors = ("Achea", "Aetolia", "Argolis", "Athens", "Boeotia", "Sparta", "Thessaly")
+    assert "created" in judge.mail(GM, "CREATE hop hoplite joinpw")
+    for name in majors:
+        address = f"{name.lower()}.hop@example.org"
+        judge.mail(address, f"REGISTER {name} Hoplite pw{name.lower()}")
+        judge.mail(address, f"JOIN hop joinpw {name}")
+    _process(judge, "hop")
+    assert "You have resigned" in judge.mail("sparta.hop@example.org", "SIGNON hop Sparta pwsparta\nRESIGN")
+    assert "You have taken over" in judge.mail(VOLUNTEER[0], "TAKEOVER hop Elatea newpw")
+    lines = [line.strip() for line in judge.mail("someone@example.org", "SUMMARY hop").splitlines()]
+    at = next(n for n, line in enumerate(lines) if line.startswith("Sparta + Elatea") and "Sparta Hoplite" in line)
+    assert re.fullmatch(r"in \S+: Sparta Hoplite resigned; \d+½? centres then; left open", lines[at + 1])
+    assert re.fullmatch(r"from \S+: Vera Volunteer, a volunteer \(TAKEOVER\); \d+½? centres then", lines[at + 2])
+    assert not any(line.startswith(("Sparta ", "Elatea ")) for line in lines[at + 3 :])  # no line a power
