@@ -60,6 +60,11 @@ class MailContext:
     phase_of_reply: str | None = None
     unanswered: int = 0
     """lines past the reply's limit, answered only by their count"""
+    parts: list[list[str]] = field(default_factory=list)
+    """the later mails of a long answer (HISTORY over a range: `judge.commands.archive`), each its lines; the first
+    is the command's own answer in the reply"""
+    part_of: list[str] = field(default_factory=list)
+    """the quoted command line each of `parts` answers (`judge.commands.interpreter.run_command` fills it)"""
     signed_sides: list[tuple[str, str]] = field(default_factory=list)
     """(game, power) of each player's SIGNON in the mail, in order: the reply ends with each side's orders on file
     (`judge.game.on_file`)"""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from judge.commands.archive import asks_range, history_range, summary_players
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
 from judge.commands.joining import opening_lines
 from judge.commands.shown import options_lines, press_lines
@@ -113,7 +114,10 @@ class Summary(Command):
     name = "SUMMARY"
     usage = "SUMMARY game"
     example = "SUMMARY alpha"
-    summary = "the supply-centre counts, year by year"
+    summary = (
+        "the supply-centre counts, year by year, and who played each side: every takeover, replacement, resignation "
+        "and abandonment with its phase (names hidden in a gunboat game, but to its GM)"
+    )
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(len(args) == 1, f"usage: {self.usage}")
@@ -122,7 +126,7 @@ class Summary(Command):
             return [f"{args[0]} has no processed phase yet."]
         view = ctx.games.reads.game(args[0])
         years = [Year(y.year, y.owned, y.finished) for y in history]
-        return summary_lines(args[0], view.variant, view.options, years)
+        return [*summary_lines(args[0], view.variant, view.options, years), "", *summary_players(ctx, view)]
 
 
 def _processed_phase(ctx: MailContext, game: str, given: str | int) -> int:
@@ -177,12 +181,19 @@ class Map(Command):
 @command
 class History(Command):
     name = "HISTORY"
-    usage = "HISTORY game [phase number or code, e.g. F1901M] [FULL]"
-    example = "HISTORY alpha F1901M"
-    summary = "the results of a processed phase again (the last one by default; FULL: every order, every row)"
+    usage = "HISTORY game [phase [FULL] | ALL | phase phase | FROM date [TO date]] [LINES n]"
+    example = "HISTORY alpha F1901M   (HISTORY alpha ALL; HISTORY alpha S1901M F1902M; HISTORY alpha FROM 2026-12-01)"
+    summary = (
+        "the results of a processed phase again (the last by default; FULL: every order, every row); or of the whole "
+        "game, a range of phases or of dates, in full with the press everybody read, in several mails where long "
+        "(LINES n: at most n lines a mail)"
+    )
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         args, whole = asks_full(args)
+        require(len(args) >= 1, f"usage: {self.usage}")
+        if asks_range(args[1:]):
+            return history_range(ctx, args[0], args[1:])
         require(1 <= len(args) <= 2, f"usage: {self.usage}")
         view = ctx.games.reads.game(args[0])
         given: str | int = args[1] if len(args) == 2 else view.last_processed

@@ -14,7 +14,7 @@ from __future__ import annotations
 from judge.commands.base import REGISTRY, CommandError, MailContext, Role, lookup, misspelt_secret
 from judge.config import Config
 from judge.game import GameError, Games
-from judge.mail.answer import Answer, Request
+from judge.mail.answer import Answer, Part, Request
 from judge.render.bounds import REPLY_FOOT, REPLY_LINES
 from judge.render.orders import held_lines, on_file_lines, on_file_summary, orders_report
 
@@ -32,8 +32,9 @@ def answer_mail(games: Games, config: Config, request: Request) -> Answer:
         received_at=request.received_at,
     )
     interpret(ctx, request.lines)
+    parts = [Part(line, lines) for line, lines in zip(ctx.part_of, ctx.parts, strict=True)]
     return Answer(ctx.sections, ctx.attachments, ctx.game_of_reply, ctx.phase_of_reply, ctx.unanswered,
-                  on_file(ctx))  # fmt: skip
+                  on_file(ctx), parts)  # fmt: skip
 
 
 def on_file(ctx: MailContext) -> list[list[str]]:
@@ -96,6 +97,7 @@ def run_command(ctx: MailContext, line: str, name: str, args: list[str], body: l
     cls = REGISTRY[name]
     shown = cls.masked(line)
     raised = len(ctx.games.events)
+    parted = len(ctx.parts)
     try:
         if cls.role is Role.PLAYER and ctx.power is None:
             raise CommandError("sign on to your power first (SIGNON game power password)")
@@ -108,9 +110,14 @@ def run_command(ctx: MailContext, line: str, name: str, args: list[str], body: l
         output = cls().run(ctx, args, body)
     except (CommandError, GameError) as exc:
         del ctx.games.events[raised:]  # undone with the command's savepoint
+        del ctx.parts[parted:]
         ctx.say(shown, [str(exc)], failed=True)
         return
+    answered = len(ctx.sections)
     ctx.say(shown, output)
+    if len(ctx.sections) == answered:  # past the reply's limit: only counted, and no later mails either
+        del ctx.parts[parted:]
+    ctx.part_of.extend(shown for _ in ctx.parts[parted:])
 
 
 def flush_orders(ctx: MailContext) -> None:

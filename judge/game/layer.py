@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from judge.clock import SYSTEM_CLOCK, Clock
 from judge.game.accounts import Accounts
 from judge.game.adjudication import Adjudication
+from judge.game.archive import Archives
 from judge.game.controls import Controls
 from judge.game.deadlines import Deadlines
 from judge.game.entry_limits import EntryLimits
@@ -60,6 +61,7 @@ class Games:
         self.entry = EntryLimits(*parts)
         self.whois = Whois(*parts)
         self.on_file = OnFileOrders(*parts)
+        self.archives = Archives(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

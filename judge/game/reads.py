@@ -242,7 +242,7 @@ class Reads(UseCase):
                 for index, _, outcome, at in records
             )
             centres = _centre_years(s, game, [(index, year, outcome) for index, year, outcome, _ in records])
-            rows = s.scalars(select(Press).where(Press.game_id == game.id, _TO_EVERYBODY).order_by(Press.id))
+            rows = s.scalars(select(Press).where(Press.game_id == game.id, TO_EVERYBODY).order_by(Press.id))
             press = tuple(PublicPress(row.phase_index, _public_sender(row), row.body, row.created_at) for row in rows)
             events = public_events(s, game, phases)
             return PublicHistory(phases, press, tuple(centres), events)
@@ -260,7 +260,7 @@ class Reads(UseCase):
                 )
             ).one()
             press = s.execute(
-                select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, _TO_EVERYBODY)
+                select(func.count(Press.id), func.max(Press.id)).where(Press.game_id == game.id, TO_EVERYBODY)
             ).one()
             events = s.execute(
                 select(func.count(GameEventRecord.id), func.max(GameEventRecord.id)).where(
@@ -276,7 +276,7 @@ def _public_sender(row: Press) -> str | None:
     return None if row.grey else "Observer" if row.observer else (row.shown_sender or row.sender or "GM")
 
 
-_TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
+TO_EVERYBODY = and_(cast(Press.recipients, Text) == json.dumps(["*"]), or_(Press.released, ~Press.with_results))
 """press everybody has read: to everybody, and delivered (held press only once released with the results)"""
 
 

@@ -102,3 +102,20 @@ class PlayerRecord:
 
     def in_variant(self, variant: str) -> Figures:
         return self.by_variant.setdefault(variant, Figures())
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """Who came to a side or left it, and in which phase (issue 43 item 8: SUMMARY names every player of a side and
+    every change, as njudge's summary listed "from S1903M" under a power): read from the same walk as the records."""
+
+    side: str
+    """the side, as lists name it"""
+    how: str
+    """started (he held it at the start; `player` None: nobody did), replaced (the GM's REPLACE), took over (a
+    volunteer's TAKEOVER), resigned, ejected, abandoned (missed `abandon_after` phases in a row: open to a
+    volunteer)"""
+    player: str | None
+    """his name as the events name him (`as_shown`): the newcomer, or the one who left; never an address"""
+    phase_index: int
+    """the phase the game was in (for an abandonment: the phase whose processing found it)"""

@@ -40,7 +40,7 @@ from judge.contract import position_from_json
 from judge.engine.supply import powers_to_order
 from judge.game.anonymity import names_hidden
 from judge.game.names import as_shown
-from judge.game.record_values import Figures, GameLine, PlayerRecord
+from judge.game.record_values import Figures, GameLine, PlayerRecord, SeatChange
 from judge.game.store import GameStore, rules_of
 from judge.game.use_case import sides_of
 from judge.store import Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player
@@ -64,6 +64,10 @@ class GameWalk:
     left: dict[int, str] = field(default_factory=dict)
     """player id -> the side he left before the end (resigned, ejected, replaced), scoring nothing in it"""
     sides: dict[str, Side] = field(default_factory=dict)
+    changes: list[SeatChange] = field(default_factory=list)
+    """who held each side at the start and every change of player since, in order (SUMMARY: judge.game.archive)"""
+    held_by: dict[str, str] = field(default_factory=dict)
+    """side label -> the name (`as_shown`) of who holds it now, for the changes"""
 
     def of(self, player: int) -> Figures:
         return self.figures.setdefault(player, Figures())
@@ -153,6 +157,7 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
             for seat in data.get("seats") or ():
                 holder = names.get(as_shown(str(seat.get("player"))))
                 walk.holders[str(seat.get("power"))] = holder
+                _came(walk, str(seat.get("power")), "started", seat.get("player"), event.phase_index)
                 if holder is not None:
                     walk.of(holder).started += 1
                     last_side[holder] = str(seat.get("power"))
@@ -163,6 +168,8 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
                 walk.left[before] = side
             walk.holders[side] = holder
             in_a_row[side] = 0
+            how = "took over" if data.get("volunteered") else "replaced"
+            _came(walk, side, how, data.get("player"), event.phase_index)
             if holder is not None:
                 walk.left.pop(holder, None)
                 last_side[holder] = side
@@ -172,6 +179,8 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
             side = str(data.get("side"))
             before = walk.holders.get(side)
             walk.holders[side] = None
+            left = walk.held_by.pop(side, None)
+            walk.changes.append(SeatChange(side, event.kind.removeprefix("player "), left, event.phase_index))
             if before is not None:
                 walk.left[before] = side
                 if event.kind == "player resigned":
@@ -195,6 +204,16 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
         won = bool(winners & set(walk.sides.get(side, Side(side, (side,))).powers)) and player not in walk.left
         walk.lines[player] = GameLine(game.name, game.variant, side, how, game.result, won)
     return walk
+
+
+def _came(walk: GameWalk, side: str, how: str, player: object, phase_index: int) -> None:
+    """A player (or nobody, at the start) came to `side`: the change, and who holds it now."""
+    name = as_shown(str(player)) if player else None
+    if name is None:
+        walk.held_by.pop(side, None)
+    else:
+        walk.held_by[side] = name
+    walk.changes.append(SeatChange(side, how, name, phase_index))
 
 
 def _how(game: Game, player: int, walk: GameWalk) -> str:
@@ -250,6 +269,8 @@ def _count_phase(
                 continue
             figures = walk.of(holder)
             figures.missed += 1
+            if in_a_row[label] == limit:  # marked abandoned now: the place is open to a volunteer
+                walk.changes.append(SeatChange(label, "abandoned", walk.held_by.get(label), index))
             if in_a_row[label] >= limit:
                 figures.disorder += 1
                 abandoned.add(holder)

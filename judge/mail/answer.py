@@ -39,6 +39,15 @@ class Request:
     """when the mail was stored (a GM's PROCESS acts on the phase current then)"""
 
 
+@dataclass(frozen=True)
+class Part:
+    """A later mail of a long answer (HISTORY over a range): the command line it answers and its lines. The reply
+    is the first mail; each part is queued with it, in the same transaction, as one more reply to the same mail."""
+
+    line: str
+    lines: list[str]
+
+
 @dataclass
 class Answer:
     """The reply's content: one section a command line, files to attach, and the game the reply is about. What the
@@ -51,6 +60,8 @@ class Answer:
     unanswered: int = 0
     """lines past the reply's limit, answered only by their count"""
     on_file: list[list[str]] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
+    """the later mails of the answer, in order (the reply says it is the first of them all)"""
     """what the reply ends with: for each side a player signed on to, its orders now on file (`judge.game.on_file`,
     worded by `templates/on_file.txt.j2`)"""
 

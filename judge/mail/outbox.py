@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session
 from judge.mail.policies import message_bytes
 from judge.store import OutboundMail, OutboundStatus
 
-REPLY_KINDS = ("reply",)
+REPLY_PART = "reply part"
+"""a later mail of a long answer (HISTORY over a range): of the one reply to its mail, never a second reply"""
+REPLY_KINDS = ("reply", REPLY_PART)
 """answers to a mail to the judge: a player waits for them, so they go first"""
 RESULT_KINDS = ("result",)
 """results and game-over mail: the bulk of a deadline rush, so they go last; every other kind (notices,

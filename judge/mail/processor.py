@@ -57,7 +57,7 @@ from judge.mail.answer import MAX_SECTIONS, Answer, Handler, Request
 from judge.mail.claims import alive, this_process
 from judge.mail.compose import reply, words
 from judge.mail.notifier import Notifier
-from judge.mail.outbox import outbound_row, queue_rows
+from judge.mail.outbox import REPLY_PART, outbound_row, queue_rows
 from judge.mail.pictures import attach_map
 from judge.mail.reading import IncomingMail, MailKind, read_mail
 from judge.render.dates import due_text
@@ -521,16 +521,24 @@ class Processor:
         # reply's subject from these values, and reads no words itself)
         a_reply = mail.subject.lower().startswith("re:")
         names_game = bool(said.game) and str(said.game) in mail.subject
-        answered = words("reply", None, judge=self.config.name, subject=mail.subject, a_reply=a_reply,
-                         names_game=names_game, game=said.game, phase=said.phase, sections=said.sections,
-                         unanswered=said.unanswered, on_file=said.on_file,
+        mails = 1 + len(said.parts)
+        subject = {"judge": self.config.name, "subject": mail.subject, "a_reply": a_reply, "names_game": names_game,
+                   "game": said.game, "phase": said.phase, "mails": mails}  # fmt: skip
+        answered = words("reply", None, sections=said.sections, unanswered=said.unanswered, on_file=said.on_file,
                          answered_at_most=MAX_SECTIONS, truncated=mail.truncated,
-                         **self._foot(games, said))  # fmt: skip
+                         **subject, **self._foot(games, said))  # fmt: skip
         to = mail.reply_to or mail.sender
         answer = reply(self.config, to, answered.subject, answered.text, mail.message_id, mail.references)
         for filename, png in said.attachments:  # the MAP command's pictures
             attach_map(answer, png, filename)
         outgoing = [outbound_row(answer, kind="reply", now=now, inbound_id=message_id, recipients=[to])]
+        # a long answer's later mails (HISTORY over a range): queued here with the reply, in the mail's transaction,
+        # so that they go once with it or not at all, as every reply does; of their own kind, so that a mail still has
+        # one reply (its parts are not replies again), sent with the replies' urgency
+        for number, part in enumerate(said.parts, start=2):
+            told = words("reply_part", None, number=number, line=part.line, lines=part.lines, **subject)
+            more = reply(self.config, to, told.subject, told.text, mail.message_id, mail.references)
+            outgoing.append(outbound_row(more, kind=REPLY_PART, now=now, inbound_id=message_id, recipients=[to]))
         outgoing += self.notifier.rows(games.take_events(), now=now)
         return _Result(
             message_id,
