@@ -17,8 +17,8 @@ from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.edition import DEFAULT_EDITION
 from judge.engine.edition import EDITION_OPTION as EDITION_OPTION  # named here too, where the variants read it
 from judge.engine.edition import EDITIONS as EDITIONS
-from judge.engine.edition import Edition as Edition
 from judge.engine.edition import VICTORY_OPTION as VICTORY_OPTION
+from judge.engine.edition import Edition as Edition
 from judge.engine.edition import RuleOption as RuleOption
 from judge.engine.orders import OrderKind, Verb
 from judge.engine.refusals import (

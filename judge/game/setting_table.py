@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Setting:
     kind: str
-    """bool (on/off), int, number, year (1905, 440 BC), hours (a duration: 36h, 90m, 2d), days (5d), spans (durations: 24h,6h,1h),
-    text, zone, time, weekdays, choice"""
+    """bool (on/off), int, number, year (1905, 440 BC), hours (a duration: 36h, 90m, 2d), days (5d), spans
+    (durations: 24h,6h,1h), text, zone, time, weekdays, choice"""
     description: str
     choices: tuple[str, ...] = ()
 

@@ -56,6 +56,7 @@ from judge.game.seat_events import (
     PlayerResigned,
     PlayersRevealed,
 )
+from judge.game.year_end import CENTRES
 from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice, press_heading, words
@@ -236,7 +237,21 @@ class Notifier:
 
     def _results(self, event: PhaseProcessed) -> list[Outgoing]:
         copies = results_copies(self.config, event.audience.with_gm(), event.processed, list(event.audience.observers))
-        return [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
+        sent = [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
+        processed = event.processed
+        if processed.finished == CENTRES:  # the end year ended it: the game-over mail too, with the last centres
+            mail = game_over_mail(
+                self.config,
+                event.audience.everyone(),
+                processed.game,
+                processed.outcome,
+                CENTRES,
+                processed.winners,
+                processed.options,
+                end_year=processed.end_year,
+            )
+            sent.append(Outgoing(mail.message, "result", mail.raw, mail.recipients))
+        return sent
 
     def _ended(self, event: GameEnded) -> list[Outgoing]:
         """One message for everyone in the game (they all read the same text), as a results sheet is."""

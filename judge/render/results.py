@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.contract.orders import order_from_json
 from judge.contract.public import printed_in_results
+from judge.engine.calendar import Calendar
 from judge.engine.kinds import reason_from_json, reasons_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
@@ -24,7 +25,7 @@ from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
-from judge.render.tally import Holding, by_side, holdings, sides_for
+from judge.render.tally import Holding, by_side, holdings, side_total, sides_for, sides_holding
 from judge.value import replace
 from judge.variants import UnknownVariant, get_variant
 
@@ -161,6 +162,13 @@ class ResultSheet:
     """after an adjustment phase, each power's builds left unused (waived, ordered or not), as players write them"""
     """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
+    leaders: list[str] = field(default_factory=list)
+    """the players holding the most centres when the game ended at its end year (`end.year`), by their sides'
+    labels: one wins, more share the game"""
+    last_year: str = ""
+    """the end year that ended the game, as the variant writes it ("1905", "440 BC")"""
+    leading: str = ""
+    """the leaders' count of centres, as players write it ("6", "10½")"""
     late: list[str] = field(default_factory=list)
     note: str | None = None
     press: list[dict[str, Any]] = field(default_factory=list)
@@ -339,6 +347,8 @@ def build_sheet(
     link: str | None = None,
     phase_link: str | None = None,
     brief: Brief | None = None,
+    winners: list[str] | None = None,
+    end_year: int | None = None,
 ) -> ResultSheet:
     """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`); `brief`:
     a reply's sheet, shortened as `Brief` says (a results mail is never brief)."""
@@ -462,6 +472,11 @@ def build_sheet(
         waived=waived,
         happened=happenings(outcome, label, place),
         finished=finished,
+        leaders=[side.label for side in sides_holding(variant, options, winners or [])],
+        last_year=Calendar.year_name(end_year) if end_year is not None else "",
+        leading=halves(
+            max((side_total(s.powers, held).centres for s in sides_holding(variant, options, winners or [])), default=0)
+        ),
         late=[label(p) for p in late or []],
         note=note,
         press=list(press or []),
