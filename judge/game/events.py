@@ -192,6 +192,23 @@ class PressRulesChanged(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EndingRulesChanged(GameEvent):
+    """The GM changed how a running game may end (the victory count, draws or concessions allowed, the end year:
+    judge.game.end_rules): everyone in it is told, with the draw votes and concessions that no longer stand."""
+
+    kind: ClassVar[str] = "ending rules changed"
+    changed: tuple[tuple[str, str], ...] = ()
+    """each rule SET named, and its value as the GM writes it"""
+    victory: int | None = None
+    """the victory count now in force, where it changed (the map's where the GM's was cleared)"""
+    dropped_draws: tuple[str, ...] = ()
+    """the sides whose draw votes were dropped (draws no longer allowed)"""
+    dropped_concessions: tuple[str, ...] = ()
+    """the sides whose concessions were dropped (concessions no longer allowed)"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class PressPosted(GameEvent):
     kind: ClassVar[str] = "press posted"
     stored: ClassVar[bool] = False  # the press table keeps press, with who may read it

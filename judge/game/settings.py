@@ -56,10 +56,10 @@ def _span(name: str, text: str, unit: str) -> int | float:
 
 def _year(text: str) -> int:
     """A year as a GM writes it: `1905`, or `440 BC`, stored as the calendar stores years before Christ (-440)."""
-    number, _, era = text.replace(".", "").partition(" ")
-    if not number.isdigit() or era.strip() not in ("", "bc", "ad"):
+    found = re.fullmatch(r"(\d+)\s*(bc|ad)?", text.replace(".", "").strip())
+    if found is None:
         raise ValueError(text)
-    return -int(number) if era.strip() == "bc" else int(number)
+    return -int(found[1]) if found[2] == "bc" else int(found[1])
 
 
 def _weekday(text: str) -> int:
@@ -80,7 +80,7 @@ def _read(name: str, setting: Setting, text: str) -> Any:
         if setting.kind == "int":
             return int(lowered)
         if setting.kind == "year":
-            return _year(lowered)
+            return None if lowered in ("none", "off") else _year(lowered)
         if setting.kind == "number":
             return float(lowered) if "." in lowered else int(lowered)
         if setting.kind in ("hours", "days"):
@@ -168,7 +168,10 @@ def apply_setting(settings: dict[str, Any], name: str, text: str) -> tuple[str, 
         nested = dict(here.get(part) or {})
         here[part] = nested
         here = nested
-    here[parts[-1]] = value
+    if value is None:  # a setting cleared (`end.year=none`): its default again
+        here.pop(parts[-1], None)
+    else:
+        here[parts[-1]] = value
     return key, value
 
 
@@ -245,6 +248,8 @@ def shown(name: str, value: Any) -> str:
         return _shown_span(name, value, kind[0])
     if kind == "spans" and isinstance(value, list):
         return ",".join(_shown_span(name, span, "h") for span in value)
+    if kind == "year" and value is None:
+        return "none"
     if kind == "year" and isinstance(value, int):
         return f"{-value} BC" if value < 0 else str(value)
     if kind == "weekdays" and isinstance(value, list):

@@ -34,6 +34,7 @@ from judge.game.events import (
     ConcessionMade,
     DeadlineMoved,
     DrawVoted,
+    EndingRulesChanged,
     GameEnded,
     GameEvent,
     GamePaused,
@@ -121,6 +122,7 @@ class Notifier:
             CoGmNamed: self._co_gm,
             GmHandedOver: self._handed_over,
             PressRulesChanged: self._press_rules,
+            EndingRulesChanged: self._ending_rules,
         }
 
     def handles(self, kind: type) -> bool:
@@ -361,6 +363,17 @@ class Notifier:
 
     def _press_rules(self, event: PressRulesChanged) -> list[Outgoing]:
         return self._announce(event, event.audience, "press_rules_changed", changed=list(event.changed))
+
+    def _ending_rules(self, event: EndingRulesChanged) -> list[Outgoing]:
+        return self._announce(
+            event,
+            event.audience,
+            "ending_rules_changed",
+            changed=list(event.changed),
+            victory=event.victory,
+            dropped_draws=list(event.dropped_draws),
+            dropped_concessions=list(event.dropped_concessions),
+        )
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent
