@@ -198,6 +198,21 @@ class SetOption(Command):
 
 
 @command
+class SetCenters(Command):
+    name = "SET CENTERS"
+    usage = "SET CENTERS number"
+    example = "SET CENTERS 17   (njudge's; the same as SET victory_centres=17; 0: the map's count again)"
+    summary = "the supply centres a player needs to win, before the start or while the game runs (njudge's)"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1, f"usage: {self.usage}")
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("victory_centres", args[0])]).changed
+        whose = "the map's count" if told.value == "0" else "a player needs that many supply centres to win"
+        return [f"Set {told.name}={told.value}: {whose}; everyone in a running game is told."]
+
+
+@command
 class SetWebPassword(Command):
     name = "SET WEB PASSWORD"
     usage = "SET WEB PASSWORD password | NONE"

@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
+from judge.game.end_rules import ending_terms
 from judge.game.settings import shown, shown_option
 from judge.game.views import (
     GamesPage,
@@ -184,6 +185,7 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, openings
         site,
         "../../",
         g=game,
+        ending=ending_terms(game.variant, game.options, game.settings),
         frames=frames,
         frames_json=_json(frames),
         latest=latest,
