@@ -132,7 +132,12 @@ _KIND_WORDS = {
 
 
 def read_option(name: str, option: RuleOption, text: str) -> Any:
-    """A rule option's value as written, matched against its choices: `edition=1982` is the choice "1982"."""
+    """A rule option's value as written, matched against its choices: `edition=1982` is the choice "1982"; an
+    option without choices is a whole number (`victory_centres=17`), which the rules bound."""
+    if not option.choices:
+        if text.strip().isdigit():
+            return int(text.strip())
+        raise SettingError(f"the rule option {name} is a whole number, not {text!r}")
     for choice in option.choices:
         if str(choice).lower() == text.strip().lower():
             return choice
