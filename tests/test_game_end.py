@@ -18,17 +18,17 @@ from sqlalchemy import select
 
 from judge.contract.adjudicate import CaseError, run_case
 from judge.engine.rules import RuleOptionError
+from judge.game import Games
 from judge.game.ratings import RATED_RESULTS, game_scores
 from judge.store import DrawVote, Game, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.variants import get_variant
+from judge.web.pages import SiteInfo, game_page
 
 GM = "SIGNON alpha MASTER gmpass\n"
+SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
 
-STANDARD_CENTRES = (
-    "ank bel ber bre bud bul con den edi gre hol kie lon lvp mar mos mun nap nwy par por rom rum ser sev smy spa stp "
-    "swe tri tun ven vie war"
-).split()
+STANDARD_CENTRES = sorted(p.id for p in get_variant("standard").rules().board.provinces.values() if p.supply_centre)
 
 
 # --- the victory count: a shared engine option, the same in `judge adjudicate` and in a game -----------------------
@@ -92,7 +92,7 @@ def test_multiplomacy_holds_the_gms_count_over_its_winters() -> None:
 
 def test_cw_heptadiplomacy_refuses_a_victory_count_and_says_why() -> None:
     """Hepta's victory is by claims judged after the Fall (rule 7): a count would never be read."""
-    with pytest.raises(RuleOptionError, match="hepta refuses the option.*won by claims"):
+    with pytest.raises(RuleOptionError, match=r"hepta refuses the option.*won by claims"):
         get_variant("hepta").rules({"victory_centres": 40})
 
 
@@ -201,6 +201,12 @@ def test_a_game_at_its_end_year_is_won_by_the_leader_in_centres(judge: Judge) ->
     assert game_scores(game, {p: (p,) for p in ("France", "Russia", "Italy")}) == {
         "France": 1.0, "Russia": 0.0, "Italy": 0.0,
     }  # fmt: skip
+    games = Games(judge.db, judge.clock)
+    page = game_page(SITE, games.reads.public_game("alpha"), games.reads.public_history("alpha"))
+    assert "The game is over: it reached its last year, and France held the most supply centres." in page
+    assert "The game ends with the last phase of 1901" in page and "18 supply centres win." in page
+    summary = judge.mail("turkey@example.org", "SUMMARY alpha")
+    assert "Victory: 18 supply centres (the map's)." in summary
 
 
 def test_leaders_level_at_the_end_year_share_the_game_as_a_draw(judge: Judge) -> None:
