@@ -103,13 +103,14 @@ class EndingTerms:
 def ending_terms(variant: str, options: dict[str, Any], given: dict[str, Any]) -> EndingTerms:
     """The terms from a game's variant, rule options and the settings its GM gave, flat as the views keep them
     (`judge.game.settings.given_settings`)."""
-    rules = get_variant(variant).rules(options)
+    chosen = get_variant(variant)
+    rules = chosen.rules(options)
     counted = "victory_centres" in rules.OPTIONS
     year = given.get("end.year")
     return EndingTerms(
         victory=rules.victory_centres() if counted else None,
         by_gm=bool(options.get("victory_centres")),
-        draws=bool(given.get("draw.allowed", True)),
+        draws=chosen.draws and bool(given.get("draw.allowed", True)),  # CW Heptadiplomacy has none at all
         concessions=bool(given.get("concede.allowed", True)),
         end_year=shown("end.year", year) if isinstance(year, int) else None,
     )
