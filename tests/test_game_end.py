@@ -94,6 +94,21 @@ def test_cw_heptadiplomacy_refuses_a_victory_count_and_says_why() -> None:
     """Hepta's victory is by claims judged after the Fall (rule 7): a count would never be read."""
     with pytest.raises(RuleOptionError, match=r"hepta refuses the option.*won by claims"):
         get_variant("hepta").rules({"victory_centres": 40})
+    with pytest.raises(CaseError, match=r"hepta refuses the option"):
+        run_case({"variant": "hepta", "options": {"victory_centres": 40}})
+
+
+def test_a_hepta_game_refuses_the_count_at_create_and_by_set_centers(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    refused = judge.mail("gm@example.org", "CREATE hep hepta joinpw victory_centres=40")
+    assert "refuses the rule option victory_centres: CW Heptadiplomacy is won by claims" in refused
+    assert "created" in judge.mail("gm@example.org", "CREATE hep hepta joinpw")
+    reply = judge.mail("gm@example.org", "SIGNON hep MASTER gmpass\nSET CENTERS 40")
+    assert "refuses the rule option victory_centres: CW Heptadiplomacy is won by claims" in reply
+    assert "won by the variant's own rule, not a count of centres; no draws" in judge.mail("gm@example.org", "LIST hep")
+    db.dispose()
 
 
 # --- the game: SET CENTERS, draws, the end year -----------------------------------------------------------------

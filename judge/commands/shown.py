@@ -47,7 +47,7 @@ def ending_line(terms: EndingTerms) -> str:
         )
     parts = [
         victory,
-        "draws allowed" if terms.draws else "no draws (draw.allowed=off)",
+        "draws allowed" if terms.draws else "no draws" + (" (draw.allowed=off)" if terms.variant_draws else ""),
         "concessions allowed" if terms.concessions else "no concessions (concede.allowed=off)",
         f"the game ends with {terms.end_year} (end.year)" if terms.end_year else "no end year",
     ]

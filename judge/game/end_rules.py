@@ -32,6 +32,15 @@ RUNNING_OPTIONS = frozenset({"victory_centres"})
 _SETTINGS = ("draw.allowed", "concede.allowed", "end.year")
 
 
+def check_refused(variant: str, name: str) -> None:
+    """Refuse, with the variant's reason, a rule option other variants take and this one does not (CW
+    Heptadiplomacy's `victory_centres`): SET and CREATE would otherwise call it an unknown setting."""
+    chosen = get_variant(variant)
+    why = chosen.rules_class.refused_options.get(name.strip().lower())
+    if why is not None:
+        raise GameError(f"{chosen.title} refuses the rule option {name.strip().lower()}: {why}")
+
+
 def check_end_year(game: Game, settings: dict[str, Any]) -> None:
     """Refuse an end year before the year the game is in (or, before the start, its first year)."""
     year = end_year(settings)
@@ -95,6 +104,9 @@ class EndingTerms:
     by_gm: bool
     """the GM set the count (`victory_centres`); else it is the map's"""
     draws: bool
+    """the players may draw: the variant has draws (CW Heptadiplomacy has none) and the GM allows them"""
+    variant_draws: bool
+    """the variant has draws at all"""
     concessions: bool
     end_year: str | None
     """the year the game ends at, as the GM writes it ("1905", "440 BC"), or None"""
@@ -110,7 +122,8 @@ def ending_terms(variant: str, options: dict[str, Any], given: dict[str, Any]) -
     return EndingTerms(
         victory=rules.victory_centres() if counted else None,
         by_gm=bool(options.get("victory_centres")),
-        draws=chosen.draws and bool(given.get("draw.allowed", True)),  # CW Heptadiplomacy has none at all
+        draws=chosen.draws and bool(given.get("draw.allowed", True)),
+        variant_draws=chosen.draws,
         concessions=bool(given.get("concede.allowed", True)),
         end_year=shown("end.year", year) if isinstance(year, int) else None,
     )

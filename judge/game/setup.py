@@ -15,7 +15,7 @@ from judge.engine.phase import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, stored
 from judge.game.attendance import mode as absence_mode
-from judge.game.end_rules import RUNNING_OPTIONS, check_end_year, ending_changed
+from judge.game.end_rules import RUNNING_OPTIONS, check_end_year, check_refused, ending_changed
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved, PressRulesChanged
 from judge.game.house_rules import PressRules
@@ -83,6 +83,7 @@ class Setup(UseCase):
                         chosen = shown_option(options[key.strip().lower()])
                         told.append(Changed(key.strip().lower(), chosen, rule_option=True))
                         continue
+                    check_refused(game.variant, key)
                     setting, value = apply_setting(settings, key, text)
                     told.append(Changed(setting, shown(setting, value)))
                 variant.rules(options)
