@@ -220,6 +220,8 @@ def test_a_game_at_its_end_year_is_won_by_the_leader_in_centres(judge: Judge) ->
     page = game_page(SITE, games.reads.public_game("alpha"), games.reads.public_history("alpha"))
     assert "The game is over: it reached its last year, and France held the most supply centres." in page
     assert "The game ends with the last phase of 1901" in page and "18 supply centres win." in page
+    assert "The game is over: 1901 was its last year (end.year), and France" in page  # its latest results too
+    assert "The next phase of alpha" not in page
     summary = judge.mail("turkey@example.org", "SUMMARY alpha")
     assert "Victory: 18 supply centres (the map's)." in summary
 
