@@ -181,11 +181,14 @@ def test_draws_not_allowed_refuse_a_vote_and_drop_those_cast(judge: Judge) -> No
     assert "draw" in judge.mail("france@example.org", france + "SET DRAW").lower()
     with judge.db.transaction() as s:
         assert s.scalars(select(DrawVote.power).where(DrawVote.accept.is_(True))).all() == ["France"]
-    assert "Set draw.allowed=off." in judge.mail("gm@example.org", GM + "SET draw.allowed=off")
+    set_off = judge.mail("gm@example.org", GM + "SET draw.allowed=off")
+    assert "Set draw.allowed=off." in set_off and "Draw votes dropped: France." in set_off  # the GM's to know
     with judge.db.transaction() as s:
         assert s.scalars(select(DrawVote)).all() == []
-    told = [m.get_content() for m in judge.outbound(to="germany@example.org") if "how the game ends" in m["Subject"]]
-    assert "Draws are no longer allowed: the draw votes of France are dropped." in told[0]
+    for address in ("germany@example.org", "france@example.org"):
+        (told,) = [m.get_content() for m in judge.outbound(to=address) if "how the game ends" in m["Subject"]]
+        assert "Draws are no longer allowed: SET DRAW is refused, and any draw votes cast before are dropped." in told
+        assert "France" not in told  # a vote is secret until the game ends: the players learn the rule, not whose
     refused = judge.mail("england@example.org", "SIGNON alpha England englandpw\nSET DRAW")
     assert "alpha allows no draws (draw.allowed=off)" in refused
     assert "no draws (draw.allowed=off)" in judge.mail("gm@example.org", "LIST alpha")

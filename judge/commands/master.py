@@ -194,6 +194,10 @@ class SetOption(Command):
         told = [f"Set {c.name}={c.value}{' (rule option)' if c.rule_option else ''}." for c in settled.changed]
         if settled.no_page_password:
             told.append("No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).")
+        if settled.dropped_draws:  # the GM's to know; the players are told the rule, never whose votes there were
+            told.append(f"Draw votes dropped: {', '.join(settled.dropped_draws)}.")
+        if settled.dropped_concessions:
+            told.append(f"Concessions dropped: {', '.join(settled.dropped_concessions)}.")
         return told
 
 

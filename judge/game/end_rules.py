@@ -5,8 +5,10 @@
 Rulings:
 - the victory count may change while the game runs, as njudge's SET CENTERS may at any time; every other rule option
   is fixed at the start (judge.game.setup);
-- a draw vote or a concession made while they were allowed is dropped when the GM forbids them, the players told
-  which (a vote that could never pass is not kept to surprise anyone when they are allowed again);
+- a draw vote or a concession made while they were allowed is dropped when the GM forbids them (a vote that could
+  never pass is not kept to surprise anyone when they are allowed again); everyone is told the rule, never whose
+  votes there were (a vote is secret until the game ends, as a rollback's withdrawn votes are), and the GM's reply
+  names them;
 - an end year already past is refused: the game would end at once, at whatever phase it is in;
 - every change to these rules in a running game is told to everyone in it, as a change of the press rules is.
 """
@@ -88,6 +90,8 @@ def ending_changed(
         game=game.name,
         changed=tuple(changed),
         victory=victory,
+        draws_dropped=draws_allowed(game.settings) and not draws_allowed(settings),
+        concessions_dropped=concessions_allowed(game.settings) and not concessions_allowed(settings),
         dropped_draws=tuple(draws),
         dropped_concessions=tuple(conceded),
         audience=audience_of(game),

@@ -201,10 +201,15 @@ class EndingRulesChanged(GameEvent):
     """each rule SET named, and its value as the GM writes it"""
     victory: int | None = None
     """the victory count now in force, where it changed (the map's where the GM's was cleared)"""
-    dropped_draws: tuple[str, ...] = ()
-    """the sides whose draw votes were dropped (draws no longer allowed)"""
-    dropped_concessions: tuple[str, ...] = ()
-    """the sides whose concessions were dropped (concessions no longer allowed)"""
+    draws_dropped: bool = False
+    """draws were turned off: whatever draw votes stood are dropped (everyone is told the rule, never whose: a vote is
+    secret until the game ends, as with a rollback's)"""
+    concessions_dropped: bool = False
+    """concessions were turned off: whatever concessions stood are dropped"""
+    dropped_draws: tuple[str, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the sides whose draw votes were dropped: the GM's reply names them, no one else learns them"""
+    dropped_concessions: tuple[str, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the sides whose concessions were dropped: the GM's reply names them"""
     audience: Audience = field(metadata=PRIVATE, repr=False)
 
 

@@ -43,6 +43,10 @@ class Settled:
     changed: tuple[Changed, ...]
     no_page_password: bool = False
     """the game's pages are private and no page password is set yet: they open to nobody until the GM sets one"""
+    dropped_draws: tuple[str, ...] = ()
+    """the sides whose draw votes were dropped as the GM turned draws off (his reply alone names them)"""
+    dropped_concessions: tuple[str, ...] = ()
+    """the sides whose concessions were dropped as the GM turned concessions off"""
 
 
 class Setup(UseCase):
@@ -102,7 +106,12 @@ class Setup(UseCase):
                 self.raise_event(s, game, PressRulesChanged(game=name, changed=press, audience=audience_of(game)))
             if ending is not None:  # the players are told how the game may end now, and what votes no longer stand
                 self.raise_event(s, game, ending)
-            return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
+            return Settled(
+                tuple(told),
+                is_private(settings) and game.page_password_hash is None,
+                ending.dropped_draws if ending else (),
+                ending.dropped_concessions if ending else (),
+            )
 
     def set_comment(self, name: str, comment: str | None) -> None:
         """The GM's comment on the game (`SET COMMENT`; None clears it): the `comment` setting, as LIST shows it."""

@@ -371,8 +371,8 @@ class Notifier:
             "ending_rules_changed",
             changed=list(event.changed),
             victory=event.victory,
-            dropped_draws=list(event.dropped_draws),
-            dropped_concessions=list(event.dropped_concessions),
+            draws_dropped=event.draws_dropped,
+            concessions_dropped=event.concessions_dropped,
         )
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
