@@ -25,7 +25,7 @@ from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
-from judge.render.tally import Holding, by_side, holdings, side_total, sides_for, sides_holding
+from judge.render.tally import Holding, by_side, holdings, rules_for, side_total, sides_for, sides_holding
 from judge.value import replace
 from judge.variants import UnknownVariant, get_variant
 
@@ -162,6 +162,9 @@ class ResultSheet:
     """after an adjustment phase, each power's builds left unused (waived, ordered or not), as players write them"""
     """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
+    victory: int | None = None
+    """the supply centres a side needs to win (the map's, or the GM's `victory_centres`), for a variant's own
+    words on its victory; None where the variant is not won by a count"""
     leaders: list[str] = field(default_factory=list)
     """the players holding the most centres when the game ended at its end year (`end.year`), by their sides'
     labels: one wins, more share the game"""
@@ -295,6 +298,12 @@ def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
         line["power"] == power and str(line.get("at") or "").split("/")[0] == where
         for line in outcome.get("orders", [])
     )
+
+
+def _victory(variant: str, options: dict[str, Any] | None) -> int | None:
+    """The victory count of a variant won by a count (`victory_centres`), as its rules with these options say."""
+    rules = rules_for(variant, options)
+    return rules.victory_centres() if rules is not None and "victory_centres" in rules.OPTIONS else None
 
 
 def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
@@ -472,6 +481,7 @@ def build_sheet(
         waived=waived,
         happened=happenings(outcome, label, place),
         finished=finished,
+        victory=_victory(variant, options),
         leaders=[side.label for side in sides_holding(variant, options, winners or [])],
         last_year=Calendar.year_name(end_year) if end_year is not None else "",
         leading=halves(
