@@ -17,9 +17,12 @@ import pytest
 from sqlalchemy import select
 
 from judge.contract.adjudicate import CaseError, run_case
+from judge.engine.phase import Phase, PhaseType
+from judge.engine.position import Position
 from judge.engine.rules import RuleOptionError
 from judge.game import Games
 from judge.game.ratings import RATED_RESULTS, game_scores
+from judge.game.year_end import year_end
 from judge.store import DrawVote, Game, open_database
 from judge.testing.mail_rig import Judge, start_game
 from judge.variants import get_variant
@@ -109,6 +112,19 @@ def test_a_hepta_game_refuses_the_count_at_create_and_by_set_centers(tmp_path: P
     assert "refuses the rule option victory_centres: CW Heptadiplomacy is won by claims" in reply
     assert "won by the variant's own rule, not a count of centres; no draws" in judge.mail("gm@example.org", "LIST hep")
     db.dispose()
+
+
+def test_at_its_end_year_a_hoplite_side_counts_its_major_and_minor_together() -> None:
+    """The leader is a player's side (rule 13's count: a Major with its Minor, a Town half a City): Athens with
+    Anactorium hold five Cities' worth and lead Sparta's four, though Sparta alone holds more than Athens alone."""
+    rules = get_variant("hoplite").rules()
+    game = Game(name="h", variant="hoplite", options={}, settings={"end": {"year": -449}})
+    centres = {c: "Athens" for c in ("ath", "mar", "tho")} | {c: "Anactorium" for c in ("ana", "agn", "cep")}
+    centres |= {c: "Sparta" for c in ("spa", "aeg", "agr", "arg")}
+    ended = year_end(game, rules, Position(Phase("Spring", -448, PhaseType.MOVEMENT), (), centres))
+    assert ended is not None and ended.winners == ("Anactorium", "Athens") and ended.leaders == 1
+    assert ended.centres == 10  # in halves
+    assert year_end(game, rules, Position(Phase("Winter", -449, PhaseType.ADJUSTMENT), (), centres)) is None
 
 
 # --- the game: SET CENTERS, draws, the end year -----------------------------------------------------------------
