@@ -80,17 +80,20 @@ def test_hoplite_counts_a_majors_and_its_minors_centres_together_against_the_gms
 
 def test_multiplomacy_holds_the_gms_count_over_its_winters() -> None:
     """Multiplomacy rule 11: the count at the end of consecutive winters; the GM's count replaces its 29."""
-    case = {
-        "variant": "multiplomacy",
-        "options": {"victory_centres": 10, "victory_winters": 1},
-        "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
-        "units": [{"power": "France", "unit": "A", "at": "par"}],
-        "supply_centers": {"France": ["par", "bre", "mar", "pic", "bur", "gas", "spa", "por", "bel", "hol"]},
-        "orders": {},
-    }
-    assert run_case(case)["winner"] == ["France"]
-    case["supply_centers"]["France"] = case["supply_centers"]["France"][:9]
-    assert run_case(case)["winner"] is None
+    owned = ["par", "bre", "mar", "pic", "bur", "gas", "spa", "por", "bel", "hol"]
+
+    def case(centres: list[str]) -> dict[str, Any]:
+        return {
+            "variant": "multiplomacy",
+            "options": {"victory_centres": 10, "victory_winters": 1},
+            "phase": {"season": "Winter", "year": 1901, "type": "Adjustment"},
+            "units": [{"power": "France", "unit": "A", "at": "par"}],
+            "supply_centers": {"France": centres},
+            "orders": {},
+        }
+
+    assert run_case(case(owned))["winner"] == ["France"]
+    assert run_case(case(owned[:9]))["winner"] is None
 
 
 def test_cw_heptadiplomacy_refuses_a_victory_count_and_says_why() -> None:
