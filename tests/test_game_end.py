@@ -213,8 +213,14 @@ def test_draws_not_allowed_refuse_a_vote_and_drop_those_cast(judge: Judge) -> No
     assert "no draws (draw.allowed=off)" in judge.mail("gm@example.org", "LIST alpha")
 
 
-def test_concessions_not_allowed_are_refused(judge: Judge) -> None:
-    assert "Set concede.allowed=off." in judge.mail("gm@example.org", GM + "SET concede.allowed=off")
+def test_concessions_not_allowed_are_refused_and_those_made_dropped(judge: Judge) -> None:
+    judge.mail("italy@example.org", "SIGNON alpha Italy italypw\nCONCEDE France")
+    assert _game(judge).concessions == {"Italy": "France"}
+    set_off = judge.mail("gm@example.org", GM + "SET concede.allowed=off")
+    assert "Set concede.allowed=off." in set_off and "Concessions dropped: Italy." in set_off
+    assert _game(judge).concessions == {}
+    (told,) = [m.get_content() for m in judge.outbound(to="russia@example.org") if "how the game ends" in m["Subject"]]
+    assert "Concessions are no longer allowed: CONCEDE is refused" in told and "Italy" not in told
     refused = judge.mail("england@example.org", "SIGNON alpha England englandpw\nCONCEDE France")
     assert "alpha allows no concessions (concede.allowed=off)" in refused
 
