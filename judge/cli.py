@@ -114,7 +114,8 @@ def _variants(args: argparse.Namespace) -> int:
         variant = get_variant(args.options)
         for name, option in variant.options.items():
             choices = ", ".join(str(c) for c in option.choices)
-            print(f"{name}: {option.description}; one of {choices} (default {option.default})")
+            kind = f"one of {choices}" if option.choices else "a whole number"
+            print(f"{name}: {option.description}; {kind} (default {option.default})")
         return 0
     for variant in VARIANTS.values():
         print(f"{variant.name}: {variant.title}")

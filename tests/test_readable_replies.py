@@ -308,6 +308,7 @@ _WRITTEN = {
     "bool": "on",
     "int": "4",
     "number": "3",
+    "year": "1905",
     "hours": "36h",
     "days": "5d",
     "spans": "24h,6h,1h",

@@ -231,6 +231,8 @@ def test_an_unordered_unit_is_marked_as_such() -> None:
 def test_a_multiplomacy_winner_is_announced_with_the_variants_victory_condition() -> None:
     outcome = {**run_case(MULTIPLOMACY_PARTIAL_CUT), "winner": ["France"]}
     text = render_results("zine", outcome, None)
-    assert "France met Multiplomacy's victory condition" in text
+    assert "France met Multiplomacy's victory condition (29 centres" in text
+    gm_count = render_results("zine", outcome, None, options={"victory_centres": 20})
+    assert "France met Multiplomacy's victory condition (20 centres" in gm_count  # the GM's count (issue 44 item 5)
     standard = {**run_case(STANDARD_FALL), "winner": ["Germany"]}
     assert "The game is over: Germany has won." in render_results("zine", standard, None)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from judge.commands.archive import asks_range, history_range, summary_players
 from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Role, command, require
 from judge.commands.joining import opening_lines
-from judge.commands.shown import options_lines, press_lines
+from judge.commands.shown import ending_line, options_lines, press_lines
+from judge.game.end_rules import ending_terms
 from judge.game.settings import help_lines
 from judge.mail.pictures import animation_gif, map_files
 from judge.render import reply_results
@@ -67,6 +68,7 @@ class List(Command):
             view = ctx.games.reads.game(args[0].lower())
             lines = [f"{view.name}: {view.variant}, {view.status}, GM {view.gm}"]
             lines += [f"  {line}" for line in options_lines(view.options, view.settings)]
+            lines.append(f"  {ending_line(ending_terms(view.variant, view.options, view.settings))}")
             lines += press_lines(view.co_gms, view.observers, view.gm_reads_press)
             if view.players:
                 width = max(12, *(len(p.side) for p in view.players))

@@ -194,7 +194,26 @@ class SetOption(Command):
         told = [f"Set {c.name}={c.value}{' (rule option)' if c.rule_option else ''}." for c in settled.changed]
         if settled.no_page_password:
             told.append("No page password yet: the pages open to nobody until you set one (SET WEB PASSWORD).")
+        if settled.dropped_draws:  # the GM's to know; the players are told the rule, never whose votes there were
+            told.append(f"Draw votes dropped: {', '.join(settled.dropped_draws)}.")
+        if settled.dropped_concessions:
+            told.append(f"Concessions dropped: {', '.join(settled.dropped_concessions)}.")
         return told
+
+
+@command
+class SetCenters(Command):
+    name = "SET CENTERS"
+    usage = "SET CENTERS number"
+    example = "SET CENTERS 17   (njudge's; the same as SET victory_centres=17; 0: the map's count again)"
+    summary = "the supply centres a player needs to win, before the start or while the game runs (njudge's)"
+    role = Role.MASTER
+
+    def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
+        require(len(args) == 1, f"usage: {self.usage}")
+        (told,) = ctx.games.setup.set_by_mail(_game(ctx), [("victory_centres", args[0])]).changed
+        whose = "the map's count" if told.value == "0" else "a player needs that many supply centres to win"
+        return [f"Set {told.name}={told.value}: {whose}; everyone in a running game is told."]
 
 
 @command

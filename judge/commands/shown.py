@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.game.end_rules import EndingTerms
 from judge.game.settings import shown_pairs
 
 DEFAULT_OPTIONS = "the variant's defaults"
@@ -33,3 +34,21 @@ def press_lines(co_gms: tuple[str, ...], observers: tuple[str, ...], gm_reads: b
     else:
         lines.append("  Private press: the GM does not read press between players (press.gm_reads=off).")
     return lines
+
+
+def ending_line(terms: EndingTerms) -> str:
+    """LIST's line on how the game may end (issue 44 item 5): the victory count and whose it is, draws and
+    concessions allowed or not, the end year."""
+    if terms.victory is None:
+        victory = "won by the variant's own rule, not a count of centres"
+    else:
+        victory = (
+            f"{terms.victory} supply centres win ({'set by the GM' if terms.by_gm else 'the map' + chr(39) + 's'})"
+        )
+    parts = [
+        victory,
+        "draws allowed" if terms.draws else "no draws" + (" (draw.allowed=off)" if terms.variant_draws else ""),
+        "concessions allowed" if terms.concessions else "no concessions (concede.allowed=off)",
+        f"the game ends with {terms.end_year} (end.year)" if terms.end_year else "no end year",
+    ]
+    return "How it ends: " + "; ".join(parts) + "."

@@ -77,3 +77,14 @@ EDITION_OPTION = RuleOption(
     tuple(EDITIONS),
     DEFAULT_EDITION,
 )
+
+
+VICTORY_OPTION = RuleOption(
+    "the supply centres a side needs to win, a whole number from 1 to the board's centres (0: the map's own count; "
+    "njudge's SET CENTERS)",
+    (),
+    0,
+)
+"""Issue 44 item 5: the victory count a GM sets, shared by every variant whose victory is a count of centres, so
+that `judge adjudicate` and a game agree on it. No choices: a whole number, bounded by the board
+(`judge.engine.rules.Rules._build`)."""

@@ -17,6 +17,7 @@ from judge.engine.calendar import STANDARD_CALENDAR, Calendar
 from judge.engine.edition import DEFAULT_EDITION
 from judge.engine.edition import EDITION_OPTION as EDITION_OPTION  # named here too, where the variants read it
 from judge.engine.edition import EDITIONS as EDITIONS
+from judge.engine.edition import VICTORY_OPTION as VICTORY_OPTION
 from judge.engine.edition import Edition as Edition
 from judge.engine.edition import RuleOption as RuleOption
 from judge.engine.orders import OrderKind, Verb
@@ -109,7 +110,10 @@ class Rules:
         return f"{self.__class__.__qualname__}({fields})"
 
     variant: ClassVar[str] = "standard"
-    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION, "victory_centres": VICTORY_OPTION}
+    refused_options: ClassVar[Mapping[str, str]] = {}
+    """options other variants take that this one refuses, each with why (CW Heptadiplomacy is won by claims, not
+    by a count of centres: `victory_centres`): the refusal says so rather than calling the name unknown"""
     overrides: ClassVar[frozenset[str]] = frozenset()
     """The hooks (methods of `Rules`) this variant's module answers otherwise than standard Diplomacy: worked
     out once, when the class is made (`__init_subclass__`), by finding which class of its lineage defines each
@@ -158,6 +162,10 @@ class Rules:
 
     @classmethod
     def _build(cls, board: Board, given: dict[str, Any], calendar: Calendar) -> Rules:
+        refused = sorted(set(given) & set(cls.refused_options))
+        if refused:
+            why = "; ".join(f"{name}: {cls.refused_options[name]}" for name in refused)
+            raise RuleOptionError(f"{cls.variant} refuses the option(s) {', '.join(refused)} ({why})")
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:
             known = ", ".join(sorted(cls.OPTIONS))
@@ -165,6 +173,9 @@ class Rules:
         chosen: dict[str, Any] = {}
         for name, option in cls.OPTIONS.items():
             value = given.get(name, option.default)
+            if not option.choices:  # a whole number (victory_centres), bounded by the board below
+                chosen[name] = _whole_number(name, value)
+                continue
             if isinstance(value, str) and option.choices and isinstance(option.choices[0], str):
                 value = value.strip().lower()
             elif isinstance(value, str) and value.strip().isdigit() and int(value) in option.choices:
@@ -174,6 +185,14 @@ class Rules:
                 raise RuleOptionError(f"option {name} must be one of {choices}, not {value!r}")
             chosen[name] = value
         board = cls.shape_board(board, chosen)
+        count = chosen.get("victory_centres")
+        if count:
+            most = sum(2 if p.centre_kind != "town" else 1 for p in board.provinces.values() if p.supply_centre) // 2
+            if not 1 <= count <= most:
+                raise RuleOptionError(
+                    f"option victory_centres must be from 1 to the board's {most} centres (or 0: the map's "
+                    f"{board.victory_centres}), not {count}"
+                )
         return cls(board, EDITIONS[str(chosen.get("edition", DEFAULT_EDITION))], chosen, calendar)
 
     # --- sides: which powers one player controls -------------------------------------------------------
@@ -246,7 +265,9 @@ class Rules:
         raise RuleOptionError(f"{self.variant} has no placement phases")
 
     def victory_centres(self) -> int:
-        return self.board.victory_centres
+        """The supply centres a side needs to win: the GM's count (the `victory_centres` option, njudge's SET
+        CENTERS) where he set one, else the map's."""
+        return int(self.options.get("victory_centres") or 0) or self.board.victory_centres
 
     # --- what may stand where -------------------------------------------------------------------------
 
@@ -518,6 +539,13 @@ class Rules:
         counts its fleets); their rule modules override this.
         """
         return composition.size
+
+
+def _whole_number(name: str, value: Any) -> int:
+    """A choice-less option's value: a whole number, from a case's JSON (17) or a GM's words ("17")."""
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit())):
+        raise RuleOptionError(f"option {name} must be a whole number, not {value!r}")
+    return int(value)
 
 
 def _overridden(cls: type[Rules]) -> frozenset[str]:

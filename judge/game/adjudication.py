@@ -37,6 +37,7 @@ from judge.game.names import as_shown
 from judge.game.settings import results_style
 from judge.game.store import rules_of
 from judge.game.use_case import UseCase, audience_of, finish, next_deadline, press_readers, side_of, sides_of
+from judge.game.year_end import CENTRES, year_end
 from judge.store import Game, GameStatus, OrderSet, PhaseRecord, Player, Press, SeatStatus
 
 
@@ -70,6 +71,11 @@ class Processed:
     """powers whose players turned the map picture off (`SET PICTURES OFF`)"""
     njudge_layout: list[str] = field(default_factory=list)
     """powers whose players read the results in njudge's layout (`SET LAYOUT NJUDGE`), whatever the game's"""
+    winners: list[str] = field(default_factory=list)
+    """the powers that won where the judge's own rule ended the game and not the engine's: the leaders in centres of a
+    game at its end year (`finished` is then `judge.game.year_end.CENTRES`)"""
+    end_year: int | None = None
+    """the end year that ended the game (`end.year`), as the calendar stores it"""
 
 
 @dataclass(frozen=True)
@@ -238,9 +244,13 @@ class Adjudication(UseCase):
         game.position = after_json
         game.phase_index += 1
         finished = None
+        ended = year_end(game, rules, after)
         if outcome.winner:
             finish(game, "victory", outcome.winner, now)
             finished = "victory"
+        elif ended is not None:  # the end year's last phase, nobody having won: the leaders in centres win
+            finish(game, CENTRES, list(ended.winners), now)
+            finished = CENTRES
         played_deadline = game.deadline or now
         game.deadline = None if finished else next_deadline(game, now)
         s.flush()  # the unique (game, index) key stops a second process here
@@ -259,6 +269,8 @@ class Adjudication(UseCase):
             style=results_style(game.settings),
             pictures_off=list(game.pictures_off),
             njudge_layout=list(game.njudge_layout),
+            winners=list(ended.winners) if finished == CENTRES and ended is not None else [],
+            end_year=ended.year if finished == CENTRES and ended is not None else None,
         )
         event = PhaseProcessed(
             game=game.name,

@@ -198,6 +198,28 @@ class PressRulesChanged(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EndingRulesChanged(GameEvent):
+    """The GM changed how a running game may end (the victory count, draws or concessions allowed, the end year:
+    judge.game.end_rules): everyone in it is told, with the draw votes and concessions that no longer stand."""
+
+    kind: ClassVar[str] = "ending rules changed"
+    changed: tuple[tuple[str, str], ...] = ()
+    """each rule SET named, and its value as the GM writes it"""
+    victory: int | None = None
+    """the victory count now in force, where it changed (the map's where the GM's was cleared)"""
+    draws_dropped: bool = False
+    """draws were turned off: whatever draw votes stood are dropped (everyone is told the rule, never whose: a vote is
+    secret until the game ends, as with a rollback's)"""
+    concessions_dropped: bool = False
+    """concessions were turned off: whatever concessions stood are dropped"""
+    dropped_draws: tuple[str, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the sides whose draw votes were dropped: the GM's reply names them, no one else learns them"""
+    dropped_concessions: tuple[str, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the sides whose concessions were dropped: the GM's reply names them"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class PressPosted(GameEvent):
     kind: ClassVar[str] = "press posted"
     stored: ClassVar[bool] = False  # the press table keeps press, with who may read it

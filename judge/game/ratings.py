@@ -4,10 +4,11 @@ players, each pair's result read from the game's score.
 
 A game's score (`game_scores`): the sides among its winners share one point equally (a victory gives the winner
 the point; a draw shares it among the drawing sides, every power of a side drawing with it; a concession gives it
-to the side conceded to) and every other side scores nothing -- a side as the variant's text counts it (a Hoplite
-Major with its Minor, a CW Heptadiplomacy player's board-nations: one side, one score). A terminated game is not
-rated. The player who held a side at the end takes its score; a player who left a side before the end (resigned,
-ejected, replaced) is rated as scoring nothing in that game. A side nobody played is no one's.
+to the side conceded to; a game ended at its end year shares it among the leaders in centres) and every other side
+scores nothing -- a side as the variant's text counts it (a Hoplite Major with its Minor, a CW Heptadiplomacy
+player's board-nations: one side, one score). A terminated game is not rated. The player who held a side at the
+end takes its score; a player who left a side before the end (resigned, ejected, replaced) is rated as scoring
+nothing in that game. A side nobody played is no one's.
 
 Nothing is stored: the ratings are worked out from the finished games in the order they ended, each time they are
 read, so a game that ends counts at once and a rolled-back one (no longer finished) drops out at once.
@@ -29,7 +30,9 @@ START = 1500.0
 """every player's rating before his first rated game of a family"""
 K = 32.0
 """the most one game moves a rating (against a single opponent); spread over his opponents"""
-RATED_RESULTS = ("victory", "draw", "concession")
+RATED_RESULTS = ("victory", "draw", "concession", "centres")
+"""the results rated: "centres" is a game ended at its end year (judge.game.year_end), its leaders sharing the point
+as a draw's sides do (one leader takes it whole, as a victory)"""
 
 
 @dataclass(frozen=True)

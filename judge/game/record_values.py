@@ -80,7 +80,7 @@ class GameLine:
     how: str
     """playing, finished, resigned, ejected, replaced (the GM gave his side to another), terminated, forming"""
     result: str | None = None
-    """the game's end (victory, draw, concession, terminated), None while it runs"""
+    """the game's end (victory, draw, concession, terminated, centres: its end year), None while it runs"""
     won: bool = False
     """his side was among the winners (alone, in a draw, or conceded to)"""
 

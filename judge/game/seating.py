@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from judge.contract import position_json
 from judge.game import openings
+from judge.game.end_rules import check_refused
 from judge.game.errors import GameError
 from judge.game.events import GameStarted
 from judge.game.house_rules import PressRules
@@ -87,6 +88,7 @@ class Seating(UseCase):
                     written = isinstance(value, str)
                     rule_options[key] = read_option(key, chosen.options[key], value) if written else value
                 elif isinstance(value, str):  # a setting written at CREATE (`results.orders=njudge`)
+                    check_refused(chosen.name, key)
                     apply_setting(settings, key, value)
                 else:
                     rule_options[key] = value

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Setting:
     kind: str
-    """bool (on/off), int, number, hours (a duration: 36h, 90m, 2d), days (5d), spans (durations: 24h,6h,1h),
-    text, zone, time, weekdays, choice"""
+    """bool (on/off), int, number, year (1905, 440 BC), hours (a duration: 36h, 90m, 2d), days (5d), spans
+    (durations: 24h,6h,1h), text, zone, time, weekdays, choice"""
     description: str
     choices: tuple[str, ...] = ()
 
@@ -138,5 +138,21 @@ SETTINGS: dict[str, Setting] = {
         "the results mail's layout: the judge's own (zine, the default) or njudge's line for line (njudge), which "
         "jDip's judge import and njudge's mappers read",
         ("zine", "njudge"),
+    ),
+    # the game's own end (issue 44 item 5, piece `ending`): judge.game.year_end, judge.game.house_rules.DrawRules
+    "draw.allowed": Setting(
+        "bool",
+        "the players may end the game in a draw by SET DRAW; off: draw votes are refused, and those cast before "
+        "are dropped, the players told (default on)",
+    ),
+    "concede.allowed": Setting(
+        "bool",
+        "the players may concede the game by SET CONCEDE; off: concessions are refused, and those made before "
+        "are dropped, the players told (default on)",
+    ),
+    "end.year": Setting(
+        "year",
+        "the game ends with the last phase of this year (1905, or 440 BC), won by the player(s) holding the most "
+        "supply centres, leaders level sharing it (default none: the game runs until a victory or a draw)",
     ),
 }

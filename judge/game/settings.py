@@ -54,6 +54,14 @@ def _span(name: str, text: str, unit: str) -> int | float:
     return _whole(hours / 24 if unit == "d" else hours)
 
 
+def _year(text: str) -> int:
+    """A year as a GM writes it: `1905`, or `440 BC`, stored as the calendar stores years before Christ (-440)."""
+    found = re.fullmatch(r"(\d+)\s*(bc|ad)?", text.replace(".", "").strip())
+    if found is None:
+        raise ValueError(text)
+    return -int(found[1]) if found[2] == "bc" else int(found[1])
+
+
 def _weekday(text: str) -> int:
     """A day as written: `mon`, `monday`, or its number (0 is Monday)."""
     for number, day in enumerate(_DAY_NAMES):
@@ -71,6 +79,8 @@ def _read(name: str, setting: Setting, text: str) -> Any:
             raise SettingError(f"{name} is on or off, not {text!r}")
         if setting.kind == "int":
             return int(lowered)
+        if setting.kind == "year":
+            return None if lowered in ("none", "off") else _year(lowered)
         if setting.kind == "number":
             return float(lowered) if "." in lowered else int(lowered)
         if setting.kind in ("hours", "days"):
@@ -107,6 +117,7 @@ def _read(name: str, setting: Setting, text: str) -> Any:
 
 _KIND_WORDS = {
     "int": "a whole number",
+    "year": "a year such as 1905 or 440 BC",
     "number": "a number",
     "hours": "a length of time such as 36h, 90m or 2d",
     "spans": "lengths of time such as 24h,6h,1h",
@@ -121,7 +132,12 @@ _KIND_WORDS = {
 
 
 def read_option(name: str, option: RuleOption, text: str) -> Any:
-    """A rule option's value as written, matched against its choices: `edition=1982` is the choice "1982"."""
+    """A rule option's value as written, matched against its choices: `edition=1982` is the choice "1982"; an
+    option without choices is a whole number (`victory_centres=17`), which the rules bound."""
+    if not option.choices:
+        if text.strip().isdigit():
+            return int(text.strip())
+        raise SettingError(f"the rule option {name} is a whole number, not {text!r}")
     for choice in option.choices:
         if str(choice).lower() == text.strip().lower():
             return choice
@@ -157,7 +173,10 @@ def apply_setting(settings: dict[str, Any], name: str, text: str) -> tuple[str, 
         nested = dict(here.get(part) or {})
         here[part] = nested
         here = nested
-    here[parts[-1]] = value
+    if value is None:  # a setting cleared (`end.year=none`): its default again
+        here.pop(parts[-1], None)
+    else:
+        here[parts[-1]] = value
     return key, value
 
 
@@ -202,6 +221,22 @@ def is_unlisted(settings: dict[str, Any]) -> bool:
     return bool(settings.get("unlisted", False))
 
 
+def draws_allowed(settings: dict[str, Any]) -> bool:
+    """`draw.allowed`: the players may draw the game by vote (njudge and DPjudge games always could: on)."""
+    return bool(section(settings, "draw").get("allowed", True))
+
+
+def concessions_allowed(settings: dict[str, Any]) -> bool:
+    """`concede.allowed`: the players may concede the game (njudge's SET CONCEDE: on)."""
+    return bool(section(settings, "concede").get("allowed", True))
+
+
+def end_year(settings: dict[str, Any]) -> int | None:
+    """`end.year`: the year whose last phase ends the game by centres (judge.game.year_end); None: no such year."""
+    year = section(settings, "end").get("year")
+    return int(year) if isinstance(year, int) and not isinstance(year, bool) else None
+
+
 def is_private(settings: dict[str, Any]) -> bool:
     """`web.private`: the game's web pages are closed to whoever does not give its page password (which is not its
     join password: judge.game.web_access)."""
@@ -218,6 +253,10 @@ def shown(name: str, value: Any) -> str:
         return _shown_span(name, value, kind[0])
     if kind == "spans" and isinstance(value, list):
         return ",".join(_shown_span(name, span, "h") for span in value)
+    if kind == "year" and value is None:
+        return "none"
+    if kind == "year" and isinstance(value, int):
+        return f"{-value} BC" if value < 0 else str(value)
     if kind == "weekdays" and isinstance(value, list):
         return ",".join(_DAYS[d] if isinstance(d, int) and 0 <= d < 7 else str(d) for d in value)
     return str(value)

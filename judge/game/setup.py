@@ -15,6 +15,7 @@ from judge.engine.phase import Phase
 from judge.engine.supply import powers_to_order
 from judge.game.attendance import AbsenceError, absence_of, absences, extended_deadline, stored
 from judge.game.attendance import mode as absence_mode
+from judge.game.end_rules import RUNNING_OPTIONS, check_end_year, check_refused, ending_changed
 from judge.game.errors import GameError
 from judge.game.events import DeadlineMoved, PressRulesChanged
 from judge.game.house_rules import PressRules
@@ -42,6 +43,10 @@ class Settled:
     changed: tuple[Changed, ...]
     no_page_password: bool = False
     """the game's pages are private and no page password is set yet: they open to nobody until the GM sets one"""
+    dropped_draws: tuple[str, ...] = ()
+    """the sides whose draw votes were dropped as the GM turned draws off (his reply alone names them)"""
+    dropped_concessions: tuple[str, ...] = ()
+    """the sides whose concessions were dropped as the GM turned concessions off"""
 
 
 class Setup(UseCase):
@@ -76,27 +81,37 @@ class Setup(UseCase):
                 for key, text in pairs:
                     option = variant.options.get(key.strip().lower())
                     if option is not None:
-                        if game.status != GameStatus.FORMING:
+                        if game.status != GameStatus.FORMING and key.strip().lower() not in RUNNING_OPTIONS:
                             raise GameError(f"the rule option {key} can only be changed before {name} starts")
                         options[key.strip().lower()] = read_option(key, option, text)
                         chosen = shown_option(options[key.strip().lower()])
                         told.append(Changed(key.strip().lower(), chosen, rule_option=True))
                         continue
+                    check_refused(game.variant, key)
                     setting, value = apply_setting(settings, key, text)
                     told.append(Changed(setting, shown(setting, value)))
                 variant.rules(options)
+                check_end_year(game, settings)
             except (SettingError, ValueError) as exc:
                 raise GameError(str(exc)) from None
             if is_gunboat(settings) and not is_gunboat(game.settings) and game.status != GameStatus.FORMING:
                 raise GameError(f"{name} has started and its start named its players: gunboat is set before the start")
             before = PressRules.of(game.settings)
+            ending = ending_changed(s, game, options, settings)
             game.options = options
             game.settings = settings
             press = tuple((c.name, c.value) for c in told if c.name.startswith("press."))
             if press and game.status != GameStatus.FORMING and PressRules.of(settings) != before:
                 # the players are told the press rules, whether the GM reads their press above all: never silently
                 self.raise_event(s, game, PressRulesChanged(game=name, changed=press, audience=audience_of(game)))
-            return Settled(tuple(told), is_private(settings) and game.page_password_hash is None)
+            if ending is not None:  # the players are told how the game may end now, and what votes no longer stand
+                self.raise_event(s, game, ending)
+            return Settled(
+                tuple(told),
+                is_private(settings) and game.page_password_hash is None,
+                ending.dropped_draws if ending else (),
+                ending.dropped_concessions if ending else (),
+            )
 
     def set_comment(self, name: str, comment: str | None) -> None:
         """The GM's comment on the game (`SET COMMENT`; None clears it): the `comment` setting, as LIST shows it."""

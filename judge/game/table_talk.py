@@ -20,6 +20,7 @@ from judge.game.events import ConcessionMade, DrawVoted, GameEnded, HeldPressRel
 from judge.game.house_rules import GM_NAMES, DrawRules, HouseRuleError, PressMoment, PressRules
 from judge.game.names import as_shown
 from judge.game.orders_in import order_sets
+from judge.game.settings import concessions_allowed, draws_allowed
 from judge.game.store import position_of
 from judge.game.use_case import (
     UseCase,
@@ -163,6 +164,8 @@ class TableTalk(UseCase):
             variant = get_variant(game.variant)
             if accept and not variant.draws:
                 raise GameError(f"{variant.title} has no draws: {variant.draws_instead}")
+            if accept and not draws_allowed(game.settings):
+                raise GameError(f"{name} allows no draws (draw.allowed=off): it ends by a victory or by its GM")
             alive = surviving_powers(position_of(game))
             side = side_of(game, power)
             if not alive & set(side.powers):
@@ -209,6 +212,8 @@ class TableTalk(UseCase):
             side = side_of(game, power)
             if not alive & set(side.powers):
                 raise GameError(f"{side.label} is eliminated: only surviving powers concede")
+            if to_power is not None and not concessions_allowed(game.settings):
+                raise GameError(f"{name} allows no concessions (concede.allowed=off): it ends by a victory or a draw")
             concessions = dict(game.concessions)
             winner = side_of(game, to_power) if to_power is not None else None
             if winner is not None:

@@ -193,7 +193,8 @@ def next_deadline(game: Game, now: datetime) -> datetime | None:
 
 
 def finish(game: Game, result: str, winners: list[str], now: datetime) -> None:
-    """The game is over: `result` is victory, draw, concession or terminated."""
+    """The game is over: `result` is victory, draw, concession, terminated or centres (its end year: the leaders
+    win, judge.game.year_end)."""
     game.status = GameStatus.FINISHED
     game.result = result
     game.winners = sorted(winners)

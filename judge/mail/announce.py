@@ -9,6 +9,7 @@ from typing import Any
 
 from judge.config import Config
 from judge.engine import PhaseType
+from judge.engine.calendar import Calendar
 from judge.engine.phase import Phase
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
@@ -128,6 +129,8 @@ def _zine_mail(
         late=processed.late,
         note=processed.note,
         finished=processed.finished,
+        winners=processed.winners,
+        end_year=processed.end_year,
         press=[
             {**processed.press[i], "heading": press_heading(processed.press[i], gm, variant)} for i in visible if i >= 0
         ],
@@ -189,6 +192,8 @@ def game_over_mail(
     how: str,
     powers: list[str],
     options: dict[str, Any] | None = None,
+    *,
+    end_year: int | None = None,
 ) -> ResultsMail:
     """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE.
     Everyone reads the same text, so it is one message for all, addressed as a results mail to several people is
@@ -216,6 +221,7 @@ def game_over_mail(
         phase=phase_name(position),
         how=how,
         powers=winners,
+        last_year=Calendar.year_name(end_year) if end_year is not None else "",
         centres=centres,
         width=max([10, *(len(label) + 2 for label, _ in centres)]),
     )

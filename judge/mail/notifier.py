@@ -34,6 +34,7 @@ from judge.game.events import (
     ConcessionMade,
     DeadlineMoved,
     DrawVoted,
+    EndingRulesChanged,
     GameEnded,
     GameEvent,
     GamePaused,
@@ -56,6 +57,7 @@ from judge.game.seat_events import (
     PlayerResigned,
     PlayersRevealed,
 )
+from judge.game.year_end import CENTRES
 from judge.mail.admin_events import AdminEvent, GameWorkFailed, MailUndeliverable, MessageShunted
 from judge.mail.announce import game_over_mail, readers_mail, results_copies
 from judge.mail.compose import notice, press_heading, words
@@ -120,6 +122,7 @@ class Notifier:
             CoGmNamed: self._co_gm,
             GmHandedOver: self._handed_over,
             PressRulesChanged: self._press_rules,
+            EndingRulesChanged: self._ending_rules,
         }
 
     def handles(self, kind: type) -> bool:
@@ -242,7 +245,21 @@ class Notifier:
             list(event.audience.observers),
             co_gms=event.audience.co_gms,
         )
-        return [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
+        sent = [Outgoing(copy.message, "result", copy.raw, copy.recipients) for copy in copies]
+        processed = event.processed
+        if processed.finished == CENTRES:  # the end year ended it: the game-over mail too, with the last centres
+            mail = game_over_mail(
+                self.config,
+                event.audience.everyone(),
+                processed.game,
+                processed.outcome,
+                CENTRES,
+                processed.winners,
+                processed.options,
+                end_year=processed.end_year,
+            )
+            sent.append(Outgoing(mail.message, "result", mail.raw, mail.recipients))
+        return sent
 
     def _ended(self, event: GameEnded) -> list[Outgoing]:
         """One message for everyone in the game (they all read the same text), as a results sheet is."""
@@ -352,6 +369,17 @@ class Notifier:
 
     def _press_rules(self, event: PressRulesChanged) -> list[Outgoing]:
         return self._announce(event, event.audience, "press_rules_changed", changed=list(event.changed))
+
+    def _ending_rules(self, event: EndingRulesChanged) -> list[Outgoing]:
+        return self._announce(
+            event,
+            event.audience,
+            "ending_rules_changed",
+            changed=list(event.changed),
+            victory=event.victory,
+            draws_dropped=event.draws_dropped,
+            concessions_dropped=event.concessions_dropped,
+        )
 
     def _press(self, event: PressPosted) -> list[Outgoing]:
         sent = event.sent

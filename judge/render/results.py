@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.contract.orders import order_from_json
 from judge.contract.public import printed_in_results
+from judge.engine.calendar import Calendar
 from judge.engine.kinds import reason_from_json, reasons_from_json
 from judge.engine.order_text import NJUDGE, ZINE, render_order
 from judge.engine.phase import Phase, PhaseType
@@ -24,7 +25,7 @@ from judge.engine.supply import halves
 from judge.render.annotations import Annotated, annotate, marks_for
 from judge.render.dates import deadline_text, when_text
 from judge.render.happenings import happenings
-from judge.render.tally import Holding, by_side, holdings, sides_for
+from judge.render.tally import Holding, by_side, holdings, rules_for, side_total, sides_for, sides_holding
 from judge.value import replace
 from judge.variants import UnknownVariant, get_variant
 
@@ -161,6 +162,16 @@ class ResultSheet:
     """after an adjustment phase, each power's builds left unused (waived, ordered or not), as players write them"""
     """each player's totals, where players hold several powers by the variant's rule"""
     finished: str | None = None
+    victory: int | None = None
+    """the supply centres a side needs to win (the map's, or the GM's `victory_centres`), for a variant's own
+    words on its victory; None where the variant is not won by a count"""
+    leaders: list[str] = field(default_factory=list)
+    """the players holding the most centres when the game ended at its end year (`end.year`), by their sides'
+    labels: one wins, more share the game"""
+    last_year: str = ""
+    """the end year that ended the game, as the variant writes it ("1905", "440 BC")"""
+    leading: str = ""
+    """the leaders' count of centres, as players write it ("6", "10½")"""
     late: list[str] = field(default_factory=list)
     note: str | None = None
     press: list[dict[str, Any]] = field(default_factory=list)
@@ -289,6 +300,12 @@ def _has_line(outcome: dict[str, Any], power: str, at: str) -> bool:
     )
 
 
+def _victory(variant: str, options: dict[str, Any] | None) -> int | None:
+    """The victory count of a variant won by a count (`victory_centres`), as its rules with these options say."""
+    rules = rules_for(variant, options)
+    return rules.victory_centres() if rules is not None and "victory_centres" in rules.OPTIONS else None
+
+
 def _winner_text(winner: Any, label: Callable[[str], str]) -> str:
     """A winner as the results name it: a power, or a side with its kind of win (CW Heptadiplomacy:
     `{"side": "England", "win": "two-way"}` is "England (two-way win)")."""
@@ -339,6 +356,8 @@ def build_sheet(
     link: str | None = None,
     phase_link: str | None = None,
     brief: Brief | None = None,
+    winners: list[str] | None = None,
+    end_year: int | None = None,
 ) -> ResultSheet:
     """`style` is the game's `results.orders` and `results.names` (`judge.game.settings.results_style`); `brief`:
     a reply's sheet, shortened as `Brief` says (a results mail is never brief)."""
@@ -462,6 +481,12 @@ def build_sheet(
         waived=waived,
         happened=happenings(outcome, label, place),
         finished=finished,
+        victory=_victory(variant, options),
+        leaders=[side.label for side in sides_holding(variant, options, winners or [])],
+        last_year=Calendar.year_name(end_year) if end_year is not None else "",
+        leading=halves(
+            max((side_total(s.powers, held).centres for s in sides_holding(variant, options, winners or [])), default=0)
+        ),
         late=[label(p) for p in late or []],
         note=note,
         press=list(press or []),

@@ -11,7 +11,7 @@ from typing import Any
 
 from judge.engine.calendar import Calendar
 from judge.engine.supply import halves
-from judge.render.tally import Holding, holdings, side_total, sides_holding
+from judge.render.tally import Holding, holdings, rules_for, side_total, sides_holding
 from judge.variants import UnknownVariant, get_variant
 
 WIDTH = 78
@@ -43,6 +43,10 @@ def summary_lines(game: str, variant: str, options: dict[str, Any] | None, years
     column = max([5, *(len(n) for n in names)]) + 2
     first = max([6, *(len(year_name(y.year)) for y in years)]) + 1
     lines = [f"Supply centres held at the end of each year in {game}{', by player' if several else ''}:", ""]
+    rules = rules_for(variant, options)
+    if rules is not None and "victory_centres" in rules.OPTIONS:  # a variant won by a count (Hepta: by claims)
+        whose = "set by the GM" if (options or {}).get("victory_centres") else "the map's"
+        lines[-1:-1] = [f"Victory: {rules.victory_centres()} supply centres ({whose})."]
     if several:
         lines.append("Players: " + ", ".join(s.label for s in sides if len(s.powers) > 1) + ".")
         lines.append("")

@@ -62,6 +62,10 @@ def _standard() -> Board:
 
 class HeptaRules(Rules):
     variant = "hepta"
+    refused_options = {  # noqa: RUF012 - class-level table
+        "victory_centres": "CW Heptadiplomacy is won by claims judged after the Fall (rule 7), not by a count of "
+        "centres, so a victory count would never be read",
+    }
     OPTIONS = {  # noqa: RUF012 - class-level option table
         "edition": EDITION_OPTION,
         "module": RuleOption(

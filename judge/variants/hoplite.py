@@ -60,7 +60,7 @@ from judge.engine.refusals import (
     unit_name,
 )
 from judge.engine.resolution import Detachment
-from judge.engine.rules import EDITION_OPTION, RuleOption
+from judge.engine.rules import EDITION_OPTION, VICTORY_OPTION, RuleOption
 from judge.engine.units import Composition, Force, facts_of
 from judge.value import replace
 from judge.variants.multiplicity import Multiplicity2Rules
@@ -141,7 +141,7 @@ def _with_raises_waived(events: list[Event], raising: Mapping[str, int]) -> list
 
 class HopliteRules(Multiplicity2Rules):
     variant = "hoplite"
-    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION}
+    OPTIONS: ClassVar[dict[str, RuleOption]] = {"edition": EDITION_OPTION, "victory_centres": VICTORY_OPTION}
     unit_facts: ClassVar[tuple[str, ...]] = ("minor", "delphi")
     verbs: ClassVar[Mapping[str, Verb]] = {
         "sack": Verb(OrderKind.SACK, "unit", "SACK Delphi, or A(Del) SACK Delphi"),
@@ -665,10 +665,12 @@ class HopliteRules(Multiplicity2Rules):
 
     def winners_after_fall(self, centres: dict[str, str]) -> list[str] | None:
         """Rule 13: the first player to control more than the equivalent of 20 Cities, his Major's and Minor's
-        centres together (a Town half a City)."""
+        centres together (a Town half a City); where the GM set a count (`victory_centres`), that many Cities'
+        worth, the side's powers together still."""
         from judge.engine.supply import centre_values
 
         worth: dict[str, int] = {}
         for power, halves in centre_values(self, centres).items():
             worth[major_of(power)] = worth.get(major_of(power), 0) + halves
-        return sorted(p for p, n in worth.items() if n > VICTORY_HALVES) or None
+        need = 2 * self.victory_centres() if self.options.get("victory_centres") else VICTORY_HALVES + 1
+        return sorted(p for p, n in worth.items() if n >= need) or None

@@ -35,7 +35,7 @@ from judge.engine.phase import Phase, PhaseType
 from judge.engine.position import Outcome, Position, Result
 from judge.engine.reasons import NoConvoy, RouteBroken
 from judge.engine.refusals import AFAshore, AFOnlyAtSea, LandingCalledOff, MergeOnLand, Refusal
-from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
+from judge.engine.rules import EDITION_OPTION, VICTORY_OPTION, RuleOption, Rules
 from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
 from judge.value import replace
@@ -86,6 +86,7 @@ class MadRules(MultiplicityRules):
     }
     OPTIONS: ClassVar[dict[str, RuleOption]] = {
         "edition": EDITION_OPTION,
+        "victory_centres": VICTORY_OPTION,
         "cut_by": RuleOption(
             "several attacks on one supporting unit cut it by the sum of their strengths (each cuts by its own, "
             "rule 10) or only by the strongest",

@@ -56,7 +56,7 @@ from judge.engine.refusals import (
     SupportOfAMerger,
     unit_name,
 )
-from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
+from judge.engine.rules import EDITION_OPTION, VICTORY_OPTION, RuleOption, Rules
 from judge.engine.units import ARMY, FLEET, Composition, Force
 from judge.engine.view import MovementView
 
@@ -72,6 +72,7 @@ class MultiplicityRules(Rules):
     builds_beside_own_units = True  # home centres held by the power's own units (rule 5)
     OPTIONS: ClassVar[dict[str, RuleOption]] = {
         "edition": EDITION_OPTION,
+        "victory_centres": VICTORY_OPTION,
         "cut_choice": RuleOption(
             "which of a multiple's several supports an attack cuts: a seeded die (the GM's ruling) or the "
             "last written first (A/F rule 11); an A/F always uses A/F rule 11",
@@ -273,6 +274,7 @@ class Multiplicity2Rules(MultiplicityRules):
 
     OPTIONS: ClassVar[dict[str, RuleOption]] = {
         "edition": EDITION_OPTION,
+        "victory_centres": VICTORY_OPTION,
         "merge_part_stopped": RuleOption(
             "when a merging part counts as stopped, the others following their orders without it (rule 3): when it "
             "is dislodged, or also when it bounces head to head with a unit leaving the merge's space for its own",

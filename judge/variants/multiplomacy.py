@@ -19,7 +19,7 @@ from judge.engine.binding import Binding, bind_stacks
 from judge.engine.orders import Submitted
 from judge.engine.position import Position
 from judge.engine.resolution import Detachment
-from judge.engine.rules import EDITION_OPTION, RuleOption, Rules
+from judge.engine.rules import EDITION_OPTION, VICTORY_OPTION, RuleOption, Rules
 from judge.engine.supply import centre_values
 from judge.engine.units import Composition, Force
 from judge.engine.view import MovementView
@@ -32,6 +32,7 @@ class MultiplomacyRules(Rules):
     builds_beside_own_units = True  # any home province held at the start, occupied or not (rule 10)
     OPTIONS = {  # noqa: RUF012 - class-level option table
         "edition": EDITION_OPTION,
+        "victory_centres": VICTORY_OPTION,
         "victory_winters": RuleOption(
             "how many consecutive winters a power must end with the victory centres", (1, 2), 2
         ),

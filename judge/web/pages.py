@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from judge.data import data_path
 from judge.engine.supply import halves as half_text
+from judge.game.end_rules import ending_terms
 from judge.game.settings import shown, shown_option
 from judge.game.views import (
     GamesPage,
@@ -32,6 +33,7 @@ from judge.game.views import (
     PublicPress,
 )
 from judge.game.whois import PlayerCard
+from judge.game.year_end import CENTRES
 from judge.picture.key import Mark, key_style, marks
 from judge.picture.palette import Palette
 from judge.render import render_results
@@ -184,6 +186,7 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, openings
         site,
         "../../",
         g=game,
+        ending=ending_terms(game.variant, game.options, game.settings),
         frames=frames,
         frames_json=_json(frames),
         latest=latest,
@@ -390,13 +393,31 @@ def results_text(site: SiteInfo, game: PublicGame, phase: PublicPhase) -> str:
     if found is not None:
         return found
     text = render_results(
-        game.name, phase.outcome, phase.outcome.get("next_phase"), judge=site.code, style=style, options=game.options
+        game.name,
+        phase.outcome,
+        phase.outcome.get("next_phase"),
+        judge=site.code,
+        style=style,
+        options=game.options,
+        **_year_end(game, phase),
     )
     with _results_lock:
         _results[key] = text
         while len(_results) > _RESULTS_KEPT:
             _results.popitem(last=False)
     return text
+
+
+def _year_end(game: PublicGame, phase: PublicPhase) -> dict[str, Any]:
+    """The end a phase's results told where it was the last of a game ended at its end year (`end.year`, result
+    `centres`): the engine's outcome names the next year's phase, which the game never played."""
+    year = game.settings.get("end.year")
+    after = phase.outcome.get("next_phase") or {}
+    if game.result != CENTRES or not isinstance(year, int) or int(after.get("year", year)) <= year:
+        return {}
+    if int(phase.outcome["phase"]["year"]) > year:
+        return {}
+    return {"finished": CENTRES, "winners": list(game.winners), "end_year": year}
 
 
 def _map_now(game: PublicGame, history: PublicHistory) -> Palette:
