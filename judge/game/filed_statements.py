@@ -24,15 +24,15 @@ def signed(game: Game, statement: Statement, name: str) -> SignedStatement:
 
 
 def statements_of(s: Session, game: Game, *, before: bool | None = None) -> tuple[SignedStatement, ...]:
-    """The game's statements, the GM's last and the players' by side; `before`: only those filed before the game
-    ended (True) or after (False)."""
+    """The game's statements, the GM's last and the players' by side; `before`: only those filed by the time the
+    game ended (True) or after (False)."""
     rows = s.execute(
         select(Statement, Player.name).join(Player, Player.id == Statement.player_id).where(Statement.game_id == game.id)
     ).all()
     ended = as_utc(game.finished_at) if game.finished_at is not None else None
     found = []
     for statement, name in rows:
-        if before is not None and ended is not None and (as_utc(statement.filed_at) < ended) != before:
+        if before is not None and ended is not None and (as_utc(statement.filed_at) <= ended) != before:
             continue
         found.append(signed(game, statement, name))
     return tuple(sorted(found, key=lambda each: (each.side is None, each.side or "")))

@@ -1,0 +1,221 @@
+"""The game's own end (issue 44 item 5, second half): the GM's UNSTART of a game started by mistake, his TERMINATE
+taken back within `end.undo_hours` (UNTERMINATE, TERMINATE OFF), and each player's end-of-game statement -- DPjudge's
+"End Of Game Statements" (`pages/Rules`, NO_EOG: without it, what the players say after the end "will be
+permanently stored for future reference through the game's Webpage"). njudge has no UNSTART; DPjudge's GM returns
+a game to forming by hand (FORM) or by ROLLBACK to its first phase. Through the real mail processor on SQLite
+(`judge.testing.mail_rig`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.clock import as_utc
+from judge.game import Games
+from judge.game.ratings import all_ratings
+from judge.game.records import record_of
+from judge.store import Game, OrderSet, Player, Seat, open_database
+from judge.testing.mail_rig import Judge, start_game
+from judge.testing.tables import POWERS
+from judge.web.pages import SiteInfo, game_page
+
+GM = "SIGNON alpha MASTER gmpass\n"
+SITE = SiteInfo(judge="testjudge", address="judge@judge.test", code="TEST")
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Iterator[Judge]:
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    start_game(judge)
+    yield judge
+    db.dispose()
+
+
+def _game(judge: Judge) -> Game:
+    with judge.db.transaction() as s:
+        game = s.scalars(select(Game).where(Game.name == "alpha")).one()
+        s.expunge(game)
+        return game
+
+
+def _seats(judge: Judge) -> list[tuple[str | None, list[object], str]]:
+    with judge.db.transaction() as s:
+        rows = s.execute(select(Seat.power, Seat.preferences, Seat.status).order_by(Seat.id)).all()
+        return [(power, list(preferences), status) for power, preferences, status in rows]
+
+
+def _told(judge: Judge, address: str, subject: str, kind: str = "notice") -> list[str]:
+    return [m.get_content() for m in judge.outbound(kind=kind, to=address) if subject in str(m["Subject"])]
+
+
+def _record(judge: Judge, name: str) -> tuple[int, int, list[str]]:
+    with judge.db.transaction() as s:
+        record = record_of(s, s.scalars(select(Player).where(Player.name == name)).one())
+        return record.total.started, record.total.finished, [line.how for line in record.games]
+
+
+def _page(judge: Judge) -> str:
+    games = Games(judge.db, judge.clock)
+    return game_page(SITE, games.reads.public_game("alpha"), games.reads.public_history("alpha"))
+
+
+# --- UNSTART ------------------------------------------------------------------------------------------------------
+
+
+def test_unstart_before_the_first_phase_forms_the_game_again_with_its_players_and_their_preferences(
+    judge: Judge,
+) -> None:
+    """A game started by mistake forms again: every joined player stays, with the preferences he gave at JOIN; the
+    powers, orders and deadline go; everyone is told; START gives the powers out anew."""
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA Par - Bur")
+    with judge.db.transaction() as s:
+        assert s.scalars(select(OrderSet)).all() != []
+    reply = judge.mail("gm@example.org", GM + "UNSTART")
+    assert "alpha is forming again; its 7 player(s) stay joined" in reply, reply
+    game = _game(judge)
+    assert (game.status, game.position, game.deadline, game.phase_index) == ("forming", None, None, 0)
+    seats = _seats(judge)
+    assert len(seats) == 7 and all(power is None and status == "waiting" for power, _, status in seats)
+    assert sorted(str(preferences[0]) for _, preferences, _ in seats) == sorted(POWERS)
+    with judge.db.transaction() as s:
+        assert s.scalars(select(OrderSet)).all() == []
+    for power in POWERS:
+        (told,) = _told(judge, f"{power.lower()}@example.org", "alpha: forming again")
+        assert "7 players stay joined" in told
+    assert _told(judge, "gm@example.org", "alpha: forming again")
+    assert "forming" in judge.mail("italy@example.org", "LIST alpha")
+    assert "has started" in judge.mail("gm@example.org", GM + "START")
+    assert sorted(power for power, _, _ in _seats(judge) if power) == sorted(POWERS)
+    assert "The GM took back the start (UNSTART)" in _page(judge)
+
+
+def test_unstart_after_the_first_phase_is_refused_and_says_rollback_or_terminate(judge: Judge) -> None:
+    judge.mail("gm@example.org", GM + "PROCESS")
+    refused = judge.mail("gm@example.org", GM + "UNSTART")
+    assert "has processed a phase already" in refused and "ROLLBACK" in refused and "TERMINATE" in refused
+    assert _game(judge).status == "active"
+    assert "only a started game" in judge.mail("gm@example.org", GM + "TERMINATE\nUNSTART")
+    assert "this is a GM command" in judge.mail("france@example.org", "SIGNON alpha France francepw\nUNSTART")
+
+
+def test_an_unstarted_start_counts_in_nobodys_record(judge: Judge) -> None:
+    """The records are read from the game's events: `game unstarted` takes the start back, so the game is a forming
+    one of the player's until it starts again, and then one start, not two."""
+    assert _record(judge, "France Player")[0] == 1
+    judge.mail("gm@example.org", GM + "UNSTART")
+    assert _record(judge, "France Player") == (0, 0, ["forming"])
+    judge.mail("gm@example.org", GM + "START")
+    assert _record(judge, "France Player") == (1, 0, ["playing"])
+
+
+# --- UNTERMINATE ----------------------------------------------------------------------------------------------------
+
+
+def test_a_terminate_taken_back_within_the_window_returns_the_game_with_its_deadline_moved_on(judge: Judge) -> None:
+    deadline = as_utc(_game(judge).deadline)
+    assert deadline is not None
+    judge.mail("gm@example.org", GM + "TERMINATE")
+    assert _game(judge).status == "finished"
+    judge.clock.advance(timedelta(hours=5))
+    reply = judge.mail("gm@example.org", GM + "UNTERMINATE")
+    assert "alpha is active again" in reply and "moved on by 5 hours" in reply, reply
+    game = _game(judge)
+    assert (game.status, game.result, game.finished_at, game.ended_from) == ("active", None, None, None)
+    assert as_utc(game.deadline) == deadline + timedelta(hours=5)
+    (told,) = _told(judge, "england@example.org", "alpha: the end taken back")
+    assert "running" in told and "moved on by 5 hours" in told
+    assert _record(judge, "France Player") == (1, 0, ["playing"])  # as if never terminated
+    with judge.db.transaction() as s:
+        assert all_ratings(s) == {}
+    assert "The GM took back the termination" in _page(judge)
+
+
+def test_a_paused_game_terminated_and_taken_back_is_paused_again(judge: Judge) -> None:
+    deadline = _game(judge).deadline
+    judge.mail("gm@example.org", GM + "PAUSE\nTERMINATE")
+    judge.clock.advance(timedelta(hours=2))
+    assert "alpha is paused again" in judge.mail("gm@example.org", GM + "TERMINATE OFF")
+    game = _game(judge)
+    assert game.status == "paused" and game.deadline == deadline  # RESUME moves it on by all the time since
+
+
+def test_a_terminate_is_not_taken_back_after_the_window(judge: Judge) -> None:
+    """`end.undo_hours` (48h unless set) from the termination; after it, the refusal says when it was and why."""
+    judge.mail("gm@example.org", GM + "TERMINATE")
+    judge.clock.advance(timedelta(hours=49))
+    refused = judge.mail("gm@example.org", GM + "UNTERMINATE")
+    assert "more than 48h ago (end.undo_hours)" in refused and "can no longer be taken back" in refused
+    assert _game(judge).status == "finished"
+    assert "Set end.undo_hours=72h" in judge.mail("gm@example.org", GM + "SET end.undo_hours=72h")
+    assert "alpha is active again" in judge.mail("gm@example.org", GM + "UNTERMINATE")
+    assert "is not terminated (active)" in judge.mail("gm@example.org", GM + "UNTERMINATE")
+
+
+def test_a_game_terminated_before_it_started_forms_again(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    start_game(judge, players=POWERS[:3])
+    judge.mail("gm@example.org", GM + "TERMINATE")
+    assert "alpha is forming again" in judge.mail("gm@example.org", GM + "UNTERMINATE")
+    assert _game(judge).status == "forming"
+    assert _told(judge, f"{POWERS[0].lower()}@example.org", "alpha: the end taken back")
+    db.dispose()
+
+
+# --- statements -------------------------------------------------------------------------------------------------
+
+
+def test_a_statement_before_the_end_is_private_and_the_game_over_mail_carries_it(judge: Judge) -> None:
+    """Filed before the end, a statement is nobody's news (its writer's reply alone) until the game-over mail; one
+    filed after the end is sent to everyone at once; the game's page shows them all once the game is over."""
+    reply = judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nVive la France.\nENDPRESS")
+    assert "Your statement (France) is filed; nobody else reads it until alpha ends" in reply, reply
+    sent = len(judge.outbound())
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nVive la France!\nSIGNOFF")
+    assert [m for m in judge.outbound()[sent:] if m["Subject"] and "statement" in str(m["Subject"])] == []
+    assert "Vive la France" not in _page(judge)
+    judge.mail("gm@example.org", GM + "STATEMENT\nThanks, all.\nENDPRESS\nTERMINATE")
+    (over,) = _told(judge, "england@example.org", "alpha: the game is over", kind="result")
+    assert "End-of-game statements:" in over
+    assert "From France (France Player):\n  Vive la France!" in over and "Vive la France." not in over
+    assert "From the GM (Game Master):\n  Thanks, all." in over
+    after = judge.mail("england@example.org", "SIGNON alpha England englandpw\nSTATEMENT\nGG.")
+    assert "sent to everyone in alpha" in after
+    (posted,) = _told(judge, "italy@example.org", "alpha: an end-of-game statement")
+    assert "From England (England Player):\n  GG." in posted
+    page = _page(judge)
+    assert "End-of-game statements" in page and "Vive la France!" in page and "GG." in page
+    assert "Your statement on alpha is withdrawn" in judge.mail(
+        "england@example.org", "SIGNON alpha England englandpw\nSTATEMENT WITHDRAW"
+    )
+    assert "GG." not in _page(judge)
+
+
+def test_a_statement_needs_words_and_a_side(judge: Judge) -> None:
+    assert "the statement is empty" in judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT")
+    assert "sign on first" in judge.mail("france@example.org", "STATEMENT\nhello")
+
+
+def test_a_gunboat_statement_is_signed_by_its_side_not_its_player(tmp_path: Path) -> None:
+    """In a gunboat game that keeps its players' names after the end (DPjudge's NO_REVEAL: `reveal_at_end=off`), a
+    statement is signed by the side alone, in the mail and on the page."""
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE alpha standard joinpw")
+    judge.mail("gm@example.org", GM + "SET gunboat=on reveal_at_end=off")
+    for power in POWERS:
+        judge.mail(f"{power.lower()}@example.org", f"REGISTER {power} Player {power.lower()}pw")
+        judge.mail(f"{power.lower()}@example.org", f"JOIN alpha joinpw {power}")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nWho was I?\nENDPRESS")
+    judge.mail("gm@example.org", GM + "TERMINATE")
+    (over,) = _told(judge, "england@example.org", "alpha: the game is over", kind="result")
+    assert "From France:\n  Who was I?" in over and "France Player" not in over
+    page = _page(judge)
+    assert "Who was I?" in page and "France Player" not in page
+    db.dispose()
