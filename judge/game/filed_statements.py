@@ -26,9 +26,8 @@ def signed(game: Game, statement: Statement, name: str) -> SignedStatement:
 def statements_of(s: Session, game: Game, *, before: bool | None = None) -> tuple[SignedStatement, ...]:
     """The game's statements, the GM's last and the players' by side; `before`: only those filed by the time the
     game ended (True) or after (False)."""
-    rows = s.execute(
-        select(Statement, Player.name).join(Player, Player.id == Statement.player_id).where(Statement.game_id == game.id)
-    ).all()
+    query = select(Statement, Player.name).join(Player, Player.id == Statement.player_id)
+    rows = s.execute(query.where(Statement.game_id == game.id)).all()
     ended = as_utc(game.finished_at) if game.finished_at is not None else None
     found = []
     for statement, name in rows:

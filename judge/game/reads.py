@@ -14,8 +14,8 @@ from judge.engine import Phase
 from judge.game.anonymity import joined_names, known_as
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
-from judge.game.filed_statements import statements_of
 from judge.game.events import Audience
+from judge.game.filed_statements import statements_of
 from judge.game.house_rules import PressRules
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in

@@ -18,8 +18,11 @@ A side of several powers (a Hoplite Major and Minor, a Hepta player's board-nati
 never one per power. A side nobody plays (civil disorder from the start) is nobody's record.
 
 A game the GM unstarted (UNSTART, before its first phase: `game unstarted`) counts as never started: nothing before
-that event counts for anyone. A game is **finished** for the player who held a side when it ended (a victory, a draw, a concession; an eliminated
-side is still his); a terminated game is nobody's finish. A phase's deadline and the powers it awaited are in its
+that event counts for anyone.
+
+A game is **finished** for the player who held a side when it ended (a victory, a draw, a concession; an eliminated
+side is still his); a terminated game is nobody's finish (and one whose TERMINATE was taken back, UNTERMINATE, is
+simply not over). A phase's deadline and the powers it awaited are in its
 event (`PhaseProcessed.deadline`, `.due`); for phases processed before they were kept, every power that had to
 order is taken as awaited and orders on file as on time.
 """

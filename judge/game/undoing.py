@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session
 
 from judge.clock import as_utc
 from judge.contract import position_json
-from judge.game.deadlines import mark
 from judge.game.errors import GameError
 from judge.game.events import GameUnstarted, GameUnterminated
 from judge.game.settings import is_gunboat, reveals_at_end, section
