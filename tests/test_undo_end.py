@@ -20,6 +20,7 @@ from judge.game.ratings import all_ratings
 from judge.game.records import record_of
 from judge.store import Game, OrderSet, Player, Seat, open_database
 from judge.testing.mail_rig import Judge, start_game
+from judge.render.dates import when_text
 from judge.testing.tables import POWERS
 from judge.web.pages import SiteInfo, game_page
 
@@ -150,6 +151,8 @@ def test_a_terminate_is_not_taken_back_after_the_window(judge: Judge) -> None:
     judge.clock.advance(timedelta(hours=49))
     refused = judge.mail("gm@example.org", GM + "UNTERMINATE")
     assert "more than 48h ago (end.undo_hours)" in refused and "can no longer be taken back" in refused
+    ended = _game(judge).finished_at
+    assert ended is not None and f"(it was terminated {when_text(ended)};" in refused
     assert _game(judge).status == "finished"
     assert "Set end.undo_hours=72h" in judge.mail("gm@example.org", GM + "SET end.undo_hours=72h")
     assert "alpha is active again" in judge.mail("gm@example.org", GM + "UNTERMINATE")

@@ -4,8 +4,9 @@ the game is told by the notifier."""
 
 from __future__ import annotations
 
-from judge.commands.base import Command, MailContext, Role, command, require
+from judge.commands.base import Command, CommandError, MailContext, Role, command, require
 from judge.commands.base import signed_game as _game
+from judge.game.undoing import TooLate
 from judge.render.dates import span_text, when_text
 
 
@@ -42,7 +43,11 @@ class Unterminate(Command):
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         require(not args, f"usage: {self.usage}")
-        done = ctx.games.undoing.unterminate(_game(ctx))
+        try:
+            done = ctx.games.undoing.unterminate(_game(ctx))
+        except TooLate as late:
+            when = when_text(late.ended, late.zone)
+            raise CommandError(f"{late} (it was terminated {when}; SET end.undo_hours=... gives more time)") from None
         lines = [f"{_game(ctx)} is {done.status} again, as before its TERMINATE; everyone in it is told."]
         if done.extended_by is not None and done.deadline is not None:
             moved = span_text(done.extended_by)

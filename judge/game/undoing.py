@@ -16,7 +16,7 @@ covers it). A terminated game was never rated nor anyone's finish; taken back, i
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -41,6 +41,16 @@ day and answers it the next"""
 def undo_hours(settings: dict[str, Any]) -> float:
     """How long after a TERMINATE the GM may take it back (`end.undo_hours`)."""
     return float(section(settings, "end").get("undo_hours", UNDO_HOURS))
+
+
+class TooLate(GameError):
+    """UNTERMINATE after `end.undo_hours`: when the game was terminated and the window, for the refusal to word."""
+
+    def __init__(self, name: str, ended: datetime, window: timedelta, zone: str) -> None:
+        self.ended, self.window, self.zone = ended, window, zone
+        hours = f"{window.total_seconds() / 3600:g}h"
+        said = f"{name} was terminated more than {hours} ago (end.undo_hours): it can no longer be taken back"
+        super().__init__(said)
 
 
 class Undoing(UseCase):
@@ -89,11 +99,7 @@ class Undoing(UseCase):
             ended = as_utc(game.finished_at) or now
             window = timedelta(hours=undo_hours(game.settings))
             if now - ended > window:
-                hours = f"{window.total_seconds() / 3600:g}h"
-                raise GameError(
-                    f"{name} was terminated at {ended:%Y-%m-%d %H:%M} UTC, more than {hours} ago (end.undo_hours): "
-                    "it can no longer be taken back"
-                )
+                raise TooLate(name, ended, window, timing_from_settings(game.settings).zone)
             revealed = is_gunboat(game.settings) and reveals_at_end(game.settings) and game.position is not None
             status = game.ended_from or (GameStatus.FORMING if game.position is None else GameStatus.ACTIVE)
             game.status = status
