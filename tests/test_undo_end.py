@@ -18,9 +18,9 @@ from judge.clock import as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
 from judge.game.records import record_of
+from judge.render.dates import when_text
 from judge.store import Game, OrderSet, Player, Seat, open_database
 from judge.testing.mail_rig import Judge, start_game
-from judge.render.dates import when_text
 from judge.testing.tables import POWERS
 from judge.web.pages import SiteInfo, game_page
 
