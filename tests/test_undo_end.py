@@ -12,7 +12,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import inspect, select, text
 
 from judge.clock import as_utc
 from judge.game import Games
@@ -20,6 +21,7 @@ from judge.game.ratings import all_ratings
 from judge.game.records import record_of
 from judge.render.dates import when_text
 from judge.store import Game, OrderSet, Player, Seat, open_database
+from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import POWERS
 from judge.web.pages import SiteInfo, game_page
@@ -222,3 +224,37 @@ def test_a_gunboat_statement_is_signed_by_its_side_not_its_player(tmp_path: Path
     page = _page(judge)
     assert "Who was I?" in page and "France Player" not in page
     db.dispose()
+
+
+# --- the migration ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_0018_keeps_every_game_and_goes_back_down(backend: str, request: pytest.FixtureRequest) -> None:
+    """0018_endings up from 0017 with a terminated game stored: its status before is not known (None: UNTERMINATE
+    then goes by whether it had started), nobody has a statement; and back down to 0017."""
+    url: str = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    engine = make_engine(url)
+    with migrating(engine) as conn:
+        command.upgrade(alembic_config(conn), "0017_njudge")
+        conn.execute(
+            text("INSERT INTO players (id, address, name, password_hash, created_at) "
+                 "VALUES (1, 'anna@example.org', 'Anna', 'x', CURRENT_TIMESTAMP)")
+        )  # fmt: skip
+        conn.execute(
+            text("INSERT INTO games (name, variant, options, settings, status, result, gm_id, password_hash, seed, "
+                 "phase_index, created_at, version, absences, observers, concessions, pictures_off, njudge_layout) "
+                 "VALUES ('old', 'standard', '{}', '{}', 'finished', 'terminated', 1, 'x', 1, 0, CURRENT_TIMESTAMP, "
+                 "1, '{}', '[]', '{}', '[]', '[]')")
+        )  # fmt: skip
+        command.upgrade(alembic_config(conn), "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT name, ended_from FROM games")).one() == ("old", None)
+        assert conn.execute(text("SELECT count(*) FROM statements")).scalar_one() == 0
+    with migrating(engine) as conn:
+        command.downgrade(alembic_config(conn), "0017_njudge")
+    assert "statements" not in inspect(engine).get_table_names()
+    assert "ended_from" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT name, status FROM games")).one() == ("old", "finished")
+    engine.dispose()
