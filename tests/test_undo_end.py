@@ -15,6 +15,7 @@ import pytest
 from alembic import command
 from sqlalchemy import inspect, select, text
 
+from judge.board import load_map
 from judge.clock import as_utc
 from judge.game import Games
 from judge.game.ratings import all_ratings
@@ -258,3 +259,23 @@ def test_migration_0018_keeps_every_game_and_goes_back_down(backend: str, reques
     with engine.connect() as conn:
         assert conn.execute(text("SELECT name, status FROM games")).one() == ("old", "finished")
     engine.dispose()
+
+
+def test_a_victory_is_followed_by_the_statements_filed_before_it(judge: Judge) -> None:
+    """A victory ends with its phase's results, which carry no statement: one mail to everyone follows them with
+    every statement filed before the end (the game-over mail of the other ends carries them)."""
+    judge.mail("england@example.org", "SIGNON alpha England englandpw\nSTATEMENT\nI saw it coming.\nENDPRESS")
+    board = load_map("standard")
+    with judge.db.transaction() as s:  # France one centre short of 18, in the Fall (tests/test_lifecycle.py)
+        game = s.scalars(select(Game).where(Game.name == "alpha")).one()
+        centres = [c for c in board.supply_centres if c not in ("ven", "rom", "nap", "tun", "mun")]
+        game.position = {
+            **dict(game.position or {}),
+            "phase": {"season": "Fall", "year": 1910, "type": "Movement"},
+            "units": [{"power": "France", "unit": "A", "at": "bur"}],
+            "supply_centers": {"France": centres[:17]},
+        }
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA bur - mun")
+    assert "The game has ended (victory)" in judge.mail("gm@example.org", GM + "PROCESS")
+    (said,) = _told(judge, "italy@example.org", "alpha: end-of-game statements", kind="result")
+    assert "From England (England Player):\n  I saw it coming." in said
