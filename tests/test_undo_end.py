@@ -279,3 +279,24 @@ def test_a_victory_is_followed_by_the_statements_filed_before_it(judge: Judge) -
     assert "The game has ended (victory)" in judge.mail("gm@example.org", GM + "PROCESS")
     (said,) = _told(judge, "italy@example.org", "alpha: end-of-game statements", kind="result")
     assert "From England (England Player):\n  I saw it coming." in said
+
+
+def test_a_gunboat_game_whose_end_named_its_players_stays_named_when_taken_back(tmp_path: Path) -> None:
+    """The end of a gunboat game (`reveal_at_end`, on by default) mailed everyone who played whom: that cannot be
+    taken back, so the game goes on with `gunboat` off, and the GM and the players are told so."""
+    db = open_database(f"sqlite:///{tmp_path / 'judge.sqlite'}")
+    judge = Judge(db)
+    judge.mail("gm@example.org", "REGISTER Game Master gmpass")
+    judge.mail("gm@example.org", "CREATE alpha standard joinpw")
+    judge.mail("gm@example.org", GM + "SET gunboat=on")
+    for power in POWERS:
+        judge.mail(f"{power.lower()}@example.org", f"REGISTER {power} Player {power.lower()}pw")
+        judge.mail(f"{power.lower()}@example.org", f"JOIN alpha joinpw {power}")
+    judge.mail("gm@example.org", GM + "TERMINATE")
+    assert _told(judge, "italy@example.org", "alpha: who played whom")
+    reply = judge.mail("gm@example.org", GM + "UNTERMINATE")
+    assert "stay named (gunboat is off)" in reply
+    (told,) = _told(judge, "italy@example.org", "alpha: the end taken back")
+    assert "Who plays whom was made known at the termination, and stays known." in told
+    assert _game(judge).settings.get("gunboat") is False
+    db.dispose()
