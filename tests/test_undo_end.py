@@ -21,7 +21,7 @@ from judge.game import Games
 from judge.game.ratings import all_ratings
 from judge.game.records import record_of
 from judge.render.dates import when_text
-from judge.store import Game, OrderSet, Player, Seat, open_database
+from judge.store import Game, OrderSet, Player, Seat, Statement, open_database
 from judge.store.db import alembic_config, make_engine, migrating
 from judge.testing.mail_rig import Judge, start_game
 from judge.testing.tables import POWERS
@@ -76,7 +76,7 @@ def test_unstart_before_the_first_phase_forms_the_game_again_with_its_players_an
 ) -> None:
     """A game started by mistake forms again: every joined player stays, with the preferences he gave at JOIN; the
     powers, orders and deadline go; everyone is told; START gives the powers out anew."""
-    judge.mail("france@example.org", "SIGNON alpha France francepw\nA Par - Bur")
+    judge.mail("france@example.org", "SIGNON alpha France francepw\nA Par - Bur\nSTATEMENT\nToo soon.")
     with judge.db.transaction() as s:
         assert s.scalars(select(OrderSet)).all() != []
     reply = judge.mail("gm@example.org", GM + "UNSTART")
@@ -87,7 +87,7 @@ def test_unstart_before_the_first_phase_forms_the_game_again_with_its_players_an
     assert len(seats) == 7 and all(power is None and status == "waiting" for power, _, status in seats)
     assert sorted(str(preferences[0]) for _, preferences, _ in seats) == sorted(POWERS)
     with judge.db.transaction() as s:
-        assert s.scalars(select(OrderSet)).all() == []
+        assert s.scalars(select(OrderSet)).all() == [] and s.scalars(select(Statement)).all() == []
     for power in POWERS:
         (told,) = _told(judge, f"{power.lower()}@example.org", "alpha: forming again")
         assert "7 players stay joined" in told

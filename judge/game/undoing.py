@@ -7,8 +7,8 @@ UNSTART is taken only before the game's first phase is processed: after it, a ph
 orders adjudicated, which ROLLBACK (to the first phase) or TERMINATE undo honestly. The joined players stay joined
 with the preferences they gave; what the start made is gone: the powers they were given (a player of several powers
 keeps one place), the places nobody took (civil disorder), the position, the orders and draw votes, the deadline,
-the judge's marks. Its `game unstarted` event tells the players' records that the start does not count
-(`judge.game.records`).
+the judge's marks, the end-of-game statements filed on it. Its `game unstarted` event tells the players' records
+that the start does not count (`judge.game.records`).
 
 UNTERMINATE returns a terminated game to the status it had (`Game.ended_from`), with its deadline moved on by the
 time it lay terminated (a paused game keeps its deadline: RESUME moves it on by the time since the pause, which
@@ -30,7 +30,17 @@ from judge.game.settings import is_gunboat, reveals_at_end, section
 from judge.game.table_talk import release_held_press
 from judge.game.timing import timing_from_settings
 from judge.game.use_case import UseCase, audience_of
-from judge.store import DrawVote, Game, GameStatus, LaterOrderSet, Marks, OrderSet, PhaseRecord, SeatStatus
+from judge.store import (
+    DrawVote,
+    Game,
+    GameStatus,
+    LaterOrderSet,
+    Marks,
+    OrderSet,
+    PhaseRecord,
+    SeatStatus,
+    Statement,
+)
 from judge.variants import get_variant
 
 UNDO_HOURS = 48.0
@@ -68,7 +78,7 @@ class Undoing(UseCase):
                 )
             audience = audience_of(game)
             release_held_press(self, s, game)  # the results they waited for will never come
-            for table in (OrderSet, LaterOrderSet, DrawVote):
+            for table in (OrderSet, LaterOrderSet, DrawVote, Statement):  # a statement too: on a start undone
                 s.execute(delete(table).where(table.game_id == game.id))
             _unseat(s, game)
             variant = get_variant(game.variant)
