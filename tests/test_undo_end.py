@@ -137,6 +137,12 @@ def test_a_terminate_taken_back_within_the_window_returns_the_game_with_its_dead
     with judge.db.transaction() as s:
         assert all_ratings(s) == {}
     assert "The GM took back the termination" in _page(judge)
+    for power in POWERS:  # and it ends otherwise: a draw, finished by all and rated
+        judge.mail(f"{power.lower()}@example.org", f"SIGNON alpha {power} {power.lower()}pw\nSET DRAW")
+    assert (_game(judge).status, _game(judge).result) == ("finished", "draw")
+    assert _record(judge, "France Player") == (1, 1, ["finished"])
+    with judge.db.transaction() as s:
+        assert {rating.games for rating in all_ratings(s)["standard"].values()} == {1}
 
 
 def test_a_paused_game_terminated_and_taken_back_is_paused_again(judge: Judge) -> None:
@@ -182,13 +188,14 @@ def test_a_statement_before_the_end_is_private_and_the_game_over_mail_carries_it
     reply = judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nVive la France.\nENDPRESS")
     assert "Your statement (France) is filed; nobody else reads it until alpha ends" in reply, reply
     sent = len(judge.outbound())
-    judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nVive la France!\nSIGNOFF")
+    changed = judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT\nVive la France!\nSIGNOFF")
+    assert "Your statement (France) is changed" in changed and "> SIGNOFF" in changed  # SIGNOFF ends it, and is read
     assert [m for m in judge.outbound()[sent:] if m["Subject"] and "statement" in str(m["Subject"])] == []
     assert "Vive la France" not in _page(judge)
     judge.mail("gm@example.org", GM + "STATEMENT\nThanks, all.\nENDPRESS\nTERMINATE")
     (over,) = _told(judge, "england@example.org", "alpha: the game is over", kind="result")
     assert "End-of-game statements:" in over
-    assert "From France (France Player):\n  Vive la France!" in over and "Vive la France." not in over
+    assert "From France (France Player):\n  Vive la France!\n\n" in over and "Vive la France." not in over
     assert "From the GM (Game Master):\n  Thanks, all." in over
     after = judge.mail("england@example.org", "SIGNON alpha England englandpw\nSTATEMENT\nGG.")
     assert "sent to everyone in alpha" in after
