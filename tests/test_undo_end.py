@@ -212,6 +212,11 @@ def test_a_statement_before_the_end_is_private_and_the_game_over_mail_carries_it
 def test_a_statement_needs_words_and_a_side(judge: Judge) -> None:
     assert "the statement is empty" in judge.mail("france@example.org", "SIGNON alpha France francepw\nSTATEMENT")
     assert "sign on first" in judge.mail("france@example.org", "STATEMENT\nhello")
+    long = "SIGNON alpha France francepw\nSTATEMENT\n" + "\n".join(f"line {n}" for n in range(101))
+    assert "a statement is at most 100 lines; this one has 101" in judge.mail("france@example.org", long)
+    assert "You have filed no statement" in judge.mail(
+        "france@example.org", "SIGNON alpha France francepw\nSTATEMENT WITHDRAW"
+    )
 
 
 def test_a_gunboat_statement_is_signed_by_its_side_not_its_player(tmp_path: Path) -> None:

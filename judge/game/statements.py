@@ -43,8 +43,9 @@ class Statements(UseCase):
         text = "\n".join(lines).strip("\n")
         if not text.strip():
             raise GameError("the statement is empty: write it on the lines after STATEMENT, up to ENDPRESS")
-        if len(text.split("\n")) > MOST_LINES:
-            raise GameError(f"a statement is at most {MOST_LINES} lines; this one has {len(text.splitlines())}")
+        count = len(text.split("\n"))
+        if count > MOST_LINES:
+            raise GameError(f"a statement is at most {MOST_LINES} lines; this one has {count}")
         with self.store.write() as s:
             game = self.store.lock(s, name)
             player, side = self._writer(s, game, address, master)

@@ -40,7 +40,9 @@ class UseCase:
     def raise_event(self, s: Session, game: Game | Snapshot, event: GameEvent, phase: int | None = None) -> None:
         """Say what happened: for the notifier, and kept with the game where a later reader needs it, under the
         phase it happened in (`phase`: when that is not the phase the game is in now). The event is told its
-        game's variant, whose own templates word its notices where it has them."""
+        game's variant, whose own templates word its notices where it has them. The end of a game makes the
+        players' end-of-game statements public (`judge.game.statements`): the game-over mail (`GameEnded`) carries
+        them, and a victory's results are followed by them (`StatementsPublished`)."""
         if not event.variant:
             event = replace(event, variant=game.variant)
         if isinstance(event, GameEnded) and isinstance(game, Game) and event.started:
