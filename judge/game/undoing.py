@@ -6,9 +6,9 @@ forming. Here each is one command with its own limits, said in its refusal.
 UNSTART is taken only before the game's first phase is processed: after it, a phase's results were mailed and
 orders adjudicated, which ROLLBACK (to the first phase) or TERMINATE undo honestly. The joined players stay joined
 with the preferences they gave; what the start made is gone: the powers they were given (a player of several powers
-keeps one place), the places nobody took (civil disorder), the position, the orders and draw votes, the deadline,
-the judge's marks, the end-of-game statements filed on it. Its `game unstarted` event tells the players' records
-that the start does not count (`judge.game.records`).
+keeps one place), the places nobody took (civil disorder), the position, the orders, draw votes and wishes to take
+an open place, the deadline, the judge's marks, the end-of-game statements filed on it. Its `game unstarted` event
+tells the players' records that the start does not count (`judge.game.records`).
 
 UNTERMINATE returns a terminated game to the status it had (`Game.ended_from`), with its deadline moved on by the
 time it lay terminated (a paused game keeps its deadline: RESUME moves it on by the time since the pause, which
@@ -34,6 +34,7 @@ from judge.store import (
     DrawVote,
     Game,
     GameStatus,
+    JoinRequest,
     LaterOrderSet,
     Marks,
     OrderSet,
@@ -80,6 +81,8 @@ class Undoing(UseCase):
             release_held_press(self, s, game)  # the results they waited for will never come
             for table in (OrderSet, LaterOrderSet, DrawVote, Statement):  # a statement too: on a start undone
                 s.execute(delete(table).where(table.game_id == game.id))
+            # a wish to take an open place (TAKEOVER) names a side the start made; a wish to join stands
+            s.execute(delete(JoinRequest).where(JoinRequest.game_id == game.id, JoinRequest.side.is_not(None)))
             _unseat(s, game)
             variant = get_variant(game.variant)
             if game.position == position_json(variant.name, variant.starting_position()):
