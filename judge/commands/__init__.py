@@ -5,6 +5,6 @@ from judge.commands.base import REGISTRY, Command, CommandError, MailContext, Ro
 from judge.commands.interpreter import answer_mail, interpret
 
 # the modules register their commands when imported
-from judge.commands import account, info, joining, master, player  # noqa: F401  isort: skip
+from judge.commands import account, ending, info, joining, master, player  # noqa: F401  isort: skip
 
 __all__ = ["REGISTRY", "Command", "CommandError", "MailContext", "Role", "answer_mail", "interpret"]

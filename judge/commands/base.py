@@ -102,6 +102,8 @@ class Command:
     secrets_from: ClassVar[int | None] = None
     takes_body: ClassVar[bool] = False
     """the lines after it, up to ENDPRESS, belong to it"""
+    body_ends: ClassVar[tuple[str, ...]] = ()
+    """other lines that end its body, and are then read as commands themselves (STATEMENT's SIGNOFF)"""
 
     def run(self, ctx: MailContext, args: list[str], body: list[str]) -> list[str]:
         raise NotImplementedError

@@ -85,10 +85,12 @@ def interpret(ctx: MailContext, lines: list[str]) -> None:
         cls, args = found
         body: list[str] = []
         if cls.takes_body:
-            while i < len(lines) and lines[i].strip().upper() != END_BODY:
+            ends = (END_BODY, *cls.body_ends)
+            while i < len(lines) and lines[i].strip().upper() not in ends:
                 body.append(lines[i].rstrip())
                 i += 1
-            i += 1  # the ENDPRESS line
+            if i >= len(lines) or lines[i].strip().upper() == END_BODY:
+                i += 1  # the ENDPRESS line; a SIGNOFF that ends a body (`body_ends`) is read as itself
         run_command(ctx, line, cls.name, args, body)
     flush_orders(ctx)
 

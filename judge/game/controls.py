@@ -222,6 +222,7 @@ class Controls(UseCase):
             game = self.store.lock(s, name)
             if game.status == GameStatus.FINISHED:
                 raise GameError(f"{name} is already over ({game.result})")
+            game.ended_from = game.status  # UNTERMINATE returns it there (judge.game.undoing)
             finish(game, "terminated", [], self.clock.now())
             release_held_press(self, s, game)
             joined = {

@@ -267,6 +267,9 @@ class GameEnded(GameEvent):
     audience: Audience = field(metadata=PRIVATE, repr=False)
     options: dict[str, Any] = field(default_factory=dict, metadata=PRIVATE, repr=False)
     """the game's rule options: its sides, by which the last centres are counted"""
+    statements: tuple[SignedStatement, ...] = field(default=(), metadata=PRIVATE, repr=False)
+    """the end-of-game statements filed before the end, kept private until now: the game-over mail carries them
+    (set by `UseCase.raise_event`, `judge.game.statements.at_the_end`); the statements table keeps them"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,3 +287,69 @@ class OrdersFromAnotherAddress(GameEvent):
     active in the game could tell him who plays another power (issue 44 item 1)"""
     submission: Submission = field(metadata=PRIVATE, repr=False)
     """what became of the orders, which the player is told as the sender was"""
+
+
+# --- the game's own end taken back, and what its players say of it (issue 44 item 5) ---------------------------
+
+
+@dataclass(frozen=True)
+class SignedStatement:
+    """An end-of-game statement as everyone may read it: by whom (the side, the player's name where the game names
+    its players; the GM's where `side` is None) and its lines as written."""
+
+    side: str | None
+    """the side the player held, as lists name it; None: the GM's statement"""
+    player: str | None
+    """the player's name as others may read it; None while the game hides who played whom (gunboat)"""
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameUnstarted(GameEvent):
+    """The GM's UNSTART: a game started by mistake forms again, before any phase was processed. Its joined players
+    stay joined with their preferences; the powers are given out anew at the next start."""
+
+    kind: ClassVar[str] = "game unstarted"
+    players: int = 0
+    """how many players stay joined"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameUnterminated(GameEvent):
+    """The GM took his TERMINATE back within `end.undo_hours`: the game is as it was before (forming, active or
+    paused), its deadline moved on by the time it lay terminated."""
+
+    kind: ClassVar[str] = "game unterminated"
+    status: str = "active"
+    deadline: datetime | None = None
+    extended_by: timedelta | None = None
+    """how long it lay terminated, added to its deadline; None where the deadline was not moved (none ran, or the
+    game was paused: RESUME moves it on by the time since the pause)"""
+    zone: str = "UTC"
+    revealed: bool = False
+    """a gunboat game whose end named its players: they stay named (its `gunboat` setting turned off)"""
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatementFiled(GameEvent):
+    """An end-of-game statement filed (or changed) after the end: posted to everyone in the game, as DPjudge posted
+    the broadcasts sent after the end. One filed before the end is nobody's news until the game-over mail."""
+
+    kind: ClassVar[str] = "statement filed"
+    stored: ClassVar[bool] = False  # the statements table keeps it
+    statement: SignedStatement = field(metadata=PRIVATE, repr=False)
+    changed: bool = False
+    audience: Audience = field(metadata=PRIVATE, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatementsPublished(GameEvent):
+    """The statements filed before a game that ended with its phase's results (a victory): sent to everyone right
+    after the results, as the game-over mail carries them for the other ends."""
+
+    kind: ClassVar[str] = "statements published"
+    stored: ClassVar[bool] = False
+    statements: tuple[SignedStatement, ...] = field(metadata=PRIVATE, repr=False)
+    audience: Audience = field(metadata=PRIVATE, repr=False)

@@ -27,8 +27,10 @@ from judge.game.orders import Orders
 from judge.game.reads import Reads
 from judge.game.seating import Seating
 from judge.game.setup import Setup
+from judge.game.statements import Statements
 from judge.game.store import GameStore
 from judge.game.table_talk import TableTalk
+from judge.game.undoing import Undoing
 from judge.game.web_access import WebAccess
 from judge.game.whois import Whois
 from judge.store import Database
@@ -62,6 +64,8 @@ class Games:
         self.whois = Whois(*parts)
         self.on_file = OnFileOrders(*parts)
         self.archives = Archives(*parts)
+        self.undoing = Undoing(*parts)
+        self.statements = Statements(*parts)
 
     def bound(self, session: Session) -> Games:
         """The same use cases working inside the caller's transaction (the mail processor handles a whole mail in

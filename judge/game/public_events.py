@@ -22,6 +22,8 @@ SHOWN_EVENTS = (
     "player resigned",
     "player replaced",
     "game ended",
+    "game unstarted",
+    "game unterminated",
 )
 """the stored events a game's page lists (`GameEvent.kind`): what every player of the game was told"""
 

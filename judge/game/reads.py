@@ -15,6 +15,7 @@ from judge.game.anonymity import joined_names, known_as
 from judge.game.attendance import Absence, absences
 from judge.game.errors import GameError
 from judge.game.events import Audience
+from judge.game.filed_statements import statements_of
 from judge.game.house_rules import PressRules
 from judge.game.names import as_shown, shown_name
 from judge.game.orders_in import order_sets, sides_in
@@ -47,6 +48,7 @@ from judge.store import (
     Press,
     Seat,
     SeatStatus,
+    Statement,
 )
 
 
@@ -245,7 +247,8 @@ class Reads(UseCase):
             rows = s.scalars(select(Press).where(Press.game_id == game.id, TO_EVERYBODY).order_by(Press.id))
             press = tuple(PublicPress(row.phase_index, _public_sender(row), row.body, row.created_at) for row in rows)
             events = public_events(s, game, phases)
-            return PublicHistory(phases, press, tuple(centres), events)
+            over = game.status == GameStatus.FINISHED  # statements are private until the end
+            return PublicHistory(phases, press, tuple(centres), events, statements_of(s, game) if over else ())
 
     def history_stamp(self, name: str) -> str:
         """A cheap value that changes whenever `public_history` would (a phase processed or rolled back, the game
@@ -267,7 +270,16 @@ class Reads(UseCase):
                     GameEventRecord.game_id == game.id
                 )
             ).one()
-            counts = (*phases, *press, *events)
+            said: tuple[object, ...] = ()
+            if game.status == GameStatus.FINISHED:  # statements are public once the game is over, never before
+                said = tuple(
+                    s.execute(
+                        select(func.count(Statement.id), func.max(Statement.filed_at)).where(
+                            Statement.game_id == game.id
+                        )
+                    ).one()
+                )
+            counts = (*phases, *press, *events, *said)
             return ":".join(str(each) for each in (game.status, game.phase_index, *counts))
 
 

@@ -17,8 +17,12 @@ then:
 A side of several powers (a Hoplite Major and Minor, a Hepta player's board-nations) is one phase of its player's,
 never one per power. A side nobody plays (civil disorder from the start) is nobody's record.
 
+A game the GM unstarted (UNSTART, before its first phase: `game unstarted`) counts as never started: nothing before
+that event counts for anyone.
+
 A game is **finished** for the player who held a side when it ended (a victory, a draw, a concession; an eliminated
-side is still his); a terminated game is nobody's finish. A phase's deadline and the powers it awaited are in its
+side is still his); a terminated game is nobody's finish (and one whose TERMINATE was taken back, UNTERMINATE, is
+simply not over). A phase's deadline and the powers it awaited are in its
 event (`PhaseProcessed.deadline`, `.due`); for phases processed before they were kept, every power that had to
 order is taken as awaited and orders on file as on time.
 """
@@ -46,7 +50,8 @@ from judge.game.use_case import sides_of
 from judge.store import Game, GameEventRecord, GameStatus, OrderSet, PhaseRecord, Player
 from judge.variants import Side
 
-WALKED = ("game started", "player replaced", "player resigned", "player ejected", "phase processed", "game ended")
+WALKED = ("game started", "player replaced", "player resigned", "player ejected", "phase processed", "game ended",
+          "game unstarted")  # fmt: skip
 """the stored events a game's records are read from"""
 
 DEFAULT_ABANDON_AFTER = 3
@@ -196,6 +201,12 @@ def read_game(s: Session, game: Game, names: Mapping[str, int], *, phases: bool 
                 _finish(walk)
         elif event.kind == "game ended" and data.get("how") != "terminated" and started:
             _finish(walk)
+        elif event.kind == "game unstarted":  # the GM's UNSTART: the start (and all since) counts for nobody
+            walk = GameWalk(sides=walk.sides)
+            in_a_row.clear()
+            abandoned.clear()
+            last_side.clear()
+            started = False
     for player in abandoned:
         walk.of(player).abandoned += 1
     winners = set(game.winners or ())

@@ -132,6 +132,12 @@ SETTINGS: dict[str, Setting] = {
         "number",
         "the most civil-disorder ratio (phases missed over games started and taken over) a player may JOIN with",
     ),
+    # the game's own end taken back (issue 44 item 5, piece undo): judge.game.undoing
+    "end.undo_hours": Setting(
+        "hours",
+        "how long after a TERMINATE the GM may take it back with UNTERMINATE (TERMINATE OFF); the game returns to "
+        "the status it had, its deadline moved on by the time it lay terminated (default 48h)",
+    ),
     # piece njudge (issue 45): njudge's results layout, line for line, for the tools that read njudge's mails
     "results.layout": Setting(
         "choice",

@@ -18,7 +18,8 @@ from judge.engine.supply import powers_to_order
 from judge.game.anonymity import known_as, names_hidden
 from judge.game.attendance import extended_deadline
 from judge.game.errors import GameError
-from judge.game.events import Audience, GameEnded, GameEvent, PhaseProcessed, SeatLine
+from judge.game.events import Audience, GameEnded, GameEvent, PhaseProcessed, SeatLine, StatementsPublished
+from judge.game.filed_statements import statements_of
 from judge.game.names import shown_name
 from judge.game.seat_events import PlayersRevealed
 from judge.game.settings import is_gunboat
@@ -39,9 +40,13 @@ class UseCase:
     def raise_event(self, s: Session, game: Game | Snapshot, event: GameEvent, phase: int | None = None) -> None:
         """Say what happened: for the notifier, and kept with the game where a later reader needs it, under the
         phase it happened in (`phase`: when that is not the phase the game is in now). The event is told its
-        game's variant, whose own templates word its notices where it has them."""
+        game's variant, whose own templates word its notices where it has them. The end of a game makes the
+        players' end-of-game statements public (`judge.game.statements`): the game-over mail (`GameEnded`) carries
+        them, and a victory's results are followed by them (`StatementsPublished`)."""
         if not event.variant:
             event = replace(event, variant=game.variant)
+        if isinstance(event, GameEnded) and isinstance(game, Game) and event.started:
+            event = replace(event, statements=statements_of(s, game, before=True))  # kept private until now
         self.events.append(event)
         if event.stored:
             index = game.phase_index if phase is None else phase
@@ -51,6 +56,11 @@ class UseCase:
         if isinstance(game, Game) and _ends_a_gunboat_game(game, event):
             revealed = PlayersRevealed(game=game.name, seats=seat_lines(game), audience=audience_of(game))
             self.raise_event(s, game, revealed)
+        if isinstance(game, Game) and isinstance(event, PhaseProcessed) and event.finished:
+            filed = statements_of(s, game, before=True)  # a victory's results carry no statement: they follow them
+            if filed:
+                self.raise_event(s, game, StatementsPublished(game=game.name, statements=filed,
+                                                              audience=audience_of(game)))  # fmt: skip
 
 
 def _ends_a_gunboat_game(game: Game, event: GameEvent) -> bool:

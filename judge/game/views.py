@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from judge.game.events import SignedStatement
+
 
 @dataclass(frozen=True)
 class GameListing:
@@ -271,6 +273,8 @@ class PublicHistory:
     """as `Reads.centre_history` gives them, read with the phases"""
     events: tuple[PublicEvent, ...] = ()
     """what happened to the game beside its phases, in order (`Reads.public_events`)"""
+    statements: tuple[SignedStatement, ...] = ()
+    """the players' end-of-game statements, once the game is over (none before: they are private until then)"""
 
 
 @dataclass(frozen=True)

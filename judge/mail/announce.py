@@ -13,6 +13,7 @@ from judge.engine.calendar import Calendar
 from judge.engine.phase import Phase
 from judge.engine.supply import halves
 from judge.game.adjudication import Processed
+from judge.game.events import SignedStatement
 from judge.game.use_case import phase_name
 from judge.mail.compose import notice, press_heading, words
 from judge.mail.pictures import map_part
@@ -194,8 +195,10 @@ def game_over_mail(
     options: dict[str, Any] | None = None,
     *,
     end_year: int | None = None,
+    statements: tuple[SignedStatement, ...] = (),
 ) -> ResultsMail:
     """The end of a game that no phase's results announce: a draw by vote, a concession, the GM's TERMINATE.
+    `statements`: the players' end-of-game statements filed before the end, which it makes public.
     Everyone reads the same text, so it is one message for all, addressed as a results mail to several people is
     (`readers_mail`). The winners and the last centres are each player's side's, named and counted as every table
     names and counts them (issue 40)."""
@@ -224,6 +227,7 @@ def game_over_mail(
         last_year=Calendar.year_name(end_year) if end_year is not None else "",
         centres=centres,
         width=max([10, *(len(label) + 2 for label, _ in centres)]),
+        statements=list(statements),
     )
     return readers_mail(config, addresses, game, said.subject, said.text)
 

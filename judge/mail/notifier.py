@@ -41,11 +41,15 @@ from judge.game.events import (
     GameResumed,
     GameRolledBack,
     GameStarted,
+    GameUnstarted,
+    GameUnterminated,
     HeldPressReleased,
     OrdersFromAnotherAddress,
     PhaseProcessed,
     PressPosted,
     PressRulesChanged,
+    StatementFiled,
+    StatementsPublished,
 )
 from judge.game.seat_events import (
     CoGmNamed,
@@ -123,6 +127,10 @@ class Notifier:
             GmHandedOver: self._handed_over,
             PressRulesChanged: self._press_rules,
             EndingRulesChanged: self._ending_rules,
+            GameUnstarted: self._unstarted,
+            GameUnterminated: self._unterminated,
+            StatementFiled: self._statement,
+            StatementsPublished: self._statements,
         }
 
     def handles(self, kind: type) -> bool:
@@ -268,9 +276,33 @@ class Notifier:
             said = words("game_terminated", event.variant, judge=self.config.judge_code, game=event.game)
             mail = readers_mail(self.config, readers, event.game, said.subject, said.text)
             return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
-        mail = game_over_mail(
-            self.config, readers, event.game, event.position, event.how, list(event.winners), event.options
-        )
+        mail = game_over_mail(self.config, readers, event.game, event.position, event.how, list(event.winners),
+                              event.options, statements=event.statements)  # fmt: skip
+        return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
+
+    # --- the end taken back, the players' statements (issue 44 item 5) ------------------------------------------
+
+    def _unstarted(self, event: GameUnstarted) -> list[Outgoing]:
+        return self._announce(event, event.audience, "game_unstarted", players=event.players)
+
+    def _unterminated(self, event: GameUnterminated) -> list[Outgoing]:
+        when = when_text(event.deadline, event.zone) if event.deadline else None
+        extended = span_text(event.extended_by) if event.extended_by else None
+        return self._announce(event, event.audience, "game_unterminated", status=event.status, when=when,
+                              extended_by=extended, revealed=event.revealed)  # fmt: skip
+
+    def _statement(self, event: StatementFiled) -> list[Outgoing]:
+        """A statement filed after the end: one message for everyone in the game, as the game-over mail was."""
+        said = words("statement_filed", event.variant, judge=self.config.judge_code, game=event.game,
+                     statements=[event.statement], changed=event.changed)  # fmt: skip
+        mail = readers_mail(self.config, event.audience.everyone(), event.game, said.subject, said.text)
+        return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
+
+    def _statements(self, event: StatementsPublished) -> list[Outgoing]:
+        """The statements filed before a victory, after its results: one message for everyone in the game."""
+        said = words("statements_published", event.variant, judge=self.config.judge_code, game=event.game,
+                     statements=list(event.statements))  # fmt: skip
+        mail = readers_mail(self.config, event.audience.everyone(), event.game, said.subject, said.text)
         return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
 
     # --- the GM's controls -------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from judge.store.models import (
     Seat,
     SeatStatus,
     SiteKey,
+    Statement,
 )
 
 __all__ = [
@@ -52,5 +53,6 @@ __all__ = [
     "Seat",
     "SeatStatus",
     "SiteKey",
+    "Statement",
     "open_database",
 ]

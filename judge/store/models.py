@@ -190,6 +190,9 @@ class Game(Base):
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     version: Mapped[int] = mapped_column(default=1)
+    ended_from: Mapped[str | None] = mapped_column(String(16), default=None)
+    """the status a terminated game had when TERMINATE ended it (forming, active, paused): UNTERMINATE returns it
+    there (issue 44 item 5); None in every other game"""
     marks: Mapped[Marks] = composite(
         mapped_column("reminded_phase", Integer, nullable=True, default=None),
         mapped_column("late_phase", Integer, nullable=True, default=None),
@@ -358,6 +361,23 @@ class Press(Base):
     observer: Mapped[str | None] = mapped_column(String(320), default=None)
     """the address of the observer who sent it (`press.observers`); None for a power's or the GM's"""
     created_at: Mapped[datetime]
+
+
+class Statement(Base):
+    """A player's end-of-game statement (DPjudge's "End Of Game Statements", issue 44 item 5): one for each player
+    (and the GM) and game, changed by filing it again. Kept private until the game ends; then in the game-over mail
+    and on the game's page."""
+
+    __tablename__ = "statements"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    side: Mapped[str | None] = mapped_column(String(120), default=None)
+    """the side the player held when he filed it, as lists name it (`Sparta + Elatea`); None: the GM's"""
+    text: Mapped[str] = mapped_column(Text)
+    filed_at: Mapped[datetime]
 
 
 class DrawVote(Base):

@@ -197,6 +197,7 @@ def game_page(site: SiteInfo, game: PublicGame, history: PublicHistory, openings
         key_style=key_style(),
         press=[_press_line(game, history, p) for p in history.press],
         events=[_event_line(game, history, e) for e in history.events],
+        statements=list(history.statements),
         address=site.address,
         openings=[o for o in openings if o.why != "forming"],
     )
@@ -353,6 +354,8 @@ def event_text(event: PublicEvent) -> Markup:
         "player ejected": Markup("The GM ejected the player of {}.").format(event.side),
         "player resigned": Markup("The player of {} resigned.").format(event.side),
         "player replaced": Markup("<bdi>{}</bdi> took over {}.").format(event.player, event.side),
+        "game unstarted": Markup("The GM took back the start (UNSTART): the game formed again."),
+        "game unterminated": Markup("The GM took back the termination: the game went on."),
         "eliminated": Markup("{} was eliminated{}.").format(
             event.power, f" ({event.side})" if event.side != event.power else ""
         ),
