@@ -70,7 +70,7 @@ def test_an_event_without_a_handler_is_logged_counted_and_raised(caplog: pytest.
 
 def test_every_notice_template_sets_its_subject_first() -> None:
     """`templates/notices/<name>.txt.j2` and a variant's own (`templates/<variant>/notices/`): after the comment that
-    says what it is (and any value it sets), the template sets its subject (`{% set subject %}`), which
+    says what it is (and any value it sets or macro it imports), the template sets its subject (`{% set subject %}`), which
     `judge.mail.compose.words` takes as a value of the rendered template, never cut out of its words."""
     templates = Path(str(data_dir("templates")))
     found = sorted([*templates.glob("notices/*.txt.j2"), *templates.glob("*/notices/*.txt.j2")])
@@ -80,7 +80,7 @@ def test_every_notice_template_sets_its_subject_first() -> None:
         if text.startswith("{#"):
             text = text[text.index("#}") + 2 :].lstrip("\n")
         first, _, rest = text.partition("\n")
-        while first.startswith("{% set ") and not first.startswith("{% set subject %}"):
+        while first.startswith(("{% set ", "{% from ")) and not first.startswith("{% set subject %}"):
             first, _, rest = rest.partition("\n")
         assert first.startswith("{% set subject %}") and first.endswith("{% endset %}"), each.name
 
