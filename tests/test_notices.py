@@ -70,8 +70,8 @@ def test_an_event_without_a_handler_is_logged_counted_and_raised(caplog: pytest.
 
 def test_every_notice_template_sets_its_subject_first() -> None:
     """`templates/notices/<name>.txt.j2` and a variant's own (`templates/<variant>/notices/`): after the comment that
-    says what it is (and any value it sets or macro it imports), the template sets its subject (`{% set subject %}`), which
-    `judge.mail.compose.words` takes as a value of the rendered template, never cut out of its words."""
+    says what it is (and any value it sets or macro it imports), the template sets its subject (`{% set subject
+    %}`), which `judge.mail.compose.words` takes as a value of the rendered template, never cut out of its words."""
     templates = Path(str(data_dir("templates")))
     found = sorted([*templates.glob("notices/*.txt.j2"), *templates.glob("*/notices/*.txt.j2")])
     assert len(found) >= 20

@@ -15,8 +15,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from judge.commands.base import CommandError, MailContext, require
-from judge.game.archive import ArchivePhase, GameArchive
-from judge.game.views import GameView
+from judge.game.archive import GameArchive
+from judge.game.views import GameView, PublicPhase
 from judge.render import render, reply_results
 from judge.render.archive import FEWEST_LINES, PART_LINES, parts, players_lines
 from judge.render.dates import when_text
@@ -72,7 +72,7 @@ def _lines_asked(words: list[str]) -> tuple[list[str], int]:
 
 def _chosen(
     ctx: MailContext, game: str, archive: GameArchive, words: list[str], zone: ZoneInfo
-) -> tuple[list[ArchivePhase], str, bool]:
+) -> tuple[list[PublicPhase], str, bool]:
     """The phases asked for, how the answer names them, and whether the press of the phase under way comes too."""
     phases = list(archive.phases)
     if len(words) == 1 and words[0].upper() == "ALL":

@@ -11,7 +11,6 @@ press once released), a grey message without its sender; never a message to some
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -23,7 +22,8 @@ from judge.game.names import as_shown
 from judge.game.reads import TO_EVERYBODY
 from judge.game.record_values import SeatChange
 from judge.game.records import player_names, walk_game
-from judge.game.use_case import UseCase, sides_of
+from judge.game.use_case import UseCase, phase_name, sides_of
+from judge.game.views import PublicPhase
 from judge.store import Game, GameStatus, PhaseRecord, Press
 
 
@@ -79,18 +79,11 @@ class ArchivePress:
 
 
 @dataclass(frozen=True)
-class ArchivePhase:
-    index: int
-    code: str
-    outcome: dict[str, Any]
-    processed_at: datetime
-
-
-@dataclass(frozen=True)
 class GameArchive:
     """The processed phases in order and the press everybody read, by the phase it was sent in."""
 
-    phases: tuple[ArchivePhase, ...]
+    phases: tuple[PublicPhase, ...]
+    """as the pages read them (`judge.game.views.PublicPhase`), each processed time in UTC"""
     press: tuple[ArchivePress, ...]
     current: int | None
     """the phase under way (its press comes after the last results), None once the game is over"""
@@ -167,7 +160,8 @@ class Archives(UseCase):
                 .order_by(PhaseRecord.index)
             ).all()
             phases = tuple(
-                ArchivePhase(index, _code(outcome["phase"]), dict(outcome), as_utc(at)) for index, outcome, at in rows
+                PublicPhase(index, _code(outcome["phase"]), phase_name(outcome), dict(outcome), as_utc(at))
+                for index, outcome, at in rows
             )
             press = tuple(
                 ArchivePress(

@@ -3,6 +3,7 @@ REPLACE, a player's RESIGN) and TERMINATE. Each says what it did as an event, an
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -230,7 +231,7 @@ class Controls(UseCase):
             }
             audience = audience_of(game)
             if game.position is None:  # the players who joined a game that never started are told too
-                audience = type(audience)(joined, audience.gm, audience.observers, audience.co_gms)
+                audience = replace(audience, players=joined)
             event = GameEnded(
                 game=name,
                 how="terminated",

@@ -16,6 +16,7 @@ covers it). A terminated game was never rated nor anyone's finish; taken back, i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -96,7 +97,7 @@ class Undoing(UseCase):
             game.pictures_off = []
             game.njudge_layout = []
             joined = {f"(seat {n})": seat.player.address for n, seat in enumerate(game.seats) if seat.player}
-            told = type(audience)({**audience.players, **joined}, audience.gm, audience.observers)
+            told = replace(audience, players={**audience.players, **joined})
             event = GameUnstarted(game=name, players=len(joined), audience=told)
             self.raise_event(s, game, event)
             return event
@@ -129,7 +130,7 @@ class Undoing(UseCase):
             audience = audience_of(game)
             if game.position is None:  # the players who joined a forming game are told, as TERMINATE told them
                 joined = {f"(seat {n})": seat.player.address for n, seat in enumerate(game.seats) if seat.player}
-                audience = type(audience)(joined, audience.gm, audience.observers)
+                audience = replace(audience, players=joined)
             event = GameUnterminated(
                 game=name,
                 status=str(status),
