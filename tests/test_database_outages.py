@@ -1,6 +1,6 @@
 """PostgreSQL restarted and stopped under a running judge (issue 32): real `judge serve` processes on a PostgreSQL
 server of the test's own (initdb on a free port), mail through a private Dovecot and an SMTP relay, order mails
-streaming in while the server is restarted twice (`pg_ctl restart -m fast`) and then stopped for 30 seconds. Every
+streaming in while the server is restarted twice (`pg_ctl restart -m fast`) and then stopped for 15 seconds. Every
 mail is answered once, within 10 s of the database's return; every order is kept; nothing is shunted; the daemons
 live throughout and say once that the database went and once that it came back (docs/operations.md)."""
 
@@ -25,15 +25,16 @@ from judge.testing.postgres import scratch_database
 from judge.testing.smtp_relay import SmtpRelay
 from judge.testing.tables import OPENING_ORDERS, POWERS
 
-pytestmark = pytest.mark.slow  # real servers, real processes, a 30-second outage
+pytestmark = pytest.mark.slow  # real servers, real processes, a 15-second outage
 
 ORDERING = [power for power in POWERS if power != "Russia"]
 """the powers that send orders: Russia never does, so the phase waits for its deadline and every order mail of the
 run is for the first phase"""
 RECOVERY = 10.0
 """seconds after the database's return by which every mail is answered (issue 32)"""
-STOP = 30.0
-"""how long the server stays stopped"""
+STOP = 15.0
+"""how long the server stays stopped: thirty times the longest pause between the judge's probes of a database that
+is away (`judge.store.outage.PROBE_MAX`), so the wait is the probes' steady state, not their first tries"""
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +167,7 @@ def test_every_mail_is_answered_once_within_seconds_of_the_database_return_after
             outages.append((down, time.monotonic()))
         feeder.join()
 
-        # a stop of 30 seconds, mail coming in all the while
+        # a stop of STOP seconds, mail coming in all the while
         down = time.monotonic()
         private_postgres.stop()
         stream.deliver([_orders(power) for _ in range(5) for power in ORDERING], pause=STOP / 35)
