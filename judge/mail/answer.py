@@ -60,10 +60,10 @@ class Answer:
     unanswered: int = 0
     """lines past the reply's limit, answered only by their count"""
     on_file: list[list[str]] = field(default_factory=list)
-    parts: list[Part] = field(default_factory=list)
-    """the later mails of the answer, in order (the reply says it is the first of them all)"""
     """what the reply ends with: for each side a player signed on to, its orders now on file (`judge.game.on_file`,
     worded by `templates/on_file.txt.j2`)"""
+    parts: list[Part] = field(default_factory=list)
+    """the later mails of the answer, in order (the reply says it is the first of them all)"""
 
 
 class Handler(Protocol):

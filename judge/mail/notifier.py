@@ -273,9 +273,7 @@ class Notifier:
         """One message for everyone in the game (they all read the same text), as a results sheet is."""
         readers = event.audience.everyone()
         if not event.started or event.position is None:
-            said = words("game_terminated", event.variant, judge=self.config.judge_code, game=event.game)
-            mail = readers_mail(self.config, readers, event.game, said.subject, said.text)
-            return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
+            return [self._one_for_all(event, readers, "game_terminated", "notice")]
         mail = game_over_mail(self.config, readers, event.game, event.position, event.how, list(event.winners),
                               event.options, statements=event.statements)  # fmt: skip
         return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
@@ -293,17 +291,20 @@ class Notifier:
 
     def _statement(self, event: StatementFiled) -> list[Outgoing]:
         """A statement filed after the end: one message for everyone in the game, as the game-over mail was."""
-        said = words("statement_filed", event.variant, judge=self.config.judge_code, game=event.game,
-                     statements=[event.statement], changed=event.changed)  # fmt: skip
-        mail = readers_mail(self.config, event.audience.everyone(), event.game, said.subject, said.text)
-        return [Outgoing(mail.message, "notice", mail.raw, mail.recipients)]
+        return [self._one_for_all(event, event.audience.everyone(), "statement_filed", "notice",
+                                  statements=[event.statement], changed=event.changed)]  # fmt: skip
 
     def _statements(self, event: StatementsPublished) -> list[Outgoing]:
         """The statements filed before a victory, after its results: one message for everyone in the game."""
-        said = words("statements_published", event.variant, judge=self.config.judge_code, game=event.game,
-                     statements=list(event.statements))  # fmt: skip
-        mail = readers_mail(self.config, event.audience.everyone(), event.game, said.subject, said.text)
-        return [Outgoing(mail.message, "result", mail.raw, mail.recipients)]
+        return [self._one_for_all(event, event.audience.everyone(), "statements_published", "result",
+                                  statements=list(event.statements))]  # fmt: skip
+
+    def _one_for_all(self, event: GameEvent, readers: list[str], name: str, kind: str, **values: Any) -> Outgoing:
+        """One message, addressed to the game, for every reader of the same words (`readers_mail`): a results
+        sheet's way, where `_announce` writes one a reader."""
+        said = words(name, event.variant, judge=self.config.judge_code, game=event.game, **values)
+        mail = readers_mail(self.config, readers, event.game, said.subject, said.text)
+        return Outgoing(mail.message, kind, mail.raw, mail.recipients)
 
     # --- the GM's controls -------------------------------------------------------------------------------------
 

@@ -426,6 +426,7 @@ def build_sheet(
         for e in outcome.get("events", [])
         if e["kind"] == "builds_waived" and not (brief and players and label(str(e["power"])) not in focus)
     )
+    leaders = sides_holding(variant, options, winners or [])  # a game ended at its end year: its leaders' sides
     return ResultSheet(
         game=game,
         variant=variant,
@@ -482,11 +483,9 @@ def build_sheet(
         happened=happenings(outcome, label, place),
         finished=finished,
         victory=_victory(variant, options),
-        leaders=[side.label for side in sides_holding(variant, options, winners or [])],
+        leaders=[side.label for side in leaders],
         last_year=Calendar.year_name(end_year) if end_year is not None else "",
-        leading=halves(
-            max((side_total(s.powers, held).centres for s in sides_holding(variant, options, winners or [])), default=0)
-        ),
+        leading=halves(max((side_total(side.powers, held).centres for side in leaders), default=0)),
         late=[label(p) for p in late or []],
         note=note,
         press=list(press or []),
